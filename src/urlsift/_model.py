@@ -1,0 +1,196 @@
+"""Result records shared by every layer of urlsift.
+
+Strategy: every record is a frozen, slotted dataclass, so results are cheap, hashable where
+their fields are, and cannot be changed behind the caller's back. Records keep both what was
+written (``raw``, the span and its line:column) and what was concluded (``url``,
+``alternatives``, ``defects``). Nothing here does I/O or parsing; this module only imports
+the standard library.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from typing import Literal
+
+Kind = Literal["wrapped", "angle", "prefixed", "bare"]
+"""How a URL was written: ``<URL:...>``, ``<scheme:...>``, ``URL:scheme:...`` or bare."""
+
+Severity = Literal["error", "warning"]
+"""An ``error`` makes a URL invalid; a ``warning`` is reported but leaves it valid."""
+
+
+@dataclass(frozen=True, slots=True)
+class Defect:
+    """Something wrong with the input text or with a URL: data, never an exception."""
+
+    code: str
+    """Stable kebab-case identifier, e.g. ``unterminated-wrapper`` or ``bad-escape``."""
+    message: str
+    """Human-readable explanation; may change between releases, unlike ``code``."""
+    severity: Severity = "error"
+    """``error`` makes the URL invalid; ``warning`` does not."""
+    offset: int | None = None
+    """Character offset inside the URL (primary reading) the defect points at, if any."""
+
+    def to_dict(self) -> dict[str, object]:
+        """Return the defect as a JSON-ready mapping."""
+        out: dict[str, object] = {
+            "code": self.code,
+            "message": self.message,
+            "severity": self.severity,
+        }
+        if self.offset is not None:
+            out["offset"] = self.offset
+        return out
+
+
+@dataclass(frozen=True, slots=True)
+class MessageContext:
+    """Where in a mail or news archive a stretch of text came from."""
+
+    number: int
+    """1-based number of the message in its archive or folder."""
+    offset: int
+    """Byte offset of the message's first byte in the (decompressed) archive."""
+    message_id: str | None = None
+    """The ``Message-ID`` header, as written (unfolded), if present."""
+    date: str | None = None
+    """The ``Date`` header, as written, if present."""
+    sender: str | None = None
+    """The ``From`` header, as written, if present (``from`` in JSON output)."""
+    subject: str | None = None
+    """The ``Subject`` header, decoded from RFC 2047 encoded words where possible."""
+    part: str = "1"
+    """MIME part path, e.g. ``1`` for a single-part message or ``2.1`` for nested parts."""
+    content_type: str = "text/plain"
+    """Content type of the part the text came from (``header`` for scanned headers)."""
+
+    def to_dict(self) -> dict[str, object]:
+        """Return the context as a JSON-ready mapping (``sender`` is written ``from``)."""
+        return {
+            "message": self.number,
+            "message_offset": self.offset,
+            "message_id": self.message_id,
+            "date": self.date,
+            "from": self.sender,
+            "subject": self.subject,
+            "part": self.part,
+            "content_type": self.content_type,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class TextUnit:
+    """One stretch of decoded text scanned on its own: a file, or one MIME part.
+
+    A URL never spans two units: the pipeline closes its scanner at the end of each.
+    """
+
+    source: str
+    """Path the text came from, or ``-`` for standard input."""
+    chunks: Iterable[str]
+    """The decoded text, in chunks of any size (consumed once)."""
+    context: MessageContext | None = None
+    """Message context when the text came from a mail or news archive."""
+    defects: tuple[Defect, ...] = ()
+    """Problems found while producing the text (bad charset, broken MIME ...)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Candidate:
+    """A span of text the scanner recognised as a URL, before rejoining and validation."""
+
+    kind: Kind
+    """How the URL was written."""
+    raw: str
+    """The exact source text of the span, wrapper included."""
+    body: str
+    """The part of ``raw`` that holds the URL: inside the wrapper, after any prefix."""
+    start: int
+    """Offset of the span's first character in the decoded text of its unit."""
+    end: int
+    """Offset just past the span's last character."""
+    line: int
+    """1-based line of the span's first character."""
+    column: int
+    """1-based column (in characters) of the span's first character."""
+    end_line: int
+    """1-based line of the span's last character."""
+    quote_prefix: str = ""
+    """Mail quote prefix (``> ``, ``>> ``...) of the first line; removed from continuations."""
+    terminated: bool = True
+    """False when a wrapper or angle bracket was never closed."""
+    truncated: bool = False
+    """True when the span hit the scanner's length bound and was cut there."""
+
+
+@dataclass(frozen=True, slots=True)
+class Url:
+    """A URL found in text: the main result record of urlsift."""
+
+    url: str
+    """The primary reading: the URL with wrapper, whitespace and quote prefixes removed."""
+    alternatives: tuple[str, ...]
+    """Other readings (e.g. without the hyphen at an ambiguous line break)."""
+    raw: str
+    """The exact source text of the span."""
+    kind: Kind
+    """``wrapped``, ``angle``, ``prefixed`` or ``bare``."""
+    scheme: str
+    """The scheme in lower case (empty when none could be found)."""
+    start: int
+    """Offset of the span's first character in the decoded text."""
+    end: int
+    """Offset just past the span's last character."""
+    line: int
+    """1-based line of the span's first character."""
+    column: int
+    """1-based column of the span's first character."""
+    end_line: int
+    """1-based line of the span's last character."""
+    source: str = "-"
+    """Path the text came from, or ``-`` for standard input / in-memory text."""
+    defects: tuple[Defect, ...] = ()
+    """Problems found in the text around the URL or in the URL itself."""
+    valid: bool = True
+    """True when no defect of severity ``error`` was found."""
+    fragment: str | None = None
+    """The ``#fragment`` of the primary reading, if any (not part of the URL's grammar)."""
+    parts: tuple[tuple[str, str], ...] = field(default=())
+    """Parsed components of the primary reading as (name, value) pairs, when validated."""
+    context: MessageContext | None = None
+    """Message context when the URL came from a mail or news archive."""
+
+    def to_dict(self) -> dict[str, object]:
+        """Return the record as a JSON-ready mapping (the ``--format jsonl`` object)."""
+        out: dict[str, object] = {
+            "url": self.url,
+            "alternatives": list(self.alternatives),
+            "raw": self.raw,
+            "kind": self.kind,
+            "scheme": self.scheme,
+            "start": self.start,
+            "end": self.end,
+            "line": self.line,
+            "column": self.column,
+            "end_line": self.end_line,
+            "source": self.source,
+            "defects": [d.to_dict() for d in self.defects],
+            "valid": self.valid,
+        }
+        if self.fragment is not None:
+            out["fragment"] = self.fragment
+        if self.parts:
+            out["parts"] = dict(self.parts)
+        if self.context is not None:
+            out.update(self.context.to_dict())
+        return out
+
+
+@dataclass(frozen=True, slots=True)
+class Policy:
+    """How strict validation is. Strictness is policy, never hard-coded in a rule."""
+
+    strict: bool = False
+    """When true, characters RFC 1738 calls unsafe but real URLs use (``~``...) are errors."""
