@@ -1,0 +1,41 @@
+"""urlsift: pull URLs out of free text the way RFC 1738's appendix says.
+
+Finds ``<URL:...>`` wrappers, ``<scheme:...>`` angle brackets, ``URL:`` prefixes and bare
+URLs; rejoins URLs broken across lines (whitespace and hyphen rules, mail quote prefixes);
+reports every problem as a :class:`Defect` instead of raising.
+"""
+
+from ._model import Candidate, Defect, Kind, MessageContext, Policy, Severity, TextUnit, Url
+from .api import extract, iter_urls, judge, scan_units
+from .errors import ConfigError, SourceError, UrlsiftError
+from .rejoin import Readings, rejoin
+from .scanner import (
+    DEFAULT_MAX_URL_LENGTH,
+    DEFAULT_MAX_WRAPPER_LENGTH,
+    DEFAULT_SCHEMES,
+    Scanner,
+)
+
+__all__ = [
+    "DEFAULT_MAX_URL_LENGTH",
+    "DEFAULT_MAX_WRAPPER_LENGTH",
+    "DEFAULT_SCHEMES",
+    "Candidate",
+    "ConfigError",
+    "Defect",
+    "Kind",
+    "MessageContext",
+    "Policy",
+    "Readings",
+    "Scanner",
+    "Severity",
+    "SourceError",
+    "TextUnit",
+    "Url",
+    "UrlsiftError",
+    "extract",
+    "iter_urls",
+    "judge",
+    "rejoin",
+    "scan_units",
+]

@@ -1,0 +1,139 @@
+"""The context grammar: how URLs are written in free text (RFC 1738 appendix).
+
+Strategy: every pattern the scanner uses is written here as a documented regex *source*
+string, named after what it recognises, and compiled in one place (:func:`compile_patterns`,
+cached per scheme set). The scanner never builds a pattern itself.
+
+Linear time is a hard rule: no pattern has nested unbounded quantifiers, and every
+repetition that can run into free text is bounded (``{0,N}``), so one match attempt costs at
+most a fixed number of steps and a scan never goes quadratic (the ReDoS bugs of linkify-it,
+Django's urlize and url-regex all came from nested quantifiers over URL characters).
+
+Speed: the trigger pattern is built so the regex engine can skip ahead to a ``<`` or ``:``
+with a fast character search and only then look around it; a case-insensitive alternation
+at every position is five to eight times slower on mail text.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+
+import regex
+
+# RFC 1738 §5:   scheme = 1*[ lowalpha | digit | "+" | "-" | "." ]
+# Deviation: a scheme must start with a letter (RFC 2396 §3.1 / RFC 3986 §3.1), so that
+# times ("12:30") and list markers ("1.:") are never schemes. Case-insensitive, as §2.1 says.
+SCHEME_CHAR = r"[A-Za-z0-9+.\-]"
+SCHEME = r"[A-Za-z][A-Za-z0-9+.\-]{0,63}"
+
+MAX_SCHEME_LENGTH = 64
+"""Longest scheme name recognised (bounds every look-around)."""
+
+# The appendix's prefix: "URL:" (any case). Only recognised at the start of a word, so that
+# "CURL:" or "X-URL:" headers are not prefixes.
+URL_PREFIX_WORD = "url"
+
+# A scheme name must not continue a word: "xhttp:" is not "http:".
+NOT_AFTER_SCHEME_CHAR = rf"(?<!{SCHEME_CHAR})"
+
+# Trigger: where a candidate may begin.
+#   "<" followed by scheme ":"          -> a wrapper <URL:...> or an angle bracket <scheme:...>
+#   ":" preceded by a known scheme word -> a bare URL, or the URL: prefix
+# The ":" branch finds the colon first and then checks the word before it with a bounded
+# look-behind; the scheme word is captured as ``word``.
+TRIGGER_TEMPLATE = (
+    rf"<(?={SCHEME}:)"
+    rf"|:(?<={NOT_AFTER_SCHEME_CHAR}(?P<word>(?i:WORDS)):)"
+)
+TRIGGER_LOOKAHEAD = 1 + MAX_SCHEME_LENGTH + 1
+"""Characters after a trigger's start that the trigger pattern may look at."""
+
+# Mail quote prefix at the start of a line: "> ", ">> ", "> > ", with up to three leading
+# spaces (as in indented quotations). Bounded: at most 16 levels.
+QUOTE_PREFIX = r"(?:[ \t]{0,3}>){1,16}[ \t]?"
+
+# Characters that end a bare URL: whitespace, "<", ">", '"', and control characters
+# (which are never part of a URL and would otherwise glue binary junk to it).
+BARE_STOP = r"\s<>\"\x00-\x1f\x7f"
+
+# A bare URL token: a bounded run of non-stop characters. The bound is filled in from the
+# scanner's limit (one more than the limit, so hitting it can be told apart).
+BARE_TOKEN_TEMPLATE = rf"[^{BARE_STOP}]{{0,LIMIT}}"
+
+# Inside a wrapper the content runs to the next ">", "<" or line end; each line is
+# searched for the first of those.
+WRAPPER_STOP = r"[<>\n]"
+
+# Horizontal whitespace (a wrapper's continuation line is blank when it holds only this).
+HSPACE = r"[ \t\r\f\v]"
+HSPACE_RUN = r"[ \t\r\f\v]{0,256}"
+
+# Whitespace between "URL:" and the scheme of a prefixed URL (spaces and tabs only).
+PREFIX_GAP = r"[ \t]{0,16}"
+
+# A scheme at the start of a string, as a reading begins: scheme ":".
+LEADING_SCHEME = rf"({SCHEME}):"
+
+
+@dataclass(frozen=True, slots=True)
+class Patterns:
+    """The compiled patterns one scanner configuration needs."""
+
+    trigger: regex.Pattern[str]
+    bare_token: regex.Pattern[str]
+    wrapper_stop: regex.Pattern[str]
+    quote_prefix: regex.Pattern[str]
+    hspace_run: regex.Pattern[str]
+    prefix_gap: regex.Pattern[str]
+    scheme_ahead: regex.Pattern[str]
+
+
+@lru_cache(maxsize=32)
+def compile_patterns(schemes: tuple[str, ...], max_url_length: int) -> Patterns:
+    """Compile the scanner's patterns for a set of bare-URL schemes.
+
+    Args:
+        schemes: lower-case scheme names recognised in bare URLs, already validated.
+        max_url_length: the longest bare URL the scanner keeps (the token bound).
+
+    Returns:
+        The compiled :class:`Patterns`; cached, so scanners with one configuration share it.
+    """
+    # Longest names first, so "https" is tried before "http" inside the alternation.
+    words = "|".join(regex.escape(w) for w in sorted({URL_PREFIX_WORD, *schemes}, key=len)[::-1])
+    return Patterns(
+        trigger=regex.compile(TRIGGER_TEMPLATE.replace("WORDS", words)),
+        bare_token=regex.compile(BARE_TOKEN_TEMPLATE.replace("LIMIT", str(max_url_length + 1))),
+        wrapper_stop=regex.compile(WRAPPER_STOP),
+        quote_prefix=regex.compile(QUOTE_PREFIX),
+        hspace_run=regex.compile(HSPACE_RUN),
+        prefix_gap=regex.compile(PREFIX_GAP),
+        scheme_ahead=regex.compile(rf"{SCHEME}:"),
+    )
+
+
+SCHEME_NAME = regex.compile(rf"{SCHEME}\Z")
+"""A whole string that is a syntactically valid scheme name (used to check options)."""
+
+LEADING_SCHEME_RE = regex.compile(LEADING_SCHEME)
+"""``scheme ":"`` at the start of a reading; group 1 is the scheme."""
+
+# Schemes recognised in angle brackets and after "URL:" even when they are not in the
+# configured bare-URL set: permanent and common provisional schemes of the IANA URI scheme
+# registry. Without such a list, XML tags like <xsl:template> or <o:p> would read as URLs.
+# (An angle bracket or prefix is also accepted for any scheme followed by "//", and for
+# experimental "x-" schemes; a <URL:...> wrapper accepts any scheme at all.)
+_REGISTERED_SCHEME_TABLE = """
+    aaa aaas about acap acct acr afp afs aim apt attachment bitcoin blob callto cap chrome
+    cid coap coaps content crid cvs dat data dav dict dns doi dtn ed2k example facetime fax
+    feed file finger fish ftp geo git go gopher gtalk h323 http https iax icap im imap info
+    ipfs ipn ipp ipps irc irc6 ircs iris iris.beep iris.lwz iris.xpc iris.xpcs isbn jabber
+    jar javascript ldap ldaps magnet mailserver mailto maps market mid mms modem msrp msrps
+    mtqp mupdate mvn news nfs ni nih nntp opaquelocktoken pkcs11 pop pres prospero proxy
+    reload res resource rmi rsync rtmp rtsp rtsps rtspu service session sftp sgn shttp sieve
+    sip sips skype smb sms snews snmp soap.beep soap.beeps ssh steam stun stuns svn tag tel
+    telnet tftp thismessage tip tn3270 turn turns tv udp urn uuid vemmi view-source vnc wais
+    webcal ws wss xcon xcon-userid xmlrpc.beep xmlrpc.beeps xmpp z39.50 z39.50r z39.50s
+"""
+REGISTERED_SCHEMES = frozenset(_REGISTERED_SCHEME_TABLE.split())

@@ -1,0 +1,133 @@
+"""Rejoin a candidate's text into URL readings (RFC 1738 appendix).
+
+Strategy: a pure function from :class:`Candidate` to :class:`Readings`; no I/O, no state.
+
+* Inside a wrapper all whitespace (spaces, tabs, CR, LF, ...) is ignored: the URL is the
+  wrapper's content with whitespace removed. A bare URL only spans lines at a hyphen break.
+* Continuation lines that carry the same mail quote prefix as the span's first line
+  (``> ``, ``>> ``, ``> > ``) lose it before whitespace is removed.
+* A line break right after a hyphen is ambiguous ("the hyphen may or may not actually be
+  part of the URL"): the primary reading keeps the hyphen (every attested case in the RFC
+  corpora keeps it), and the readings without it go to ``alternatives``, with an
+  ``ambiguous-hyphen`` defect pointing at the hyphen.
+* The URL is never otherwise altered: no percent-encoding, no case change.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from itertools import combinations
+
+from ._model import Candidate, Defect
+from .scanner import quote_key
+
+MAX_ALTERNATIVES = 7
+"""Most alternative readings reported for one URL (all 2**k - 1 of them when k <= 3)."""
+
+# With more ambiguous breaks than this, only the all-hyphens-removed reading is offered.
+_MAX_COMBINED_BREAKS = 3
+
+
+@dataclass(frozen=True, slots=True)
+class Readings:
+    """The readings of one candidate: the primary one first."""
+
+    primary: str
+    """The reading reported as ``url``."""
+    alternatives: tuple[str, ...]
+    """Other possible readings, most likely first."""
+    defects: tuple[Defect, ...]
+    """Problems found while rejoining (``ambiguous-hyphen``, ``unterminated-wrapper`` ...)."""
+
+
+def _strip_quote(line: str, key: str) -> str:
+    """Remove a leading quote prefix from ``line`` if it matches ``key`` (quote_key form)."""
+    i = 0
+    seen = ""
+    n = len(line)
+    while i < n and line[i] in " \t>":
+        if line[i] == ">":
+            seen += ">"
+            if seen == key:
+                i += 1
+                # One space after the last ">" belongs to the prefix; other spaces are
+                # whitespace and are removed anyway.
+                return line[i:]
+        i += 1
+    return line
+
+
+def rejoin(candidate: Candidate) -> Readings:
+    """Turn a candidate's body into its readings.
+
+    Args:
+        candidate: a span decided by the scanner.
+
+    Returns:
+        The primary reading, the alternatives and the defects found while rejoining.
+    """
+    defects: list[Defect] = []
+    lines = candidate.body.split("\n")
+    key = quote_key(candidate.quote_prefix)
+    pieces: list[str] = []
+    hyphen_breaks: list[int] = []  # indexes of pieces that end in an ambiguous hyphen
+    last = len(lines) - 1
+    for index, line in enumerate(lines):
+        if index and key:
+            line = _strip_quote(line, key)
+        piece = "".join(line.split())
+        if index < last and line.rstrip().endswith("-"):
+            hyphen_breaks.append(index)
+        pieces.append(piece)
+    primary = "".join(pieces)
+
+    alternatives: list[str] = []
+    if hyphen_breaks:
+        offsets: list[int] = []
+        position = 0
+        for index, piece in enumerate(pieces):
+            position += len(piece)
+            if index in hyphen_breaks:
+                offsets.append(position - 1)
+        for offset in offsets:
+            defects.append(
+                Defect(
+                    "ambiguous-hyphen",
+                    "line break right after a hyphen (RFC 1738 appendix): the hyphen may be a "
+                    "typesetter's; the reading without it is in alternatives",
+                    "warning",
+                    offset,
+                )
+            )
+        if len(offsets) <= _MAX_COMBINED_BREAKS:
+            removal_sets = [
+                set(chosen)
+                for size in range(1, len(offsets) + 1)
+                for chosen in combinations(offsets, size)
+            ]
+        else:
+            removal_sets = [set(offsets)]
+        for removed in removal_sets[:MAX_ALTERNATIVES]:
+            alternatives.append("".join(c for i, c in enumerate(primary) if i not in removed))
+
+    if not candidate.terminated:
+        closer = "<URL:...>" if candidate.kind == "wrapped" else "<...>"
+        defects.append(
+            Defect(
+                "unterminated-wrapper",
+                f"{closer} is not closed with '>' before a blank line, the next '<' or the "
+                "length bound; the URL is taken up to the first whitespace",
+                "warning",
+            )
+        )
+    if candidate.truncated:
+        defects.append(
+            Defect(
+                "url-too-long",
+                f"the URL is longer than the scanner's bound and was cut after "
+                f"{len(primary)} characters",
+                "error",
+                len(primary),
+            )
+        )
+    return Readings(primary, tuple(alternatives), tuple(defects))

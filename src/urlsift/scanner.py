@@ -1,0 +1,557 @@
+"""Sans-IO scanner: text in through :meth:`Scanner.feed`, :class:`Candidate` spans out.
+
+Strategy
+--------
+The scanner finds where URLs are written, in the four forms of RFC 1738's appendix and
+RFC 3986 App. C, and decides each span's extent; it never reads files, never rejoins and
+never validates (see :mod:`urlsift.rejoin` and :mod:`urlsift.validate`).
+
+* **One trigger pattern** (:data:`urlsift._context.TRIGGER_TEMPLATE`) finds every place a
+  candidate may start: a ``<`` followed by ``scheme:``, or a ``:`` preceded by a known
+  scheme word or by ``URL``. A small handler per form then decides the span.
+* **Left to right, never back.** After a span is decided the scan resumes at its end, so an
+  occurrence is reported once, in the widest form it is in (a wrapped URL is not also bare).
+* **Chunking never changes results.** Every decision reads only characters present in the
+  buffer; a decision that would read past the buffer's end is *deferred* (the handler
+  returns ``None``) and retried when more text arrives or at :meth:`Scanner.close`.
+* **Bounded buffers, linear time.** Spans are capped (``DEFAULT_MAX_URL_LENGTH``,
+  ``DEFAULT_MAX_WRAPPER_LENGTH``), so a deferred span holds at most that much text; what
+  is decided is dropped from the buffer. Text is scanned in blocks of ``block_size``
+  characters, so feeding one character at a time costs no more than feeding it whole.
+  Every pattern is bounded (see :mod:`urlsift._context`).
+* **Bad text is data.** Nothing here raises on input text: NUL bytes, lone surrogates from
+  invalid UTF-8 and megabyte lines are just characters.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from ._context import (
+    MAX_SCHEME_LENGTH,
+    REGISTERED_SCHEMES,
+    SCHEME_NAME,
+    TRIGGER_LOOKAHEAD,
+    URL_PREFIX_WORD,
+    Patterns,
+    compile_patterns,
+)
+from ._model import Candidate, Kind
+from .errors import ConfigError
+
+DEFAULT_SCHEMES: tuple[str, ...] = (
+    "ftp",
+    "http",
+    "https",
+    "gopher",
+    "mailto",
+    "news",
+    "nntp",
+    "telnet",
+    "wais",
+    "file",
+    "prospero",
+)
+"""Schemes recognised in bare URLs (and prefixed ones) unless configured otherwise."""
+
+DEFAULT_MAX_URL_LENGTH = 4096
+"""Longest bare or prefixed URL kept, in characters; longer ones are cut (``url-too-long``)."""
+
+DEFAULT_MAX_WRAPPER_LENGTH = 4096
+"""Longest wrapper span (from ``<`` to ``>``), in characters, before it counts as unclosed."""
+
+DEFAULT_BLOCK_SIZE = 1 << 16
+"""Characters gathered from :meth:`Scanner.feed` before a scanning pass runs."""
+
+# Characters kept before the resume position, so the trigger's look-behind (a scheme word
+# and the character before it) sees the same text whatever the chunking.
+_LOOKBEHIND_KEEP = MAX_SCHEME_LENGTH + 2
+# When the line holding the resume position began at most this many characters before it,
+# the buffer is kept from the line start (so the line's quote prefix can be read from it).
+_KEEP_LINE = 256
+# Characters that prose puts after a URL and that are not taken as part of a bare URL.
+_TRAILING_PUNCT = frozenset(".,;:!?'")
+# Closing brackets, dropped from a bare URL's end unless balanced inside it.
+_CLOSERS = {")": "(", "]": "[", "}": "{"}
+# A continuation line of a hyphen-broken bare URL must hold more than prose punctuation.
+_NOT_CONTINUATION = frozenset(".,;:!?'\")]}")
+# Most characters skipped before the URL inside an unclosed wrapper (whitespace after URL:).
+_MAX_LEADING_SPACE = 64
+
+
+def quote_key(prefix: str) -> str:
+    """Return a quote prefix with its spaces removed: ``"> > "`` and ``">>"`` match."""
+    return prefix.replace(" ", "").replace("\t", "")
+
+
+def normalize_schemes(schemes: Iterable[str] | None) -> tuple[str, ...]:
+    """Check and lower-case a configured scheme set.
+
+    Args:
+        schemes: scheme names, any case; ``None`` means :data:`DEFAULT_SCHEMES`.
+
+    Returns:
+        The sorted, de-duplicated, lower-case names.
+
+    Raises:
+        ConfigError: a name is not a syntactically valid scheme, or the set is empty.
+    """
+    if schemes is None:
+        return tuple(sorted(DEFAULT_SCHEMES))
+    names: set[str] = set()
+    for name in schemes:
+        if not isinstance(name, str) or not SCHEME_NAME.match(name):
+            raise ConfigError(
+                "scheme", name, "not a scheme name (letter, then letters, digits, +-.)"
+            )
+        names.add(name.lower())
+    if not names:
+        raise ConfigError("scheme", "", "at least one scheme is needed")
+    return tuple(sorted(names))
+
+
+class Scanner:
+    """Find URL spans in text fed in chunks of any size.
+
+    ``feed`` and ``close`` return the candidates decided so far, in text order; the
+    concatenation of all returned lists does not depend on how the text was chunked.
+
+    Example::
+
+        scanner = Scanner()
+        found = scanner.feed("see <URL:ftp://ds.in\\n  ternic.net/rfc>.")
+        found += scanner.close()
+    """
+
+    def __init__(
+        self,
+        schemes: Iterable[str] | None = None,
+        *,
+        max_url_length: int = DEFAULT_MAX_URL_LENGTH,
+        max_wrapper_length: int = DEFAULT_MAX_WRAPPER_LENGTH,
+        block_size: int = DEFAULT_BLOCK_SIZE,
+    ) -> None:
+        """Create a scanner.
+
+        Args:
+            schemes: schemes recognised in bare URLs (default :data:`DEFAULT_SCHEMES`).
+            max_url_length: cap on a bare or prefixed URL, in characters.
+            max_wrapper_length: cap on a ``<...>`` span, in characters.
+            block_size: characters gathered before a scanning pass.
+
+        Raises:
+            ConfigError: a scheme name or a limit is unusable.
+        """
+        for option, value in (
+            ("max_url_length", max_url_length),
+            ("max_wrapper_length", max_wrapper_length),
+            ("block_size", block_size),
+        ):
+            if value < 16:
+                raise ConfigError(option, value, "must be at least 16")
+        self.schemes: tuple[str, ...] = normalize_schemes(schemes)
+        self._known_schemes = REGISTERED_SCHEMES | frozenset(self.schemes)
+        self._max_url = max_url_length
+        self._max_wrapper = max_wrapper_length
+        self._block_size = block_size
+        self._p: Patterns = compile_patterns(self.schemes, max_url_length)
+        self._buf = ""  # undecided text; buf[0] is at absolute offset _base
+        self._base = 0
+        self._pos = 0  # scanning resumes here (index into _buf)
+        self._pending: list[str] = []
+        self._pending_len = 0
+        self._skipping = False  # inside the rest of a bare URL cut at the length bound
+        self._closed = False
+        # Line cursor: _cur is an index into _buf whose line number and line start are known.
+        self._cur = 0
+        self._cur_line = 1
+        self._cur_line_start = 0  # absolute offset of the first character of _cur's line
+        # Quote prefix of the line holding _buf[0] when that line began before _buf[0].
+        self._head_prefix = ""
+
+    # -- public API ---------------------------------------------------------------------
+
+    def feed(self, text: str) -> list[Candidate]:
+        """Add text; return the candidates that are now decided.
+
+        Args:
+            text: the next chunk of decoded text (any length, may be empty).
+
+        Returns:
+            Candidates decided by this call, in text order (often empty until a block fills).
+
+        Raises:
+            RuntimeError: the scanner was already closed (a programming error).
+        """
+        if self._closed:
+            raise RuntimeError("Scanner.feed() called after close()")
+        if not text:
+            return []
+        self._pending.append(text)
+        self._pending_len += len(text)
+        if self._pending_len < self._block_size:
+            return []
+        return self._run(final=False)
+
+    def close(self) -> list[Candidate]:
+        """Declare the end of the text; return the remaining candidates.
+
+        Returns:
+            The candidates not yet returned. Calling ``close`` again returns ``[]``.
+        """
+        if self._closed:
+            return []
+        self._closed = True
+        found = self._run(final=True)
+        self._buf = ""
+        return found
+
+    # -- scanning pass ------------------------------------------------------------------
+
+    def _run(self, final: bool) -> list[Candidate]:
+        if self._pending:
+            self._buf += "".join(self._pending)
+            self._pending.clear()
+            self._pending_len = 0
+        out: list[Candidate] = []
+        buf = self._buf
+        n = len(buf)
+        pos = self._pos
+        trigger = self._p.trigger
+        while True:
+            if self._skipping:
+                pos = self._skip_token(pos, final)
+                if self._skipping:
+                    break
+            m = trigger.search(buf, pos)
+            if m is None:
+                # A "<" in the last few characters may become a trigger when more text comes.
+                pos = n if final else max(pos, n - TRIGGER_LOOKAHEAD)
+                break
+            t = m.start()
+            word = m.group("word")
+            if word is None:
+                step = self._at_angle(t, final, out)
+            elif word.lower() == URL_PREFIX_WORD:
+                step = self._at_prefix(t, final, out)
+            else:
+                step = self._bare_at(t - len(word), "bare", t - len(word), final, out)
+                if step == -1:
+                    step = t + 1
+            if step is None:  # deferred: retry from the trigger when more text arrives
+                pos = t
+                break
+            pos = step
+        self._pos = pos
+        if not final:
+            self._drop_decided()
+        return out
+
+    def _skip_token(self, pos: int, final: bool) -> int:
+        """Skip the rest of a bare URL that was cut at the length bound."""
+        buf = self._buf
+        token = self._p.bare_token
+        while True:
+            m = token.match(buf, pos)
+            end = m.end() if m else pos
+            if end == len(buf) and not final:
+                return end  # still inside the token: keep skipping when more text comes
+            if end - pos <= self._max_url:
+                self._skipping = False
+                return end
+            pos = end
+
+    def _drop_decided(self) -> None:
+        """Drop decided text from the buffer, keeping what look-behinds and quotes need."""
+        buf = self._buf
+        cut = max(0, self._pos - _LOOKBEHIND_KEEP)
+        if cut == 0:
+            return
+        line, line_start = self._line_info(cut)
+        start_in_buf = line_start - self._base
+        if start_in_buf >= 0:
+            if cut - start_in_buf <= _KEEP_LINE:
+                cut = start_in_buf
+            else:
+                self._head_prefix = self._quote_prefix_at(start_in_buf, cut)
+        if cut <= 0:
+            return
+        self._buf = buf[cut:]
+        self._base += cut
+        self._pos -= cut
+        self._cur = 0
+        self._cur_line = line
+        self._cur_line_start = line_start
+
+    # -- positions ----------------------------------------------------------------------
+
+    def _line_info(self, i: int) -> tuple[int, int]:
+        """Return (line number, absolute line start) of buffer index ``i``; moves the cursor."""
+        buf = self._buf
+        cur = self._cur
+        if i >= cur:
+            newlines = buf.count("\n", cur, i)
+            if newlines:
+                self._cur_line += newlines
+                self._cur_line_start = self._base + buf.rfind("\n", cur, i) + 1
+        else:
+            newlines = buf.count("\n", i, cur)
+            if newlines:
+                self._cur_line -= newlines
+                back = buf.rfind("\n", 0, i)
+                # Only reached for short backward moves inside the kept buffer.
+                self._cur_line_start = self._base + back + 1 if back >= 0 else self._base
+        self._cur = i
+        return self._cur_line, self._cur_line_start
+
+    def _quote_prefix_at(self, line_start: int, limit: int) -> str:
+        m = self._p.quote_prefix.match(self._buf, line_start, limit)
+        return m.group() if m else ""
+
+    def _line_quote_prefix(self, line_start_abs: int, i: int) -> str:
+        """Return the mail quote prefix of the line that holds buffer index ``i``."""
+        start = line_start_abs - self._base
+        if start < 0:
+            return self._head_prefix
+        return self._quote_prefix_at(start, i)
+
+    def _make(
+        self,
+        kind: Kind,
+        start: int,
+        end: int,
+        body: str,
+        *,
+        terminated: bool = True,
+        truncated: bool = False,
+        prefix: str = "",
+    ) -> Candidate:
+        line, line_start = self._line_info(start)
+        column = self._base + start - line_start + 1
+        end_line = line + self._buf.count("\n", start, end - 1) if end - 1 > start else line
+        return Candidate(
+            kind=kind,
+            raw=self._buf[start:end],
+            body=body,
+            start=self._base + start,
+            end=self._base + end,
+            line=line,
+            column=column,
+            end_line=end_line,
+            quote_prefix=prefix,
+            terminated=terminated,
+            truncated=truncated,
+        )
+
+    def _recognised(self, scheme: str, after: int, final: bool) -> bool | None:
+        """Is ``scheme`` (followed by ``:`` ending at ``after``) a URL scheme in context?
+
+        Returns None when the answer needs characters not yet in the buffer.
+        """
+        name = scheme.lower()
+        if name in self._known_schemes or name.startswith("x-"):
+            return True
+        if after + 2 > len(self._buf) and not final:
+            return None
+        return self._buf.startswith("//", after)
+
+    # -- handlers: each returns the resume index, or None to defer ------------------------
+
+    def _at_angle(self, t: int, final: bool, out: list[Candidate]) -> int | None:
+        """Handle ``<scheme:`` at ``t``: a ``<URL:...>`` wrapper or a ``<scheme:...>``."""
+        buf = self._buf
+        m = self._p.scheme_ahead.match(buf, t + 1)
+        if m is None:  # cannot happen: the trigger's look-ahead matched the same text
+            return t + 1
+        word = m.group()[:-1]
+        if word.lower() == URL_PREFIX_WORD:
+            kind: Kind = "wrapped"
+            content = m.end()
+        else:
+            known = self._recognised(word, m.end(), final)
+            if known is None:
+                return None
+            if not known:
+                return t + 1
+            kind = "angle"
+            content = t + 1
+        return self._wrapper(t, kind, content, final, out)
+
+    def _wrapper(
+        self, t: int, kind: Kind, content: int, final: bool, out: list[Candidate]
+    ) -> int | None:
+        """Find the end of a ``<...>`` span whose content starts at ``content``."""
+        buf = self._buf
+        n = len(buf)
+        _, line_start = self._line_info(t)
+        prefix = self._line_quote_prefix(line_start, t)
+        key = quote_key(prefix)
+        limit = t + self._max_wrapper
+        stop = self._p.wrapper_stop
+        i = content
+        while True:
+            m = stop.search(buf, i, min(n, limit))
+            if m is None:
+                if limit > n and not final:
+                    return None
+                return self._unclosed(t, kind, content, min(n, limit), limit <= n, prefix, out)
+            ch = m.group()
+            if ch == ">":
+                end: int = m.end()
+                body = buf[content : end - 1]
+                if body.isspace() or not body:
+                    return end  # "<URL:>" holds nothing to report
+                out.append(self._make(kind, t, end, body, prefix=prefix))
+                return end
+            if ch == "<":
+                return self._unclosed(t, kind, content, m.start(), False, prefix, out)
+            # A line break: strip the first line's quote prefix, stop at a blank line.
+            j = m.end()
+            if key:
+                q = self._p.quote_prefix.match(buf, j)
+                if q is not None:
+                    if q.end() == n and not final:
+                        return None
+                    if quote_key(q.group()) == key:
+                        j = q.end()
+            h = self._p.hspace_run.match(buf, j)
+            k = h.end() if h else j
+            if k == n:
+                if not final:
+                    return None
+                return self._unclosed(t, kind, content, m.start(), False, prefix, out)
+            if buf[k] == "\n":
+                return self._unclosed(t, kind, content, m.start(), False, prefix, out)
+            i = j
+
+    def _unclosed(
+        self,
+        t: int,
+        kind: Kind,
+        content: int,
+        stop: int,
+        at_bound: bool,
+        prefix: str,
+        out: list[Candidate],
+    ) -> int:
+        """Report an unclosed wrapper: its URL runs to the first whitespace after it."""
+        buf = self._buf
+        i = content
+        lead_end = min(stop, content + _MAX_LEADING_SPACE)
+        while i < lead_end and buf[i].isspace():
+            i += 1
+        j = i
+        run_end = min(stop, i + self._max_url)
+        while j < run_end and not buf[j].isspace():
+            j += 1
+        if j == i:
+            return max(content, t + 1)
+        truncated = at_bound and j == stop
+        out.append(
+            self._make(kind, t, j, buf[i:j], terminated=False, truncated=truncated, prefix=prefix)
+        )
+        return j
+
+    def _at_prefix(self, t: int, final: bool, out: list[Candidate]) -> int | None:
+        """Handle ``URL:`` (colon at ``t``): a prefixed URL if a known scheme follows."""
+        buf = self._buf
+        gap = self._p.prefix_gap.match(buf, t + 1)
+        s = gap.end() if gap else t + 1
+        m = self._p.scheme_ahead.match(buf, s)
+        if m is None:
+            if s + TRIGGER_LOOKAHEAD > len(buf) and not final:
+                return None
+            return t + 1
+        known = self._recognised(m.group()[:-1], m.end(), final)
+        if known is None:
+            return None
+        if not known:
+            return t + 1
+        step = self._bare_at(t - len(URL_PREFIX_WORD), "prefixed", s, final, out)
+        return t + 1 if step == -1 else step
+
+    def _bare_at(
+        self, start: int, kind: Kind, url_start: int, final: bool, out: list[Candidate]
+    ) -> int | None:
+        """Decide a bare (or prefixed) URL whose scheme starts at ``url_start``.
+
+        Returns the resume index, None to defer, or -1 when there is no URL here.
+        """
+        buf = self._buf
+        n = len(buf)
+        token = self._p.bare_token
+        hspace = self._p.hspace_run
+        _, line_start = self._line_info(start)
+        prefix = self._line_quote_prefix(line_start, start)
+        key = quote_key(prefix)
+        i = url_start
+        used = 0
+        while True:
+            m = token.match(buf, i)
+            e = m.end() if m else i
+            if used + (e - i) > self._max_url:
+                cut = i + (self._max_url - used)
+                out.append(
+                    self._make(kind, start, cut, buf[url_start:cut], truncated=True, prefix=prefix)
+                )
+                self._skipping = True
+                return cut
+            if e == n and not final:
+                return None
+            used += e - i
+            if e == i or buf[e - 1] != "-":
+                break
+            # A line break right after a hyphen continues the URL (RFC 1738 appendix).
+            h = hspace.match(buf, e)
+            k = h.end() if h else e
+            if k == n and not final:
+                return None
+            if k == n or buf[k] != "\n":
+                break
+            j = k + 1
+            if key:
+                q = self._p.quote_prefix.match(buf, j)
+                if q is not None:
+                    if q.end() == n and not final:
+                        return None
+                    if quote_key(q.group()) == key:
+                        j = q.end()
+            h = hspace.match(buf, j)
+            j = h.end() if h else j
+            if j == n and not final:
+                return None
+            nxt = token.match(buf, j)
+            seg_end = nxt.end() if nxt else j
+            if seg_end == n and not final:
+                return None
+            if not any(c not in _NOT_CONTINUATION for c in buf[j:seg_end]):
+                break
+            i = j
+        end = self._trim(url_start, e)
+        # Nothing after "scheme:" (or only slashes): "news: today" is prose, not a URL.
+        colon = buf.index(":", url_start)
+        if not buf[colon + 1 : end].strip("/"):
+            return -1
+        out.append(self._make(kind, start, end, buf[url_start:end], prefix=prefix))
+        return end
+
+    def _trim(self, start: int, end: int) -> int:
+        """Drop prose punctuation and unbalanced closing brackets from a bare URL's end."""
+        buf = self._buf
+        counts: dict[str, int] | None = None
+        while end > start:
+            c = buf[end - 1]
+            if c in _TRAILING_PUNCT:
+                end -= 1
+                continue
+            opener = _CLOSERS.get(c)
+            if opener is None:
+                break
+            if counts is None:
+                text = buf[start:end]
+                counts = {k: text.count(k) - text.count(v) for k, v in _CLOSERS.items()}
+            if counts[c] <= 0:  # balanced: "/wiki/Foo_(bar)" keeps its ")"
+                break
+            counts[c] -= 1
+            end -= 1
+        return end
