@@ -69,10 +69,21 @@ _LOOKBEHIND_KEEP = MAX_SCHEME_LENGTH + 2
 # When the line holding the resume position began at most this many characters before it,
 # the buffer is kept from the line start (so the line's quote prefix can be read from it).
 _KEEP_LINE = 256
-# Characters that prose puts after a URL and that are not taken as part of a bare URL.
-_TRAILING_PUNCT = frozenset(".,;:!?'")
+# Characters that prose puts after a URL and that are not taken as part of a bare URL
+# (ASCII ones from the issue; the Unicode closing quotes are never legal in a URL anyway).
+_TRAILING_PUNCT = frozenset(".,;:!?'\u00bb\u201d\u2019\u203a\u3002\uff0c")
 # Closing brackets, dropped from a bare URL's end unless balanced inside it.
-_CLOSERS = {")": "(", "]": "[", "}": "{"}
+_CLOSERS = {
+    ")": "(",
+    "]": "[",
+    "}": "{",
+    "\uff09": "\uff08",  # fullwidth parentheses
+    "\u300d": "\u300c",  # CJK corner brackets
+    "\u300f": "\u300e",
+    "\u3011": "\u3010",
+}
+# Markdown emphasis marks: dropped from a bare URL's end when one stands right before it.
+_EMPHASIS = frozenset("*_~")
 # A continuation line of a hyphen-broken bare URL must hold more than prose punctuation.
 _NOT_CONTINUATION = frozenset(".,;:!?'\")]}")
 # Most characters skipped before the URL inside an unclosed wrapper (whitespace after URL:).
@@ -412,8 +423,9 @@ class Scanner:
                 if q is not None:
                     if q.end() == n and not final:
                         return None
-                    if quote_key(q.group()) == key:
-                        j = q.end()
+                    if quote_key(q.group()) != key:  # another speaker's text: stop here
+                        return self._unclosed(t, kind, content, m.start(), False, prefix, out)
+                    j = q.end()
             h = self._p.hspace_run.match(buf, j)
             k = h.end() if h else j
             if k == n:
@@ -485,12 +497,11 @@ class Scanner:
         prefix = self._line_quote_prefix(line_start, start)
         key = quote_key(prefix)
         i = url_start
-        used = 0
         while True:
             m = token.match(buf, i)
             e = m.end() if m else i
-            if used + (e - i) > self._max_url:
-                cut = i + (self._max_url - used)
+            if e - url_start > self._max_url:  # the bound covers the whole span
+                cut = url_start + self._max_url
                 out.append(
                     self._make(kind, start, cut, buf[url_start:cut], truncated=True, prefix=prefix)
                 )
@@ -498,7 +509,6 @@ class Scanner:
                 return cut
             if e == n and not final:
                 return None
-            used += e - i
             if e == i or buf[e - 1] != "-":
                 break
             # A line break right after a hyphen continues the URL (RFC 1738 appendix).
@@ -528,6 +538,13 @@ class Scanner:
                 break
             i = j
         end = self._trim(url_start, e)
+        # Markdown emphasis around a bare URL ("**http://x/**", "_http://x_"): the marks
+        # that close it are not part of the URL.
+        mark = buf[url_start - 1] if url_start > 0 else ""
+        if mark in _EMPHASIS and kind == "bare":
+            stripped = buf[url_start:end].rstrip(mark)
+            if len(stripped) < end - url_start:
+                end = self._trim(url_start, url_start + len(stripped))
         # Nothing after "scheme:" (or only slashes): "news: today" is prose, not a URL.
         colon = buf.index(":", url_start)
         if not buf[colon + 1 : end].strip("/"):

@@ -1,0 +1,89 @@
+"""The library API: extract, iter_urls, Scanner, records."""
+
+from __future__ import annotations
+
+import dataclasses
+import io
+
+import pytest
+
+import urlsift
+from urlsift import ConfigError, Scanner, Url
+
+
+def test_public_names() -> None:
+    for name in ("extract", "iter_urls", "Scanner", "Url", "Defect", "Candidate", "rejoin"):
+        assert name in urlsift.__all__
+        assert hasattr(urlsift, name)
+
+
+def test_extract_returns_frozen_slotted_records() -> None:
+    (url,) = urlsift.extract("see http://a.example/ now")
+    assert isinstance(url, Url)
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        url.url = "x"  # type: ignore[misc]
+    assert not hasattr(url, "__dict__")
+    assert url.scheme == "http"
+    assert url.source == "-"
+
+
+def test_iter_urls_takes_chunks_and_streams() -> None:
+    text = "a <URL:ftp://h.example/x\n y> b http://c.example/\n"
+    expected = [u.url for u in urlsift.extract(text)]
+    assert [u.url for u in urlsift.iter_urls(iter(text))] == expected
+    assert [u.url for u in urlsift.iter_urls(io.StringIO(text))] == expected
+    assert next(u.url for u in urlsift.iter_urls([text], source="mem")) == "ftp://h.example/xy"
+
+
+def test_iter_urls_is_lazy() -> None:
+    def chunks() -> object:
+        yield "http://a.example/ " * 10000
+        raise AssertionError("read past the first URLs")
+
+    first = next(iter(urlsift.iter_urls(chunks())))  # type: ignore[arg-type]
+    assert first.url == "http://a.example/"
+
+
+def test_iter_urls_rejects_a_plain_string() -> None:
+    with pytest.raises(TypeError):
+        urlsift.iter_urls("http://a.example/")
+    with pytest.raises(TypeError):
+        urlsift.extract(b"http://a.example/")  # type: ignore[arg-type]
+
+
+def test_schemes_are_configurable_per_call() -> None:
+    text = "irc://irc.example/chan http://a.example/"
+    assert [u.url for u in urlsift.extract(text, schemes=["irc"])] == ["irc://irc.example/chan"]
+    assert [u.url for u in urlsift.extract(text)] == ["http://a.example/"]
+
+
+@pytest.mark.parametrize("bad", [["1http"], [""], ["ht tp"], []])
+def test_bad_scheme_configuration_raises_config_error(bad: list[str]) -> None:
+    with pytest.raises(ConfigError) as info:
+        urlsift.extract("x", schemes=bad)
+    assert info.value.exit_code == 2
+
+
+def test_scanner_rejects_feed_after_close_and_tiny_limits() -> None:
+    scanner = Scanner()
+    scanner.close()
+    assert scanner.close() == []
+    with pytest.raises(RuntimeError):
+        scanner.feed("x")
+    with pytest.raises(ConfigError):
+        Scanner(max_url_length=1)
+
+
+def test_scanner_instances_do_not_share_state() -> None:
+    one, two = Scanner(["irc"]), Scanner()
+    assert one.schemes == ("irc",)
+    assert "irc" not in two.schemes
+
+
+def test_to_dict_and_fragment() -> None:
+    (url,) = urlsift.extract("<URL:http://a.example/p#sec-2>")
+    data = url.to_dict()
+    assert data["url"] == "http://a.example/p#sec-2"
+    assert data["fragment"] == "sec-2"
+    assert data["kind"] == "wrapped"
+    assert data["defects"] == []

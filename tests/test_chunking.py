@@ -1,0 +1,109 @@
+"""Property tests: results never depend on chunking, and spans are always consistent."""
+
+from __future__ import annotations
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+import urlsift
+from urlsift import Scanner
+
+# Text built from pieces that exercise every rule: wrappers, quotes, hyphen breaks, CRLF.
+PIECES = [
+    "<",
+    ">",
+    "<URL:",
+    "<url: ",
+    "URL:",
+    "URL: ",
+    "http://",
+    "ftp://h.example/",
+    "mailto:",
+    "news:",
+    "x-foo:",
+    "<http:",
+    "<mailto:a@b>",
+    "a",
+    "b.c",
+    "/",
+    "-",
+    "-\n",
+    "\n",
+    "\r\n",
+    "\n\n",
+    "> ",
+    ">> ",
+    "> > ",
+    " ",
+    "\t",
+    ".",
+    ",",
+    ")",
+    "(",
+    "]",
+    '"',
+    "'",
+    "*",
+    "é",
+    "\x00",
+    "\udcff",
+    "#frag",
+    "?q=1",
+    ":",
+    "12:30",
+    "Re:",
+    "%41",
+    '<a href="',
+]
+texts = st.lists(st.sampled_from(PIECES), max_size=60).map("".join)
+
+
+def _scan(pieces: list[str], block_size: int = 16) -> list[urlsift.Candidate]:
+    scanner = Scanner(block_size=block_size)
+    found: list[urlsift.Candidate] = []
+    for piece in pieces:
+        found += scanner.feed(piece)
+    return found + scanner.close()
+
+
+def _split(text: str, cuts: list[int]) -> list[str]:
+    points = sorted({min(c, len(text)) for c in cuts})
+    out, last = [], 0
+    for p in points:
+        out.append(text[last:p])
+        last = p
+    out.append(text[last:])
+    return out
+
+
+@given(texts, st.lists(st.integers(min_value=0, max_value=400), max_size=12))
+def test_random_splits_give_the_same_candidates(text: str, cuts: list[int]) -> None:
+    whole = _scan([text], 1 << 16)
+    assert _scan(_split(text, cuts)) == whole
+    assert _scan(list(text)) == whole
+
+
+@given(texts)
+def test_spans_are_ordered_disjoint_and_exact(text: str) -> None:
+    last_end = 0
+    for url in urlsift.extract(text):
+        assert last_end <= url.start < url.end <= len(text)
+        assert text[url.start : url.end] == url.raw
+        assert url.line == text.count("\n", 0, url.start) + 1
+        assert not any(c.isspace() for c in url.url)
+        assert all(not any(c.isspace() for c in alt) for alt in url.alternatives)
+        assert url.valid == (not any(d.severity == "error" for d in url.defects))
+        last_end = url.end
+
+
+@given(st.text(max_size=300))
+def test_any_text_scans_without_error(text: str) -> None:
+    for url in urlsift.extract(text):
+        assert text[url.start : url.end] == url.raw
+
+
+@given(st.binary(max_size=300))
+def test_any_bytes_decode_and_scan(data: bytes) -> None:
+    text = data.decode("utf-8", "surrogateescape")
+    found = urlsift.extract(text)
+    assert [u.raw for u in found] == [text[u.start : u.end] for u in found]
