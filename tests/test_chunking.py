@@ -107,3 +107,21 @@ def test_any_bytes_decode_and_scan(data: bytes) -> None:
     text = data.decode("utf-8", "surrogateescape")
     found = urlsift.extract(text)
     assert [u.raw for u in found] == [text[u.start : u.end] for u in found]
+
+
+@given(texts, st.lists(st.integers(min_value=0, max_value=400), max_size=12))
+def test_chunking_invariance_with_tiny_bounds(text: str, cuts: list[int]) -> None:
+    """Truncation, skipping and unclosed-wrapper bounds are chunking-invariant too."""
+
+    def scan(pieces: list[str], block_size: int) -> list[urlsift.Candidate]:
+        scanner = Scanner(max_url_length=20, max_wrapper_length=24, block_size=block_size)
+        found: list[urlsift.Candidate] = []
+        for piece in pieces:
+            found += scanner.feed(piece)
+        return found + scanner.close()
+
+    whole = scan([text], 1 << 16)
+    assert scan(_split(text, cuts), 16) == whole
+    assert scan(list(text), 16) == whole
+    for candidate in whole:
+        assert len(candidate.body) <= 24

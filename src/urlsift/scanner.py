@@ -241,6 +241,9 @@ class Scanner:
                 break
             t = m.start()
             word = m.group("word")
+            if word is not None and t - len(word) < pos:
+                pos = t + 1  # the word belongs to the span decided before: not a trigger
+                continue
             if word is None:
                 step = self._at_angle(t, final, out)
             elif word.lower() == URL_PREFIX_WORD:
@@ -250,7 +253,7 @@ class Scanner:
                 if step == -1:
                     step = t + 1
             if step is None:  # deferred: retry from the trigger when more text arrives
-                pos = t
+                pos = t if word is None else t - len(word)
                 break
             pos = step
         self._pos = pos
