@@ -1,0 +1,269 @@
+"""Validate URLs against RFC 1738: defects with rule, place and severity; parsed parts.
+
+Strategy: :func:`validate` takes the URL exactly as given (no stripping, no decoding) and
+
+1. splits off ``#fragment`` at the first ``#`` (§2.2: ``#`` delimits a fragment and is
+   not part of the URL grammar) and checks the fragment loosely;
+2. scans the rest once for lexical problems that are wrong wherever they stand: a ``%``
+   that starts no escape, unsafe, control and non-ASCII characters, and (as §6 warnings)
+   escapes of CR, LF and NUL. Each distinct offending character is reported once, at its
+   first offset, with a count, so a hostile input cannot produce a flood of defects;
+3. reads ``scheme ":"`` and hands the rest to the scheme's check from a
+   :class:`~urlsift.schemes.SchemeRegistry`, which adds structural defects and the parts.
+
+A URL is valid iff no defect is an error. Strictness is :class:`~urlsift._model.Policy`:
+the lenient findings (``~``, ``host?search`` without a path) are warnings by default and
+errors under ``Policy(strict=True)``. Bad input never raises; only API misuse does. The
+whole validation is linear in the length of the URL.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from . import _grammar as g
+from ._model import Defect, Policy
+from .schemes import Level, SchemeContext, SchemeRegistry, default_registry, quote
+
+__all__ = ["LENIENT_UNSAFE_CHARACTERS", "Validation", "validate", "validate_readings"]
+
+LENIENT_UNSAFE_CHARACTERS = frozenset("~")
+"""Unsafe characters (§2.2) common in real URLs: warnings by default, errors when strict.
+
+Only ``~`` (home directories: ``http://host/~user/``). ``[`` and ``]`` stay errors: in a
+host they would be an IPv6 literal, which RFC 1738 does not know (RFC 2732 came later),
+and elsewhere they are rare and were among the characters gateways mangled.
+"""
+
+# Names of the unsafe characters' BNF sets, for messages.
+_UNSAFE_SET = {
+    **dict.fromkeys(g.NATIONAL, "national"),
+    **dict.fromkeys(g.PUNCTUATION, "punctuation"),
+    " ": "space",
+}
+
+# Control characters by name, for messages about escapes.
+_CONTROL_NAMES = {"0d": "CR", "0a": "LF", "00": "NUL"}
+
+
+@dataclass(frozen=True, slots=True)
+class Validation:
+    """The outcome of validating one URL."""
+
+    url: str
+    """The URL as given, fragment included."""
+    valid: bool
+    """False iff any defect has severity ``error``."""
+    scheme: str
+    """The scheme in lower case; empty when missing or malformed."""
+    defects: tuple[Defect, ...]
+    """Findings ordered by offset (offsets index :attr:`url`)."""
+    parts: tuple[tuple[str, str], ...]
+    """Parsed components in URL order, as written (not decoded); only those present."""
+    fragment: str | None
+    """The text after the first ``#``, or None when there is no ``#``."""
+
+    def to_dict(self) -> dict[str, object]:
+        """Return the result as a JSON-ready mapping.
+
+        Returns:
+            ``{url, valid, scheme, defects: [...], parts: {...}}`` plus ``fragment`` when
+            the URL has one.
+        """
+        out: dict[str, object] = {
+            "url": self.url,
+            "valid": self.valid,
+            "scheme": self.scheme,
+            "defects": [d.to_dict() for d in self.defects],
+            "parts": dict(self.parts),
+        }
+        if self.fragment is not None:
+            out["fragment"] = self.fragment
+        return out
+
+
+def _scan_key(ch: str) -> str:
+    # Findings are grouped per unsafe character (13 at most), and per kind for "%", control
+    # and non-ASCII characters, so the number of lexical defects is bounded.
+    code_point = ord(ch)
+    if code_point < 0x20 or code_point == 0x7F:
+        return "control"
+    if code_point > 0x7F:
+        return "non-ascii"
+    return ch
+
+
+def _scan_characters(ctx: SchemeContext, start: int, end: int, *, fragment: bool) -> None:
+    # One defect per group of offending characters: at its first offset, with its count.
+    url = ctx.url
+    pattern = g.FRAGMENT_OFFENDER_PATTERN if fragment else g.LEXICAL_OFFENDER_PATTERN
+    first: dict[str, int] = {}
+    count: dict[str, int] = {}
+    for match in pattern.finditer(url, start, end):
+        key = _scan_key(match.group())
+        if key not in first:
+            first[key] = match.start()
+            count[key] = 0
+        count[key] += 1
+    where = "in the fragment: " if fragment else ""
+    for key, offset in first.items():
+        times = f" ({count[key]} such characters)" if count[key] > 1 else ""
+        code, message, level = _classify(url[offset], url[offset + 1 : offset + 3])
+        ctx.report(code, offset, f"{where}{message}{times}", level)
+
+
+def _classify(ch: str, after: str) -> tuple[str, str, Level]:
+    # Code, message and level for one offending character (``after``: the next two chars).
+    code_point = ord(ch)
+    if ch == "%":
+        return (
+            "bad-escape",
+            f"{g.BNF['escape']}: '%' is followed by {quote(after)}, not two hex digits; "
+            "a literal '%' must be written %25",
+            "error",
+        )
+    if code_point < 0x20 or code_point == 0x7F:
+        return (
+            "control-character",
+            f"control character {quote(ch)} must be encoded as %{code_point:02X} "
+            "(octets 00-1F and 7F have no graphic character, RFC 1738 §2.2)",
+            "error",
+        )
+    if 0xDC80 <= code_point <= 0xDCFF:
+        return (
+            "non-ascii-character",
+            f"byte 0x{code_point - 0xDC00:02X} (not valid UTF-8) must be encoded as "
+            f"%{code_point - 0xDC00:02X} (URLs are written in graphic US-ASCII)",
+            "error",
+        )
+    if code_point > 0x7F:
+        octets = "".join(f"%{b:02X}" for b in ch.encode("utf-8", "surrogatepass"))
+        return (
+            "non-ascii-character",
+            f"{quote(ch)} (U+{code_point:04X}) is not US-ASCII; encode its octets "
+            f"(as UTF-8: {octets}) (RFC 1738 §2.2)",
+            "error",
+        )
+    rule = _UNSAFE_SET.get(ch, "unsafe")
+    level: Level = "lenient" if ch in LENIENT_UNSAFE_CHARACTERS else "error"
+    return (
+        "unsafe-character",
+        f"{rule} character {quote(ch)} is unsafe and must be encoded as "
+        f"%{code_point:02X} (RFC 1738 §2.2)",
+        level,
+    )
+
+
+def _scan_encoded_controls(ctx: SchemeContext, start: int, end: int) -> None:
+    # RFC 1738 §6: encoded delimiters (CR, LF, NUL) may smuggle protocol commands.
+    first: dict[str, int] = {}
+    count: dict[str, int] = {}
+    for match in g.ENCODED_CONTROL_PATTERN.finditer(ctx.url, start, end):
+        key = match.group().lower()
+        first.setdefault(key, match.start())
+        count[key] = count.get(key, 0) + 1
+    for key, offset in first.items():
+        times = f" ({count[key]} times)" if count[key] > 1 else ""
+        ctx.report(
+            "encoded-control",
+            offset,
+            f"{quote(ctx.url[offset : offset + 3])} encodes {_CONTROL_NAMES[key[1:]]}; "
+            f"it must not be decoded before transmission (RFC 1738 §6){times}",
+            "warning",
+        )
+
+
+def _read_scheme(ctx: SchemeContext, end: int) -> int:
+    # Offset of the ":" after a well-formed scheme, or -1 after reporting why there is none.
+    url = ctx.url
+    colon = url.find(":", 0, end)
+    if colon == -1:
+        ctx.report("missing-scheme", 0, f"{g.BNF['genericurl']}: no ':' ends a scheme name")
+        return -1
+    if colon == 0:
+        ctx.report("missing-scheme", 0, f"{g.BNF['scheme']}: the scheme before ':' is empty")
+        return -1
+    match = g.SCHEME_PATTERN.match(url, 0, colon)
+    stop = match.end() if match else 0
+    if stop != colon:
+        ctx.report("bad-scheme", stop, f"{g.BNF['scheme']}: {quote(url[stop])} is not allowed")
+        return -1
+    return colon
+
+
+def validate(
+    url: str, *, policy: Policy | None = None, registry: SchemeRegistry | None = None
+) -> Validation:
+    """Validate one URL against RFC 1738.
+
+    Args:
+        url: the URL exactly as found (wrapper removed); it is neither stripped nor
+            decoded.
+        policy: strictness; default ``Policy()`` (lenient findings are warnings).
+        registry: scheme checks; default a fresh :func:`~urlsift.schemes.default_registry`.
+
+    Returns:
+        A :class:`Validation` with the defects (ordered by offset), parts and fragment.
+
+    Raises:
+        TypeError: ``url`` is not a ``str``.
+    """
+    if not isinstance(url, str):
+        raise TypeError(f"validate() needs a str, not {type(url).__name__}")
+    policy = policy if policy is not None else Policy()
+    registry = registry if registry is not None else default_registry()
+    ctx = SchemeContext(url, policy)
+    hash_at = url.find("#")
+    end = len(url) if hash_at == -1 else hash_at
+    _scan_characters(ctx, 0, end, fragment=False)
+    _scan_encoded_controls(ctx, 0, end)
+    fragment = None
+    if hash_at != -1:
+        fragment = url[hash_at + 1 :]
+        _scan_characters(ctx, hash_at + 1, len(url), fragment=True)
+    scheme = ""
+    colon = _read_scheme(ctx, end)
+    if colon != -1:
+        scheme = url[:colon].lower()
+        registry.lookup(scheme).check(ctx, colon + 1, end)
+    defects = tuple(sorted(ctx.defects, key=lambda d: d.offset or 0))
+    return Validation(
+        url=url,
+        valid=not any(d.severity == "error" for d in defects),
+        scheme=scheme,
+        defects=defects,
+        parts=tuple(ctx.parts),
+        fragment=fragment,
+    )
+
+
+def validate_readings(
+    readings: Sequence[str],
+    *,
+    policy: Policy | None = None,
+    registry: SchemeRegistry | None = None,
+) -> tuple[int, tuple[Validation, ...]]:
+    """Validate a URL's readings and choose the primary one.
+
+    When exactly one reading is valid it becomes primary; otherwise the first reading
+    (the rejoiner's own choice) stays primary. Example: a port broken as ``80-``/``80``
+    gives ``http://h:80-80/`` and ``http://h:8080/``; only the second is valid.
+
+    Args:
+        readings: the rejoiner's readings, primary first.
+        policy: strictness, as for :func:`validate`.
+        registry: scheme checks, as for :func:`validate` (one default is built and shared).
+
+    Returns:
+        ``(index of the primary reading, validations in the order given)``.
+
+    Raises:
+        ValueError: ``readings`` is empty.
+    """
+    if not readings:
+        raise ValueError("validate_readings() needs at least one reading")
+    registry = registry if registry is not None else default_registry()
+    results = tuple(validate(r, policy=policy, registry=registry) for r in readings)
+    valid = [i for i, result in enumerate(results) if result.valid]
+    return (valid[0] if len(valid) == 1 else 0), results
