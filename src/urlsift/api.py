@@ -1,9 +1,10 @@
 """The library's entry points: text in, :class:`Url` records out.
 
 Strategy: data flows one way, text chunks -> :class:`Scanner` -> :class:`Candidate` ->
-:func:`rejoin` -> readings -> :func:`judge` -> :class:`Url`. One scanner per text unit, so a
-URL never spans two files, two MIME parts or two messages. Everything is lazy: records are
-yielded as soon as the scanner decides them, so memory stays bounded whatever the input size.
+:func:`rejoin` -> readings -> RFC 1738 validation (:func:`judge`) -> :class:`Url`. One
+scanner per text unit, so a URL never spans two files, two MIME parts or two messages.
+Everything is lazy: records are yielded as soon as the scanner decides them, so memory
+stays bounded whatever the input size.
 """
 
 from __future__ import annotations
@@ -11,10 +12,11 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 from typing import Protocol
 
-from ._context import LEADING_SCHEME_RE
 from ._model import Candidate, Defect, MessageContext, Policy, TextUnit, Url
 from .rejoin import rejoin
 from .scanner import DEFAULT_MAX_URL_LENGTH, Scanner
+from .schemes import SchemeRegistry, default_registry
+from .validate import validate_readings
 
 _READ_SIZE = 1 << 16
 
@@ -23,39 +25,19 @@ class _Readable(Protocol):
     def read(self, size: int = -1, /) -> str: ...
 
 
-def _basic_check(url: str, scheme: str) -> list[Defect]:
-    """Generic ``scheme ":" schemepart`` check (RFC 1738 §2.1), used for every URL."""
-    found: list[Defect] = []
-    if not scheme:
-        found.append(
-            Defect(
-                "missing-scheme",
-                'url = scheme ":" schemepart: no scheme name before a ":"',
-                "error",
-                0,
-            )
-        )
-    elif len(url) == len(scheme) + 1:
-        found.append(
-            Defect(
-                "empty-schemepart",
-                'url = scheme ":" schemepart: nothing after the ":"',
-                "error",
-                len(url),
-            )
-        )
+def _text_defects(url: str) -> list[Defect]:
+    """Defects of the input text inside the URL (the validator judges the URL itself)."""
     for offset, char in enumerate(url):
         if "\udc80" <= char <= "\udcff":
-            found.append(
+            return [
                 Defect(
                     "invalid-utf8",
-                    "the URL holds bytes that are not valid UTF-8",
-                    "error",
+                    "the URL holds bytes that are not valid UTF-8 in the input",
+                    "warning",
                     offset,
                 )
-            )
-            break
-    return found
+            ]
+    return []
 
 
 def judge(
@@ -64,46 +46,53 @@ def judge(
     source: str = "-",
     context: MessageContext | None = None,
     policy: Policy | None = None,
+    registry: SchemeRegistry | None = None,
     extra_defects: tuple[Defect, ...] = (),
 ) -> Url:
-    """Rejoin and check one candidate, producing its :class:`Url` record.
+    """Rejoin and validate one candidate, producing its :class:`Url` record.
+
+    When exactly one of the readings is valid RFC 1738, it becomes the primary ``url``
+    (e.g. a port broken as ``80-``/``80`` reads ``8080``); otherwise the rejoiner's
+    primary reading (hyphen kept) stays first.
 
     Args:
         candidate: a span from :class:`Scanner`.
         source: path the text came from (``-`` for stdin or in-memory text).
         context: message context for text from mail or news archives.
         policy: validation strictness (default :class:`Policy`).
+        registry: scheme validators (default: a fresh :func:`default_registry`).
         extra_defects: defects of the text unit to attach (e.g. a bad charset).
 
     Returns:
         The finished record.
     """
-    del policy  # reserved for the RFC 1738 grammar validator
     readings = rejoin(candidate)
-    url = readings.primary
-    scheme_match = LEADING_SCHEME_RE.match(url)
-    scheme = scheme_match.group(1).lower() if scheme_match else ""
-    defects = [*extra_defects, *readings.defects, *_basic_check(url, scheme)]
-    fragment: str | None = None
-    hash_at = url.find("#")
-    if hash_at >= 0:
-        fragment = url[hash_at + 1 :]
-    valid = not any(d.severity == "error" for d in defects)
+    texts = (readings.primary, *readings.alternatives)
+    index, results = validate_readings(texts, policy=policy, registry=registry)
+    chosen = results[index]
+    url = texts[index]
+    defects = (
+        *extra_defects,
+        *readings.defects,
+        *_text_defects(url),
+        *chosen.defects,
+    )
     return Url(
         url=url,
-        alternatives=readings.alternatives,
+        alternatives=texts[:index] + texts[index + 1 :],
         raw=candidate.raw,
         kind=candidate.kind,
-        scheme=scheme,
+        scheme=chosen.scheme,
         start=candidate.start,
         end=candidate.end,
         line=candidate.line,
         column=candidate.column,
         end_line=candidate.end_line,
         source=source,
-        defects=tuple(defects),
-        valid=valid,
-        fragment=fragment,
+        defects=defects,
+        valid=not any(d.severity == "error" for d in defects),
+        fragment=chosen.fragment,
+        parts=chosen.parts,
         context=context,
     )
 
@@ -140,6 +129,7 @@ def _scan_units(
     policy: Policy | None,
     max_url_length: int,
 ) -> Iterator[Url]:
+    registry = default_registry()
     for unit in units:
         scanner = Scanner(schemes, max_url_length=max_url_length)
         for chunk in unit.chunks:
@@ -149,6 +139,7 @@ def _scan_units(
                     source=unit.source,
                     context=unit.context,
                     policy=policy,
+                    registry=registry,
                     extra_defects=unit.defects,
                 )
         for candidate in scanner.close():
@@ -157,6 +148,7 @@ def _scan_units(
                 source=unit.source,
                 context=unit.context,
                 policy=policy,
+                registry=registry,
                 extra_defects=unit.defects,
             )
 

@@ -15,7 +15,8 @@ from typing import TextIO
 
 import click
 
-from ._model import Url
+from ._cli_validate import validate_command
+from ._model import Policy, Url
 from .api import scan_units
 from .errors import ConfigError
 from .formats import WRITERS, make_writer
@@ -78,6 +79,11 @@ def main() -> None:
     "ftp, http, https, gopher, mailto, news, nntp, telnet, wais, file, prospero).",
 )
 @click.option(
+    "--strict",
+    is_flag=True,
+    help="Treat characters RFC 1738 calls unsafe but real URLs use (~) as errors.",
+)
+@click.option(
     "--input-kind",
     type=click.Choice(["text"]),
     default="text",
@@ -85,7 +91,12 @@ def main() -> None:
     help="How to read the input.",
 )
 def scan(
-    paths: tuple[str, ...], fmt: str, unique: bool, schemes: tuple[str, ...], input_kind: str
+    paths: tuple[str, ...],
+    fmt: str,
+    unique: bool,
+    schemes: tuple[str, ...],
+    strict: bool,
+    input_kind: str,
 ) -> None:
     """Print the URLs found in PATHS (standard input when none or '-')."""
     del input_kind  # only "text" so far
@@ -103,7 +114,9 @@ def scan(
             failures: list[str] = []
             unit = open_text(path)
             guarded = replace(unit, chunks=_guard(unit.chunks, failures))
-            urls: Iterable[Url] = scan_units([guarded], schemes=scheme_list)
+            urls: Iterable[Url] = scan_units(
+                [guarded], schemes=scheme_list, policy=Policy(strict=strict)
+            )
             if unique:
                 urls = _unique(urls, seen)
             for url in urls:
@@ -127,3 +140,6 @@ def _guard(chunks: Iterable[str], failures: list[str]) -> Iterator[str]:
         yield from chunks
     except OSError as exc:
         failures.append(exc.strerror or str(exc))
+
+
+main.add_command(validate_command)

@@ -93,8 +93,8 @@ def rejoin(candidate: Candidate) -> Readings:
             defects.append(
                 Defect(
                     "ambiguous-hyphen",
-                    "line break right after a hyphen (RFC 1738 appendix): the hyphen may be a "
-                    "typesetter's; the reading without it is in alternatives",
+                    "line break right after a hyphen (RFC 1738 appendix): the hyphen may or "
+                    "may not be part of the URL; the other reading is in alternatives",
                     "warning",
                     offset,
                 )
