@@ -6,7 +6,7 @@ reports every problem as a :class:`Defect` instead of raising.
 """
 
 from ._model import Candidate, Defect, Kind, MessageContext, Policy, Severity, TextUnit, Url
-from .api import extract, iter_urls, judge, scan_units
+from .api import Judge, extract, iter_urls, judge, scan_units
 from .errors import ConfigError, SourceError, UrlsiftError
 from .rejoin import Readings, rejoin
 from .scanner import (
@@ -23,6 +23,7 @@ __all__ = [
     "Candidate",
     "ConfigError",
     "Defect",
+    "Judge",
     "Kind",
     "MessageContext",
     "Policy",

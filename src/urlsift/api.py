@@ -9,14 +9,17 @@ stays bounded whatever the input size.
 
 from __future__ import annotations
 
+from collections import OrderedDict
 from collections.abc import Iterable, Iterator
 from typing import Protocol
+
+import regex
 
 from ._model import Candidate, Defect, MessageContext, Policy, TextUnit, Url
 from .rejoin import rejoin
 from .scanner import DEFAULT_MAX_URL_LENGTH, Scanner
 from .schemes import SchemeRegistry, default_registry
-from .validate import validate_readings
+from .validate import Validation, validate_readings
 
 _READ_SIZE = 1 << 16
 
@@ -25,19 +28,113 @@ class _Readable(Protocol):
     def read(self, size: int = -1, /) -> str: ...
 
 
-def _text_defects(url: str) -> list[Defect]:
+# Lone surrogates: bytes that were not valid UTF-8 in the input (surrogateescape).
+_UNDECODED = regex.compile("[\udc80-\udcff]")
+
+DEFAULT_VALIDATION_CACHE_SIZE = 4096
+"""Distinct readings whose validation a :class:`Judge` remembers (archives repeat URLs)."""
+
+
+def _text_defects(url: str) -> tuple[Defect, ...]:
     """Defects of the input text inside the URL (the validator judges the URL itself)."""
-    for offset, char in enumerate(url):
-        if "\udc80" <= char <= "\udcff":
-            return [
-                Defect(
-                    "invalid-utf8",
-                    "the URL holds bytes that are not valid UTF-8 in the input",
-                    "warning",
-                    offset,
-                )
-            ]
-    return []
+    m = _UNDECODED.search(url)
+    if m is None:
+        return ()
+    return (
+        Defect(
+            "invalid-utf8",
+            "the URL holds bytes that are not valid UTF-8 in the input",
+            "warning",
+            m.start(),
+        ),
+    )
+
+
+class Judge:
+    """Rejoin and validate candidates, producing :class:`Url` records.
+
+    When exactly one of a candidate's readings is valid RFC 1738, it becomes the primary
+    ``url`` (e.g. a port broken as ``80-``/``80`` reads ``8080``); otherwise the
+    rejoiner's primary reading (hyphen kept) stays first.
+
+    Validation results are kept in a bounded cache keyed by the readings: a mailing-list
+    archive repeats the same few hundred URLs thousands of times (list footers).
+    """
+
+    def __init__(
+        self,
+        *,
+        policy: Policy | None = None,
+        registry: SchemeRegistry | None = None,
+        cache_size: int = DEFAULT_VALIDATION_CACHE_SIZE,
+    ) -> None:
+        """Create a judge.
+
+        Args:
+            policy: validation strictness (default :class:`Policy`).
+            registry: scheme validators (default: a fresh :func:`default_registry`).
+            cache_size: distinct readings remembered (0 disables the cache).
+        """
+        self._policy = policy if policy is not None else Policy()
+        self._registry = registry if registry is not None else default_registry()
+        self._cache: OrderedDict[tuple[str, ...], tuple[int, Validation]] = OrderedDict()
+        self._cache_size = cache_size
+
+    def _choose(self, texts: tuple[str, ...]) -> tuple[int, Validation]:
+        hit = self._cache.get(texts)
+        if hit is not None:
+            self._cache.move_to_end(texts)
+            return hit
+        index, results = validate_readings(texts, policy=self._policy, registry=self._registry)
+        found = (index, results[index])
+        if self._cache_size:
+            self._cache[texts] = found
+            if len(self._cache) > self._cache_size:
+                self._cache.popitem(last=False)
+        return found
+
+    def __call__(
+        self,
+        candidate: Candidate,
+        *,
+        source: str = "-",
+        context: MessageContext | None = None,
+        extra_defects: tuple[Defect, ...] = (),
+    ) -> Url:
+        """Judge one candidate.
+
+        Args:
+            candidate: a span from :class:`Scanner`.
+            source: path the text came from (``-`` for stdin or in-memory text).
+            context: message context for text from mail or news archives.
+            extra_defects: defects of the text unit to attach (e.g. a bad charset).
+
+        Returns:
+            The finished record.
+        """
+        readings = rejoin(candidate)
+        texts = (readings.primary, *readings.alternatives)
+        index, chosen = self._choose(texts)
+        url = texts[index]
+        defects = (*extra_defects, *readings.defects, *_text_defects(url), *chosen.defects)
+        return Url(
+            url=url,
+            alternatives=texts[:index] + texts[index + 1 :],
+            raw=candidate.raw,
+            kind=candidate.kind,
+            scheme=chosen.scheme,
+            start=candidate.start,
+            end=candidate.end,
+            line=candidate.line,
+            column=candidate.column,
+            end_line=candidate.end_line,
+            source=source,
+            defects=defects,
+            valid=not any(d.severity == "error" for d in defects),
+            fragment=chosen.fragment,
+            parts=chosen.parts,
+            context=context,
+        )
 
 
 def judge(
@@ -46,54 +143,22 @@ def judge(
     source: str = "-",
     context: MessageContext | None = None,
     policy: Policy | None = None,
-    registry: SchemeRegistry | None = None,
     extra_defects: tuple[Defect, ...] = (),
 ) -> Url:
-    """Rejoin and validate one candidate, producing its :class:`Url` record.
-
-    When exactly one of the readings is valid RFC 1738, it becomes the primary ``url``
-    (e.g. a port broken as ``80-``/``80`` reads ``8080``); otherwise the rejoiner's
-    primary reading (hyphen kept) stays first.
+    """Rejoin and validate one candidate (a one-off :class:`Judge`).
 
     Args:
         candidate: a span from :class:`Scanner`.
         source: path the text came from (``-`` for stdin or in-memory text).
         context: message context for text from mail or news archives.
         policy: validation strictness (default :class:`Policy`).
-        registry: scheme validators (default: a fresh :func:`default_registry`).
         extra_defects: defects of the text unit to attach (e.g. a bad charset).
 
     Returns:
         The finished record.
     """
-    readings = rejoin(candidate)
-    texts = (readings.primary, *readings.alternatives)
-    index, results = validate_readings(texts, policy=policy, registry=registry)
-    chosen = results[index]
-    url = texts[index]
-    defects = (
-        *extra_defects,
-        *readings.defects,
-        *_text_defects(url),
-        *chosen.defects,
-    )
-    return Url(
-        url=url,
-        alternatives=texts[:index] + texts[index + 1 :],
-        raw=candidate.raw,
-        kind=candidate.kind,
-        scheme=chosen.scheme,
-        start=candidate.start,
-        end=candidate.end,
-        line=candidate.line,
-        column=candidate.column,
-        end_line=candidate.end_line,
-        source=source,
-        defects=defects,
-        valid=not any(d.severity == "error" for d in defects),
-        fragment=chosen.fragment,
-        parts=chosen.parts,
-        context=context,
+    return Judge(policy=policy, cache_size=0)(
+        candidate, source=source, context=context, extra_defects=extra_defects
     )
 
 
@@ -129,27 +194,17 @@ def _scan_units(
     policy: Policy | None,
     max_url_length: int,
 ) -> Iterator[Url]:
-    registry = default_registry()
+    decide = Judge(policy=policy)
     for unit in units:
         scanner = Scanner(schemes, max_url_length=max_url_length)
         for chunk in unit.chunks:
             for candidate in scanner.feed(chunk):
-                yield judge(
-                    candidate,
-                    source=unit.source,
-                    context=unit.context,
-                    policy=policy,
-                    registry=registry,
-                    extra_defects=unit.defects,
+                yield decide(
+                    candidate, source=unit.source, context=unit.context, extra_defects=unit.defects
                 )
         for candidate in scanner.close():
-            yield judge(
-                candidate,
-                source=unit.source,
-                context=unit.context,
-                policy=policy,
-                registry=registry,
-                extra_defects=unit.defects,
+            yield decide(
+                candidate, source=unit.source, context=unit.context, extra_defects=unit.defects
             )
 
 
