@@ -9,11 +9,11 @@ back) and never raises, whatever the input holds. Memory is one block at a time.
 from __future__ import annotations
 
 import codecs
-import sys
 from collections.abc import Iterator
 from typing import BinaryIO
 
 from .._model import TextUnit
+from .compress import open_binary
 
 DEFAULT_BLOCK_SIZE = 1 << 16
 """Bytes read from a file per chunk."""
@@ -43,10 +43,8 @@ def decode_blocks(stream: BinaryIO, block_size: int = DEFAULT_BLOCK_SIZE) -> Ite
 
 
 def _read_path(path: str, block_size: int) -> Iterator[str]:
-    if path == "-":
-        yield from decode_blocks(sys.stdin.buffer, block_size)
-        return
-    with open(path, "rb") as stream:
+    # ``-`` is standard input; gzip, bzip2 and xz are decompressed (see .compress).
+    with open_binary(path) as stream:
         yield from decode_blocks(stream, block_size)
 
 

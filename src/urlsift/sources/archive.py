@@ -1,0 +1,479 @@
+"""Mail and news archive sources: paths in, one decoded text unit per message part out.
+
+Strategy: three layers, each bounded in memory by one message.
+
+1. *Bytes*: :func:`~.compress.open_counted` opens a file or ``-`` and decompresses gzip,
+   bzip2 or xz recognised by magic bytes; it counts bytes as stored and as decoded.
+2. *Messages*: an mbox or MMDF archive is split as a stream by :class:`~.mbox.MboxSplitter`
+   (never indexed, never read twice); a single message (``.eml``, a news article) or
+   each file of a Maildir, MH or news spool folder is one message, read up to
+   ``max_message_bytes``.
+3. *Parts*: :func:`~.mime.message_units` parses each message with the stdlib ``email``
+   package and yields one :class:`~urlsift.TextUnit` per text part with its
+   :class:`~urlsift.MessageContext`.
+
+Kinds are detected (:func:`detect_kind`) from the folder layout for directories and from the
+first decompressed bytes for files, including standard input, which is peeked, never read
+twice. Plain text is handed to :mod:`.text`'s lossless decoder. Bad input never raises: it
+becomes defects on the units; only a path that cannot be opened raises
+:class:`~urlsift.errors.SourceError` and an unknown kind :class:`~urlsift.errors.ConfigError`.
+
+Units' ``source`` is the path given for a file or stream, and the message file's own path
+for a folder (so a reader can open the message); ``number`` counts messages from 1 in the
+archive or folder, in folder order (Maildir: ``cur`` then ``new``, by name; MH and news:
+by number), and ``offset`` is 0 for a message that is a file of its own.
+
+:class:`ArchiveStats` is updated as the iterator advances, so a caller can show progress.
+"""
+
+from __future__ import annotations
+
+import bz2
+import lzma
+import os
+import re
+import sys
+import zlib
+from collections.abc import Iterator
+from dataclasses import dataclass, replace
+from typing import Literal, get_args
+
+from .._model import Defect, TextUnit
+from ..errors import ConfigError, SourceError
+from .compress import CountedStream, open_counted, sniff_compression
+from .mbox import MMDF_DELIMITER, MboxSplitter, RawMessage, is_envelope_line
+from .mime import message_units
+from .options import (
+    DEFAULT_MAX_HEADER_BYTES,
+    DEFAULT_MAX_MESSAGE_BYTES,
+    MailOptions,
+)
+from .text import decode_blocks
+
+__all__ = [
+    "DEFAULT_MAX_HEADER_BYTES",
+    "DEFAULT_MAX_MESSAGE_BYTES",
+    "ArchiveStats",
+    "InputKind",
+    "MailOptions",
+    "detect_kind",
+    "open_units",
+    "sniff_kind",
+]
+
+InputKind = Literal["auto", "text", "mail", "mbox", "maildir", "mh", "news"]
+"""What a path holds: ``mail`` is one RFC 5322 message, ``news`` one RFC 1036 article (or,
+for a directory, a news spool), ``mbox`` an mbox or MMDF archive."""
+
+INPUT_KINDS: tuple[str, ...] = get_args(InputKind)
+"""Every accepted kind, in the order of :data:`InputKind`."""
+
+READ_BLOCK_SIZE = 1 << 20
+"""Bytes read from an archive at a time."""
+
+SNIFF_BYTES = 16 << 10
+"""Decompressed bytes looked at to detect a file's kind."""
+
+# RFC 5322 §3.6.8: field-name = 1*ftext, ftext = %d33-57 / %d59-126 (printable, not ":").
+_FIELD_NAME = re.compile(rb"[!-9;-~]+:")
+_NUMBERED = re.compile(r"[0-9]+")
+
+MAIL_HEADER_NAMES = frozenset(
+    {
+        b"from", b"to", b"cc", b"subject", b"date", b"message-id", b"received",
+        b"return-path", b"mime-version", b"content-type", b"newsgroups", b"path",
+        b"delivered-to", b"reply-to", b"sender", b"in-reply-to", b"references",
+        b"x-mailer", b"user-agent", b"organization", b"xref", b"lines",
+        b"list-id", b"dkim-signature", b"x-original-to", b"envelope-to",
+    }
+)  # fmt: skip
+"""Header names that mark a header block as a mail or news message (one is enough)."""
+
+
+@dataclass(slots=True)
+class ArchiveStats:
+    """Counters updated while :func:`open_units` iterates (one object may span many paths).
+
+    Every message read is counted once in ``messages``, whether it produced units or not.
+    """
+
+    files: int = 0
+    """Files (or streams) opened: an archive, a single message, each folder message."""
+    bytes_read: int = 0
+    """Bytes consumed after decompression."""
+    stored_bytes_read: int = 0
+    """Bytes consumed as stored (the compressed size so far, for a progress bar)."""
+    messages: int = 0
+    """Messages read."""
+    parts: int = 0
+    """Text parts scanned (units yielded for parts)."""
+    header_units: int = 0
+    """Header units yielded (with ``MailOptions.scan_headers``)."""
+    units_skipped: int = 0
+    """Parts not scanned: attachments and other non-text parts."""
+    messages_with_defects: int = 0
+    """Messages with at least one defect (bad MIME, charset, truncation ...)."""
+    messages_truncated: int = 0
+    """Messages longer than ``max_message_bytes``, cut there."""
+
+    def summary(self) -> str:
+        """Return a one-line summary, e.g. ``3 messages, 4 parts, 1 with defects``."""
+        text = (
+            f"{self.messages} messages, {self.parts} parts, "
+            f"{self.messages_with_defects} with defects"
+        )
+        if self.units_skipped:
+            text += f", {self.units_skipped} parts skipped"
+        return text
+
+
+def _is_header_block(prefix: bytes) -> tuple[bool, bool]:
+    # (looks like a message header block, has Newsgroups: and Path:).
+    lines = prefix.split(b"\n")
+    if len(lines) > 1 and not prefix.endswith(b"\n"):
+        lines.pop()  # the last line may be cut by the sniff window
+    names: set[bytes] = set()
+    for raw in lines:
+        line = raw[:-1] if raw.endswith(b"\r") else raw
+        if not line:
+            break
+        if line[:1] in (b" ", b"\t"):
+            if not names:
+                return False, False
+            continue
+        match = _FIELD_NAME.match(line)
+        if match is None:
+            return False, False
+        names.add(line[: match.end() - 1].lower())
+    mail = bool(names & MAIL_HEADER_NAMES)
+    return mail, mail and b"newsgroups" in names and b"path" in names
+
+
+def sniff_kind(prefix: bytes) -> InputKind:
+    """Detect a file's kind from its first (decompressed) bytes.
+
+    Rules, in order: a line of four ``\\x01`` bytes (MMDF) or a ``From_`` envelope line
+    first is ``mbox``; an RFC 5322 header block (every line a field or a continuation, at
+    least one well-known field name) is ``news`` when it has ``Newsgroups:`` and ``Path:``,
+    else ``mail``; anything else is ``text``.
+
+    Args:
+        prefix: the first bytes of the file (a few KiB is plenty).
+
+    Returns:
+        ``mbox``, ``mail``, ``news`` or ``text``.
+    """
+    if prefix.startswith(MMDF_DELIMITER):
+        return "mbox"
+    if prefix.startswith(b"From "):
+        first = prefix.split(b"\n", 1)[0].rstrip(b"\r")
+        if is_envelope_line(first) or _is_header_block(prefix[len(first) + 1 :])[0]:
+            return "mbox"
+    mail, news = _is_header_block(prefix)
+    if news:
+        return "news"
+    return "mail" if mail else "text"
+
+
+def _numbered_files(path: str) -> list[str]:
+    # MH and news spool: message files are named by number; order by that number.
+    names = [n for n in os.listdir(path) if _NUMBERED.fullmatch(n)]
+    names.sort(key=int)
+    return [os.path.join(path, n) for n in names if os.path.isfile(os.path.join(path, n))]
+
+
+def _maildir_files(path: str) -> list[str]:
+    # tmp/ holds deliveries in progress and is not read.
+    files: list[str] = []
+    for sub in ("cur", "new"):
+        folder = os.path.join(path, sub)
+        if not os.path.isdir(folder):
+            continue
+        for name in sorted(os.listdir(folder)):
+            full = os.path.join(folder, name)
+            if not name.startswith(".") and os.path.isfile(full):
+                files.append(full)
+    return files
+
+
+def _sniff_path(path: str) -> InputKind:
+    opened = open_counted(path)
+    try:
+        return sniff_kind(opened.stream.peek(SNIFF_BYTES)[:SNIFF_BYTES])
+    finally:
+        opened.stream.close()
+
+
+def _folder_kind(path: str) -> InputKind:
+    try:
+        entries = set(os.listdir(path))
+    except OSError as exc:
+        raise SourceError(path, exc.strerror or str(exc)) from exc
+    if all(os.path.isdir(os.path.join(path, sub)) for sub in ("cur", "new")):
+        return "maildir"
+    numbered = _numbered_files(path)
+    if numbered:
+        try:
+            if _sniff_path(numbered[0]) == "news":
+                return "news"
+        except SourceError:
+            pass
+        return "mh"
+    if ".mh_sequences" in entries:
+        return "mh"
+    raise SourceError(path, "directory is not a Maildir, MH folder or news spool")
+
+
+def _peek_stdin() -> bytes | None:
+    # Bytes of standard input visible without consuming any, decompressed if they can be.
+    buffer = sys.stdin.buffer
+    peek = getattr(buffer, "peek", None)
+    if peek is None:
+        return None
+    prefix: bytes = peek(SNIFF_BYTES)[:SNIFF_BYTES]
+    compression = sniff_compression(prefix)
+    try:
+        if compression == "gzip":
+            return zlib.decompressobj(wbits=31).decompress(prefix, SNIFF_BYTES)
+        if compression == "xz":
+            return lzma.LZMADecompressor().decompress(prefix, SNIFF_BYTES)
+        if compression == "bzip2":
+            return bz2.BZ2Decompressor().decompress(prefix, SNIFF_BYTES)
+    except (zlib.error, lzma.LZMAError, OSError, EOFError, ValueError):
+        return None
+    return prefix
+
+
+def detect_kind(path: str) -> InputKind:
+    """Detect what ``path`` holds.
+
+    Directories: ``cur/`` and ``new/`` make a Maildir; numbered files make a news spool
+    when the first is an RFC 1036 article (``Newsgroups:`` and ``Path:``), else an MH
+    folder (as does a ``.mh_sequences`` file). Files: see :func:`sniff_kind`, applied to
+    the first decompressed bytes. For ``-`` (standard input) nothing is consumed: the
+    bytes already buffered are peeked; when they cannot be seen that way (a stream
+    without ``peek``, or a compressed prefix that yields no output yet) the result is
+    ``auto``, meaning "let :func:`open_units` detect it from the stream itself".
+
+    Args:
+        path: a file or directory path, or ``-``.
+
+    Returns:
+        The detected kind (``auto`` only for an undecidable standard input).
+
+    Raises:
+        SourceError: when the path cannot be opened, or is a directory of no known layout.
+    """
+    if path == "-":
+        prefix = _peek_stdin()
+        return "auto" if not prefix else sniff_kind(prefix)
+    if os.path.isdir(path):
+        return _folder_kind(path)
+    return _sniff_path(path)
+
+
+class _Reader:
+    """Reads an opened stream in blocks, keeping the statistics and any read error."""
+
+    def __init__(self, opened: CountedStream, stats: ArchiveStats) -> None:
+        self.opened = opened
+        self.stats = stats
+        self.error: Defect | None = None
+        self._stored = 0  # bytes peeked for detection are counted with the first read
+        stats.files += 1
+
+    def read(self) -> bytes:
+        if self.error is not None:
+            return b""
+        try:
+            block = self.opened.stream.read(READ_BLOCK_SIZE)
+            error = None if block else self.opened.decoded.take_error()
+        except SourceError as exc:
+            block, error = b"", exc
+        if error is not None:
+            self.error = Defect("stream-read-error", error.reason, "warning")
+        self.stats.bytes_read += len(block)
+        stored = self.opened.stored.count
+        self.stats.stored_bytes_read += stored - self._stored
+        self._stored = stored
+        return block
+
+
+def _message(
+    data: bytes,
+    source: str,
+    number: int,
+    offset: int,
+    options: MailOptions,
+    stats: ArchiveStats,
+    defects: tuple[Defect, ...],
+    truncated: bool,
+) -> list[TextUnit]:
+    result = message_units(
+        data, source=source, number=number, offset=offset, options=options, defects=defects
+    )
+    stats.messages += 1
+    stats.parts += result.text_parts
+    stats.header_units += result.header_units
+    stats.units_skipped += result.skipped
+    if result.defects:
+        stats.messages_with_defects += 1
+    if truncated:
+        stats.messages_truncated += 1
+    return result.units
+
+
+def _raw_units(
+    raw: RawMessage, source: str, options: MailOptions, stats: ArchiveStats
+) -> list[TextUnit]:
+    return _message(
+        raw.data, source, raw.number, raw.offset, options, stats, raw.defects, raw.truncated
+    )
+
+
+def _mbox_units(
+    path: str, opened: CountedStream, options: MailOptions, stats: ArchiveStats
+) -> Iterator[TextUnit]:
+    reader = _Reader(opened, stats)
+    splitter = MboxSplitter(options.max_message_bytes)
+    while block := reader.read():
+        for raw in splitter.feed(block):
+            yield from _raw_units(raw, path, options, stats)
+    last = splitter.close()
+    if reader.error is not None:
+        if last:
+            last[-1] = replace(last[-1], defects=(*last[-1].defects, reader.error))
+        else:
+            yield TextUnit(source=path, chunks=(), defects=(reader.error,))
+    for raw in last:
+        yield from _raw_units(raw, path, options, stats)
+
+
+def _single_units(
+    path: str,
+    opened: CountedStream,
+    number: int,
+    options: MailOptions,
+    stats: ArchiveStats,
+) -> list[TextUnit]:
+    # One message per file: keep up to the cap, count (and skip) the rest.
+    reader = _Reader(opened, stats)
+    cap = max(0, options.max_message_bytes)
+    parts: list[bytes] = []
+    kept = size = 0
+    while block := reader.read():
+        size += len(block)
+        if kept < cap:
+            piece = block[: cap - kept]
+            parts.append(piece)
+            kept += len(piece)
+    defects: list[Defect] = []
+    truncated = size > cap
+    if truncated:
+        defects.append(
+            Defect("message-truncated", f"message of {size} bytes cut at {cap} bytes", "warning")
+        )
+    if reader.error is not None:
+        defects.append(reader.error)
+    return _message(b"".join(parts), path, number, 0, options, stats, tuple(defects), truncated)
+
+
+def _folder_units(
+    files: list[str], options: MailOptions, stats: ArchiveStats
+) -> Iterator[TextUnit]:
+    for number, file in enumerate(files, 1):
+        try:
+            opened = open_counted(file)
+        except SourceError as exc:
+            stats.messages += 1
+            stats.messages_with_defects += 1
+            yield TextUnit(
+                source=file,
+                chunks=(),
+                defects=(Defect("message-unreadable", exc.reason, "warning"),),
+            )
+            continue
+        try:
+            units = _single_units(file, opened, number, options, stats)
+        finally:
+            opened.stream.close()
+        yield from units
+
+
+def _text_chunks(opened: CountedStream, stats: ArchiveStats) -> Iterator[str]:
+    # The plain-text source's lossless decoder over the (decompressed) stream.
+    stats.files += 1
+    decoded = stored = 0
+    try:
+        for chunk in decode_blocks(opened.stream):
+            stats.bytes_read += opened.decoded.count - decoded
+            stats.stored_bytes_read += opened.stored.count - stored
+            decoded, stored = opened.decoded.count, opened.stored.count
+            yield chunk
+    finally:
+        stats.bytes_read += opened.decoded.count - decoded
+        stats.stored_bytes_read += opened.stored.count - stored
+        opened.stream.close()
+
+
+def open_units(
+    path: str,
+    kind: InputKind = "auto",
+    options: MailOptions | None = None,
+    stats: ArchiveStats | None = None,
+) -> Iterator[TextUnit]:
+    """Yield the text units of a file, folder or standard input (``-``).
+
+    Text files become one unit (decoded by :mod:`.text`, losslessly); mail and news give
+    one unit per scanned MIME part of each message, plus a header unit per message with
+    ``options.scan_headers``. Compressed files (gzip, bzip2, xz) are read transparently.
+    Nothing is opened until the iterator is first advanced.
+
+    Args:
+        path: a file, a Maildir/MH/news folder, or ``-`` for standard input.
+        kind: what ``path`` holds, or ``auto`` to detect it (see :func:`detect_kind`).
+        options: what to scan and the size caps; defaults to :class:`MailOptions()`.
+        stats: counters to update as units are produced (see :class:`ArchiveStats`).
+
+    Returns:
+        An iterator of :class:`~urlsift.TextUnit`, in archive order.
+
+    Raises:
+        ConfigError: when ``kind`` is not an :data:`InputKind`.
+        SourceError: when ``path`` cannot be opened, or is a directory for a file kind,
+            or a file for a folder kind. Bad content never raises.
+    """
+    if kind not in INPUT_KINDS:
+        raise ConfigError("kind", kind, f"expected one of {', '.join(INPUT_KINDS)}")
+    return _open_units(path, kind, options or MailOptions(), stats or ArchiveStats())
+
+
+def _open_units(
+    path: str, kind: InputKind, options: MailOptions, stats: ArchiveStats
+) -> Iterator[TextUnit]:
+    is_dir = path != "-" and os.path.isdir(path)
+    if is_dir:
+        if kind == "auto":
+            kind = _folder_kind(path)
+        if kind == "maildir":
+            yield from _folder_units(_maildir_files(path), options, stats)
+        elif kind in ("mh", "news"):
+            yield from _folder_units(_numbered_files(path), options, stats)
+        else:
+            raise SourceError(path, f"is a directory, not a {kind} file")
+        return
+    if kind in ("maildir", "mh"):
+        raise SourceError(path, f"is not a directory, so not a {kind} folder")
+    opened = open_counted(path)
+    try:
+        if kind == "auto":
+            kind = sniff_kind(opened.stream.peek(SNIFF_BYTES)[:SNIFF_BYTES])
+        if kind == "text":
+            yield TextUnit(source=path, chunks=_text_chunks(opened, stats))
+        elif kind == "mbox":
+            yield from _mbox_units(path, opened, options, stats)
+        else:
+            yield from _single_units(path, opened, 1, options, stats)
+    finally:
+        if kind != "text":
+            opened.stream.close()

@@ -1,0 +1,249 @@
+"""Transparent decompression: open a path (or ``-``) as one stream of decompressed bytes.
+
+Strategy: the format is recognised by its magic bytes, never by the file name, so
+``archive.mbox`` that is really gzip and ``notes.gz`` that is really plain text both work.
+The first bytes are read once and replayed in front of the rest of the stream, which works
+the same for files, pipes and standard input (nothing is read twice and nothing needs
+``seek``). gzip (also multi-member), bzip2 (also multi-stream) and xz/lzma streams are
+decoded by the standard library's file objects, incrementally: memory is one read block.
+
+Every layer counts its bytes: :class:`CountedStream` tells how many bytes were read as
+stored (for a progress bar against the file size) and how many after decompression. A
+corrupt or truncated compressed stream raises :class:`~urlsift.errors.SourceError` (an
+``OSError``), never a codec-specific exception, and only after every byte decoded before
+the damage has been delivered: the read that meets the damage ends the data early, and the
+next ``read`` or the ``close`` raises.
+"""
+
+from __future__ import annotations
+
+import bz2
+import gzip
+import io
+import lzma
+import sys
+import zlib
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import BinaryIO, Literal
+
+from ..errors import SourceError
+
+Compression = Literal["gzip", "bzip2", "xz", "none"]
+"""How a stream was compressed, as recognised from its first bytes."""
+
+MAGIC_BYTES: tuple[tuple[bytes, Compression], ...] = (
+    (b"\x1f\x8b", "gzip"),  # RFC 1952 §2.3.1: ID1 ID2
+    (b"BZh", "bzip2"),  # bzip2 stream header: "BZh" then the block size digit
+    (b"\xfd7zXZ\x00", "xz"),  # xz file format §2.1.1.1: header magic bytes
+)
+"""Magic prefixes of the recognised formats (the legacy ``.lzma`` format is not sniffed:
+its three-byte header is too easily plain data)."""
+
+MAGIC_LENGTH = 6
+"""Bytes needed to recognise every format in :data:`MAGIC_BYTES`."""
+
+DEFAULT_BUFFER_SIZE = 1 << 16
+"""Buffer size of the returned reader."""
+
+_DECODE_ERRORS = (EOFError, OSError, zlib.error, lzma.LZMAError, ValueError)
+
+
+def sniff_compression(prefix: bytes) -> Compression:
+    """Return the compression format that ``prefix`` (the first bytes of a stream) shows.
+
+    Args:
+        prefix: at least :data:`MAGIC_LENGTH` bytes when the stream has them.
+
+    Returns:
+        ``gzip``, ``bzip2``, ``xz`` or ``none``.
+    """
+    for magic, name in MAGIC_BYTES:
+        if prefix.startswith(magic):
+            if name == "bzip2" and not prefix[3:4].isdigit():
+                continue  # "BZh" must be followed by the block size digit 1-9
+            return name
+    return "none"
+
+
+class CountingReader(io.RawIOBase):
+    """Raw stream over a ``read(n)`` function: replays a prefix, counts, maps errors.
+
+    Decoding errors of the function become :class:`~urlsift.errors.SourceError`, reported
+    after the bytes read before them (see the module notes).
+    """
+
+    def __init__(
+        self,
+        path: str,
+        read: Callable[[int], bytes],
+        close: Callable[[], None] | None,
+        prefix: bytes = b"",
+        what: str = "file",
+    ) -> None:
+        super().__init__()
+        self._path = path
+        self._read = read
+        self._close = close
+        self._prefix = prefix
+        self._what = what
+        self._error: SourceError | None = None
+        self._error_due = False  # the end of data was reported: raise on the next call
+        self.count = 0
+        """Bytes delivered so far."""
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buffer: memoryview | bytearray) -> int:  # type: ignore[override]
+        if self._error is not None:
+            # First an end-of-data (a buffered reader then hands out what it holds),
+            # then the error itself on the call after.
+            if self._error_due:
+                error, self._error = self._error, None
+                raise error
+            self._error_due = True
+            return 0
+        size = len(buffer)
+        data = b""
+        if self._prefix:
+            data = self._prefix[:size]
+            self._prefix = self._prefix[size:]
+        if len(data) < size:
+            try:
+                data += self._read(size - len(data))
+            except _DECODE_ERRORS as exc:
+                # Deliver what was read first and report the end of the data; the error is
+                # raised by the call after that, or by close(), so no byte before the
+                # damage is lost (a buffered reader drops the bytes of a read() whose raw
+                # read raises).
+                if isinstance(exc, SourceError):
+                    self._error = exc
+                else:
+                    self._error = SourceError(self._path, f"cannot read {self._what}: {exc}")
+                    self._error.__cause__ = exc
+                self._error_due = not data  # returning 0 now is the end-of-data signal
+        n = len(data)
+        buffer[:n] = data
+        self.count += n
+        return n
+
+    def take_error(self) -> SourceError | None:
+        """Return (and forget) the error that ended the data early, if any."""
+        error, self._error = self._error, None
+        return error
+
+    def close(self) -> None:
+        if not self.closed and self._close is not None:
+            self._close()
+        super().close()
+        error = self.take_error()
+        if error is not None:
+            raise error
+
+
+@dataclass(frozen=True, slots=True)
+class CountedStream:
+    """An opened source: the decompressed stream and its byte counters."""
+
+    stream: io.BufferedReader
+    """Decompressed bytes, buffered (``peek`` works). Closing it closes the file."""
+    compression: Compression
+    """The compression recognised from the magic bytes."""
+    stored: CountingReader
+    """Counts bytes read as stored (``stored.count``)."""
+    decoded: CountingReader
+    """Counts bytes delivered after decompression (``decoded.count``)."""
+
+
+def _read_prefix(read: Callable[[int], bytes], size: int) -> bytes:
+    # Pipes may deliver fewer bytes than asked for: loop until ``size`` bytes or EOF.
+    parts: list[bytes] = []
+    have = 0
+    while have < size:
+        data = read(size - have)
+        if not data:
+            break
+        parts.append(data)
+        have += len(data)
+    return b"".join(parts)
+
+
+def open_counted(path: str, buffer_size: int = DEFAULT_BUFFER_SIZE) -> CountedStream:
+    """Open ``path`` (``-`` for standard input) as decompressed bytes with byte counters.
+
+    Args:
+        path: a file path, or ``-`` for standard input (which is never closed).
+        buffer_size: buffer size of the returned stream.
+
+    Returns:
+        A :class:`CountedStream`; close its ``stream`` when done.
+
+    Raises:
+        SourceError: when the path cannot be opened (also later, from ``read``, when a
+            compressed stream turns out corrupt or truncated).
+    """
+    close: Callable[[], None] | None
+    if path == "-":
+        base: BinaryIO = sys.stdin.buffer
+        close = None
+    else:
+        try:
+            base = open(path, "rb")  # noqa: SIM115 - closed through the returned stream
+        except OSError as exc:
+            raise SourceError(path, exc.strerror or str(exc)) from exc
+        close = base.close
+    try:
+        head = _read_prefix(base.read, MAGIC_LENGTH)
+    except OSError as exc:
+        if close is not None:
+            close()
+        raise SourceError(path, exc.strerror or str(exc)) from exc
+    compression = sniff_compression(head)
+    stored = CountingReader(path, base.read, close, head)
+    decoded = stored
+    if compression != "none":
+        opened: gzip.GzipFile | bz2.BZ2File | lzma.LZMAFile
+        packed = io.BufferedReader(stored, buffer_size)
+        if compression == "gzip":
+            opened = gzip.GzipFile(fileobj=packed, mode="rb")
+        elif compression == "bzip2":
+            opened = bz2.BZ2File(packed, mode="rb")
+        else:
+            opened = lzma.LZMAFile(packed, mode="rb")  # noqa: SIM115 - closed below
+
+        def close_both() -> None:
+            try:
+                opened.close()
+            finally:
+                packed.close()  # closes ``stored`` and the file under it
+
+        # read1: one decompression step per call, so bytes decoded before a damaged
+        # stretch are delivered before the error is raised.
+        decoded = CountingReader(path, opened.read1, close_both, what=f"{compression} stream")
+    return CountedStream(
+        stream=io.BufferedReader(decoded, buffer_size),
+        compression=compression,
+        stored=stored,
+        decoded=decoded,
+    )
+
+
+def open_binary(path: str) -> BinaryIO:
+    """Open ``path`` (``-`` for standard input) for reading, decompressing transparently.
+
+    gzip, bzip2 and xz are recognised by their magic bytes, whatever the file is called;
+    anything else is passed through unchanged.
+
+    Args:
+        path: a file path, or ``-`` for standard input (which closing does not close).
+
+    Returns:
+        A buffered binary stream of the decompressed bytes.
+
+    Raises:
+        SourceError: when the path cannot be opened, or when a compressed stream is
+            corrupt or truncated: then the data ends early and the next ``read`` or the
+            ``close`` raises. ``SourceError`` is an ``OSError``.
+    """
+    return open_counted(path).stream

@@ -1,0 +1,321 @@
+"""Streaming mbox and MMDF splitter: archive bytes in, one raw message at a time out.
+
+Strategy (sans-IO, after h11 and ``email.feedparser``): :meth:`MboxSplitter.feed` takes
+blocks of any size and returns the messages they complete; :meth:`MboxSplitter.close`
+returns the last one. The splitter never indexes the archive and never rescans: each block
+is searched once with ``bytes.find`` for a line start that could open a message, and only a
+partial last line that might still become a separator (at most :data:`MAX_SEPARATOR_LINE`
+bytes) is held back. Memory is the current message (capped at ``max_message_bytes``; the
+rest is counted and skipped) plus the block being fed.
+
+Separators.
+
+* mbox (RFC 4155 and its mboxo/mboxrd/mboxcl variants): a message starts at a ``From_``
+  line. Since bodies may hold unescaped lines starting ``From `` (mboxo only escapes some,
+  and many writers none), a ``From `` line splits only when (a) it is the first line of the
+  archive or follows an empty line (RFC 4155 writers end every message with one), and
+  (b) it looks like an envelope: within :data:`MAX_SEPARATOR_LINE` bytes it holds a time of
+  day (``12:30``) and a four-digit year, as every ``asctime``-style stamp does. A ``From ``
+  line that fails (a) but passes (b) is reported on its message as ``mbox-from-in-body``.
+  The empty line before a separator belongs to the separator and is removed from the
+  message. Lines may end in LF or CRLF.
+* MMDF: messages sit between lines of four ``\\x01`` bytes; the format is chosen when the
+  archive's first bytes are such a line.
+
+Quoting: ``>From `` lines are unquoted by the mboxrd rule (one ``>`` removed from any line
+matching ``>+From ``). In an mboxo archive this also unquotes a ``>From `` that the author
+wrote, which changes one quote character and never a URL.
+
+Offsets are positions in the (decompressed) archive: for mbox, the first byte of the
+``From_`` line; for MMDF, the first byte after the opening delimiter line.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Literal
+
+from .._model import Defect
+from .options import DEFAULT_MAX_MESSAGE_BYTES
+
+MboxFormat = Literal["mbox", "mmdf"]
+"""Separator convention of an archive."""
+
+FROM_LINE_START = b"From "
+"""RFC 4155: a ``From_`` line starts with these five bytes."""
+
+MMDF_DELIMITER = b"\x01\x01\x01\x01"
+"""An MMDF message delimiter line: four Control-A bytes."""
+
+MAX_SEPARATOR_LINE = 1024
+"""Longest line considered as a separator; real ``From_`` lines are far shorter."""
+
+# An asctime()-style stamp ("Thu Sep 13 12:30:05 2001", "Sat Sep  1 20:58 EDT 2001"):
+# a time of day and a four-digit year, in either order of time zone and year.
+_TIME_OF_DAY = re.compile(rb"\b\d{1,2}:\d\d\b")
+_YEAR = re.compile(rb"\b\d{4}\b")
+# mboxrd: ">From ", ">>From " ... lose one ">" each.
+_QUOTED_FROM = re.compile(rb"^>(>*From )", re.MULTILINE)
+
+
+def is_envelope_line(line: bytes) -> bool:
+    """Return whether ``line`` (without its line end) looks like an mbox ``From_`` line.
+
+    Args:
+        line: one line of the archive, line end removed.
+
+    Returns:
+        True when it starts with ``From ``, is at most :data:`MAX_SEPARATOR_LINE` bytes and
+        holds a time of day and a four-digit year after the ``From``.
+    """
+    return (
+        line.startswith(FROM_LINE_START)
+        and len(line) <= MAX_SEPARATOR_LINE
+        and _TIME_OF_DAY.search(line, 5) is not None
+        and _YEAR.search(line, 5) is not None
+    )
+
+
+def unquote_from_lines(data: bytes) -> bytes:
+    """Undo mboxrd ``From `` quoting: remove one ``>`` from each line matching ``>+From ``."""
+    if b">From " not in data:
+        return data
+    return _QUOTED_FROM.sub(rb"\1", data)
+
+
+@dataclass(frozen=True, slots=True)
+class RawMessage:
+    """One message cut out of an archive, before any MIME parsing."""
+
+    number: int
+    """1-based number of the message in the archive."""
+    offset: int
+    """Byte offset in the decompressed archive (see the module notes)."""
+    data: bytes
+    """The message bytes: header and body, ``From_`` line removed, ``>From`` unquoted,
+    at most ``max_message_bytes`` long."""
+    envelope: bytes
+    """The ``From_`` line without its line end (empty for MMDF and text before it)."""
+    size: int
+    """Bytes the message had in the archive (larger than ``len(data)`` if truncated)."""
+    truncated: bool
+    """True when the message was cut at ``max_message_bytes``."""
+    defects: tuple[Defect, ...] = ()
+    """Problems seen while splitting (``missing-separator``, ``message-truncated``...)."""
+
+
+class MboxSplitter:
+    """Split an mbox or MMDF byte stream into messages without holding more than one.
+
+    Args:
+        max_message_bytes: bytes kept per message; the rest is counted and skipped.
+        mbox_format: ``mbox`` or ``mmdf``; ``None`` decides from the first bytes fed.
+
+    Raises:
+        ValueError: from :meth:`feed` after :meth:`close` (a caller's mistake).
+    """
+
+    def __init__(
+        self,
+        max_message_bytes: int = DEFAULT_MAX_MESSAGE_BYTES,
+        mbox_format: MboxFormat | None = None,
+    ) -> None:
+        self._max = max(0, max_message_bytes)
+        self._format: MboxFormat | None = mbox_format
+        self._pending = b""  # partial last line held back: it may become a separator
+        self._pos = 0  # archive offset of the next byte to scan (pending's first byte)
+        self._tail = b"\n\n"  # last bytes scanned; a virtual empty line before the start
+        self._mid_line = False  # the next byte to scan continues a line
+        self._number = 0
+        self._closed = False
+        self.bytes_fed = 0
+        """Archive bytes received so far."""
+        self._reset(offset=0, envelope=b"", started=False)
+
+    def _reset(self, offset: int, envelope: bytes, started: bool) -> None:
+        self._parts: list[bytes] = []
+        self._kept = 0
+        self._size = 0
+        self._truncated = False
+        self._offset = offset
+        self._envelope = envelope
+        self._started = started  # a separator opened this message
+        self._from_in_body = 0
+
+    @property
+    def mbox_format(self) -> MboxFormat | None:
+        """The separator convention in use (``None`` until the first bytes decide it)."""
+        return self._format
+
+    @property
+    def buffered_bytes(self) -> int:
+        """Bytes held now: the current message's kept bytes plus the held-back line."""
+        return self._kept + len(self._pending)
+
+    @property
+    def messages_emitted(self) -> int:
+        """Messages returned so far."""
+        return self._number
+
+    def feed(self, data: bytes) -> list[RawMessage]:
+        """Take the next bytes of the archive; return the messages they complete."""
+        if self._closed:
+            raise ValueError("MboxSplitter.feed() after close()")
+        out: list[RawMessage] = []
+        if not data:
+            return out
+        self.bytes_fed += len(data)
+        region = self._pending + data if self._pending else data
+        self._pending = b""
+        if self._format is None:
+            if len(region) < len(MMDF_DELIMITER):
+                self._pending = region
+                return out
+            self._format = "mmdf" if region.startswith(MMDF_DELIMITER) else "mbox"
+        separator = FROM_LINE_START if self._format == "mbox" else MMDF_DELIMITER
+        cut = region.rfind(b"\n") + 1
+        rest = region[cut:]
+        if (
+            rest
+            and (cut > 0 or not self._mid_line)
+            and len(rest) < MAX_SEPARATOR_LINE
+            and separator.startswith(rest[: len(separator)])
+        ):
+            self._pending = rest
+            region = region[:cut]
+        self._scan(region, out)
+        return out
+
+    def close(self) -> list[RawMessage]:
+        """Signal the end of the archive; return the last message(s)."""
+        out: list[RawMessage] = []
+        if self._closed:
+            return out
+        region = self._pending
+        self._pending = b""
+        if self._format is None:
+            self._format = "mmdf" if region.startswith(MMDF_DELIMITER) else "mbox"
+        self._scan(region, out)
+        self._finish(out)
+        self._closed = True
+        return out
+
+    # -- internals -------------------------------------------------------------------
+
+    def _scan(self, region: bytes, out: list[RawMessage]) -> None:
+        # Find every line start in ``region`` that could open a message, decide, and
+        # move the bytes between separators into the current message.
+        if not region:
+            return
+        mbox = self._format == "mbox"
+        separator = FROM_LINE_START if mbox else MMDF_DELIMITER
+        needle = b"\n" + separator
+        start = 0  # first byte of region not yet given to a message
+        if not self._mid_line and region.startswith(separator):
+            candidate = 0
+        else:
+            found = region.find(needle)
+            candidate = found + 1 if found >= 0 else -1
+        while candidate >= 0:
+            end = region.find(b"\n", candidate)
+            line_end = end if end >= 0 else len(region)
+            line = region[candidate:line_end]
+            if line.endswith(b"\r"):
+                line = line[:-1]
+            next_start = line_end + 1 if end >= 0 else line_end
+            if mbox:
+                if is_envelope_line(line):
+                    if self._follows_empty_line(region, candidate):
+                        self._append(region[start:candidate])
+                        self._finish(out)
+                        self._reset(self._pos + candidate, line, started=True)
+                        start = next_start
+                    else:
+                        self._from_in_body += 1
+            elif line == MMDF_DELIMITER:
+                self._append(region[start:candidate])
+                self._finish(out)
+                self._reset(self._pos + next_start, b"", started=True)
+                start = next_start
+            if end < 0:
+                break
+            found = region.find(needle, end)
+            candidate = found + 1 if found >= 0 else -1
+        self._append(region[start:])
+        self._tail = (self._tail + region[-3:])[-3:]
+        self._mid_line = not region.endswith(b"\n")
+        self._pos += len(region)
+
+    def _follows_empty_line(self, region: bytes, index: int) -> bool:
+        before = region[max(0, index - 3) : index]
+        if len(before) < 3:
+            before = (self._tail + before)[-3:]
+        return before.endswith((b"\n\n", b"\n\r\n"))
+
+    def _append(self, chunk: bytes) -> None:
+        if not chunk:
+            return
+        self._size += len(chunk)
+        room = self._max - self._kept
+        if len(chunk) > room:
+            self._truncated = True
+            chunk = chunk[:room]
+            if not chunk:
+                return
+        self._parts.append(chunk)
+        self._kept += len(chunk)
+
+    def _finish(self, out: list[RawMessage]) -> None:
+        data = b"".join(self._parts)
+        mbox = self._format == "mbox"
+        if mbox and not self._truncated:
+            # RFC 4155: the empty line that ends each message belongs to the separator.
+            if data.endswith(b"\r\n\r\n"):
+                data = data[:-2]
+            elif data.endswith(b"\n\n"):
+                data = data[:-1]
+        if not data.strip() and not (mbox and self._started):
+            # Blank lines before the first message, or between MMDF delimiters.
+            return
+        defects: list[Defect] = []
+        if not self._started:
+            where = "From_ line" if mbox else "MMDF delimiter"
+            defects.append(
+                Defect(
+                    "missing-separator",
+                    f"text before the first {where} read as a message",
+                    "warning",
+                )
+            )
+        if self._truncated:
+            defects.append(
+                Defect(
+                    "message-truncated",
+                    f"message of {self._size} bytes cut at {self._max} bytes",
+                    "warning",
+                )
+            )
+        if self._from_in_body:
+            defects.append(
+                Defect(
+                    "mbox-from-in-body",
+                    f"{self._from_in_body} From_-like line(s) not after an empty line "
+                    "were read as body text",
+                    "warning",
+                )
+            )
+        if mbox:
+            data = unquote_from_lines(data)
+        self._number += 1
+        out.append(
+            RawMessage(
+                number=self._number,
+                offset=self._offset,
+                data=data,
+                envelope=self._envelope,
+                size=self._size,
+                truncated=self._truncated,
+                defects=tuple(defects),
+            )
+        )

@@ -1,0 +1,267 @@
+"""Tests for the streaming mbox / MMDF splitter (urlsift.sources.mbox)."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from urlsift.sources.mbox import (
+    MAX_SEPARATOR_LINE,
+    MboxSplitter,
+    RawMessage,
+    is_envelope_line,
+    unquote_from_lines,
+)
+
+CORPUS = Path(__file__).resolve().parent.parent / "corpora" / "mail"
+TWO = (CORPUS / "two-messages.mbox").read_bytes()
+MMDF = (CORPUS / "real-ietf-mailbox.mmdf").read_bytes()
+
+
+def split(data: bytes, sizes: Iterator[int] | None = None, **kwargs: int) -> list[RawMessage]:
+    splitter = MboxSplitter(**kwargs)  # type: ignore[arg-type]
+    out: list[RawMessage] = []
+    if sizes is None:
+        out += splitter.feed(data)
+    else:
+        pos = 0
+        while pos < len(data):
+            n = next(sizes)
+            out += splitter.feed(data[pos : pos + n])
+            pos += n
+    out += splitter.close()
+    return out
+
+
+def ones() -> Iterator[int]:
+    while True:
+        yield 1
+
+
+def randoms(seed: int) -> Iterator[int]:
+    rng = random.Random(seed)
+    while True:
+        yield rng.choice([1, 2, 3, 5, 8, 64, 1000, 4096])
+
+
+def key(messages: list[RawMessage]) -> list[tuple[int, int, bytes, bytes, tuple[str, ...]]]:
+    return [
+        (m.number, m.offset, m.envelope, m.data, tuple(d.code for d in m.defects)) for m in messages
+    ]
+
+
+def test_two_messages_offsets_and_numbers() -> None:
+    messages = split(TWO)
+    assert [m.number for m in messages] == [1, 2]
+    for m in messages:
+        assert TWO[m.offset : m.offset + 5] == b"From "
+        assert TWO[m.offset :].startswith(m.envelope)
+    assert messages[0].envelope == b"From alice@example.com Thu Sep 13 12:30:05 2001"
+    assert messages[1].envelope == b"From bob@example.com Sat Sep  1 20:58 EDT 2001"
+
+
+def test_from_in_body_does_not_split_and_quotes_are_undone() -> None:
+    first = split(TWO)[0]
+    assert b"\nFrom here on the line was quoted by mboxrd.\n" in first.data
+    assert b"\n>From a doubly quoted line.\n" in first.data
+    # a From_-like line not after an empty line stays in the body, reported once
+    assert b"\nFrom a line in the body that is not a separator" in first.data
+    assert [d.code for d in first.defects] == ["mbox-from-in-body"]
+    # the empty line before the next separator belongs to the separator
+    assert first.data.endswith(b"Thu Sep 13 12:30:05 2001\n")
+
+
+def test_body_line_after_empty_line_that_is_no_envelope_does_not_split() -> None:
+    data = b"From a@b Mon Jan  1 00:00:00 2001\nSubject: x\n\nhello\n\nFrom my point of view.\n"
+    (only,) = split(data)
+    assert only.data.endswith(b"\n\nFrom my point of view.\n")
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        b"From alice@example.com Thu Sep 13 12:30:05 2001",
+        b"From david@coppit.org Sat Sep  1 20:58 EDT 2001",
+        b"From user at example.org  Mon Apr 29 00:00:00 2019",
+        b"From - Sat Jan  3 01:05:34 1996",
+        b"From MAILER-DAEMON Fri Jul  8 12:08:34 2011 +0000",
+    ],
+)
+def test_envelope_lines(line: bytes) -> None:
+    assert is_envelope_line(line)
+
+
+@pytest.mark.parametrize(
+    "line",
+    [b"From my point of view", b"From: header", b">From x Thu Sep 13 12:30:05 2001", b"From 12:30"],
+)
+def test_not_envelope_lines(line: bytes) -> None:
+    assert not is_envelope_line(line)
+
+
+def test_unquote_from_lines() -> None:
+    assert unquote_from_lines(b">From a\n>>From b\n> From c\nx>From d\n") == (
+        b"From a\n>From b\n> From c\nx>From d\n"
+    )
+
+
+def test_crlf_mbox() -> None:
+    crlf = TWO.replace(b"\n", b"\r\n")
+    messages = split(crlf)
+    assert len(messages) == 2
+    for m in messages:
+        assert crlf[m.offset : m.offset + 5] == b"From "
+    assert messages[0].data.endswith(b"2001\r\n")
+    assert b"\r\nFrom here on" in messages[0].data
+
+
+@pytest.mark.parametrize("sizes", ["ones", "random1", "random2", "random3"])
+@pytest.mark.parametrize("name", ["two-messages.mbox", "real-linux-mips-1997-excerpt.mbox"])
+def test_chunking_does_not_change_results(name: str, sizes: str) -> None:
+    data = (CORPUS / name).read_bytes()
+    for variant in (data, data.replace(b"\n", b"\r\n")):
+        whole = split(variant)
+        feeder = ones() if sizes == "ones" else randoms(int(sizes[-1]))
+        assert key(split(variant, feeder)) == key(whole)
+
+
+def test_mmdf() -> None:
+    messages = split(MMDF)
+    assert [m.number for m in messages] == [1, 2]
+    for m in messages:
+        assert MMDF[m.offset - 5 : m.offset] == b"\x01\x01\x01\x01\n"
+        assert m.data.startswith(b"Received: ")
+        assert m.envelope == b""
+        assert m.defects == ()
+    assert key(split(MMDF, ones())) == key(messages)
+
+
+def test_text_before_first_separator_is_a_message_with_defect() -> None:
+    data = b"stray text\n\n" + TWO
+    messages = split(data)
+    assert len(messages) == 3
+    assert messages[0].data == b"stray text\n"
+    assert [d.code for d in messages[0].defects] == ["missing-separator"]
+    assert messages[1].offset == len(b"stray text\n\n")
+
+
+def test_blank_lines_before_first_separator_are_ignored() -> None:
+    messages = split(b"\n\n" + TWO)
+    assert len(messages) == 2
+    assert messages[0].offset == 2
+
+
+def test_empty_input() -> None:
+    assert split(b"") == []
+    assert split(b"\n\n\n") == []
+
+
+def test_last_message_without_final_newline() -> None:
+    data = b"From a@b Mon Jan  1 00:00:00 2001\nSubject: x\n\nno newline at end"
+    (only,) = split(data)
+    assert only.data.endswith(b"no newline at end")
+    assert key(split(data, ones())) == key([only])
+
+
+def test_truncation_at_cap() -> None:
+    big = b"From a@b Mon Jan  1 00:00:00 2001\nSubject: big\n\n" + b"x" * 5000 + b"\n"
+    data = big + b"\n" + TWO
+    messages = split(data, randoms(7), max_message_bytes=1000)
+    assert len(messages) == 3
+    assert messages[0].truncated
+    assert len(messages[0].data) == 1000
+    assert messages[0].size > 5000
+    assert "message-truncated" in [d.code for d in messages[0].defects]
+    assert not messages[1].truncated
+    assert data[messages[1].offset : messages[1].offset + 5] == b"From "
+
+
+def test_long_lines_are_not_held_back() -> None:
+    # A line starting "From " that never ends is flushed once it is too long to be a
+    # separator; memory stays bounded by the cap.
+    splitter = MboxSplitter(max_message_bytes=10_000)
+    splitter.feed(b"From a@b Mon Jan  1 00:00:00 2001\n\n")
+    splitter.feed(b"From ")
+    for _ in range(1000):
+        splitter.feed(b"y" * 100)
+        assert splitter.buffered_bytes <= 10_000 + MAX_SEPARATOR_LINE
+    (only,) = splitter.close()
+    assert only.truncated
+
+
+def test_memory_is_bounded_by_one_message() -> None:
+    # A generator-backed archive of 2000 messages (~7 MB) fed in small blocks: the
+    # splitter never holds more than the current message plus one held-back line.
+    body = b"line of text http://example.com/ " * 100 + b"\n"
+
+    def archive() -> Iterator[bytes]:
+        for n in range(2000):
+            yield b"From a@b Mon Jan  1 00:00:00 2001\nSubject: %d\n\n" % n
+            yield body
+            yield b"\n"
+
+    splitter = MboxSplitter()
+    message_size = len(b"Subject: 0000\n\n") + len(body)
+    high = 0
+    count = 0
+    pending = b""
+    for piece in archive():
+        pending += piece
+        while len(pending) >= 4096:
+            count += len(splitter.feed(pending[:4096]))
+            pending = pending[4096:]
+            high = max(high, splitter.buffered_bytes)
+    count += len(splitter.feed(pending)) + len(splitter.close())
+    assert count == 2000
+    assert high <= message_size + 4096 + MAX_SEPARATOR_LINE
+
+
+def test_feed_after_close_is_a_caller_error() -> None:
+    splitter = MboxSplitter()
+    splitter.close()
+    with pytest.raises(ValueError, match="after close"):
+        splitter.feed(b"x")
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.binary(max_size=3000), st.integers(min_value=1, max_value=64))
+def test_random_bytes_never_raise_and_chunking_is_invariant(data: bytes, size: int) -> None:
+    whole = split(data)
+    chunked = split(data, iter(lambda: size, None))
+    assert key(chunked) == key(whole)
+    assert [m.number for m in whole] == list(range(1, len(whole) + 1))
+    for m in whole:
+        assert 0 <= m.offset <= len(data)
+
+
+_LINES = st.sampled_from(
+    [
+        b"From a@b Mon Jan  1 00:00:00 2001\n",
+        b"From a@b Mon Jan  1 00:00:00 2001\r\n",
+        b"\x01\x01\x01\x01\n",
+        b"\n",
+        b"\r\n",
+        b">From x\n",
+        b"From x\n",
+        b"Subject: s\n",
+        b"text http://x.y/\n",
+        b"From ",
+    ]
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(_LINES, max_size=40), st.integers(min_value=1, max_value=16))
+def test_mbox_shaped_input_chunking_is_invariant(lines: list[bytes], size: int) -> None:
+    data = b"".join(lines)
+    whole = split(data)
+    assert key(split(data, iter(lambda: size, None))) == key(whole)
+    if whole and not data.startswith(b"\x01\x01\x01\x01"):
+        for m in whole:
+            if m.envelope:
+                assert data[m.offset : m.offset + 5] == b"From "
