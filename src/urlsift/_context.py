@@ -53,9 +53,12 @@ TRIGGER_LOOKAHEAD = 1 + MAX_SCHEME_LENGTH + 1
 # spaces (as in indented quotations). Bounded: at most 16 levels.
 QUOTE_PREFIX = r"(?:[ \t]{0,3}>){1,16}[ \t]?"
 
-# Characters that end a bare URL: whitespace, "<", ">", '"', and control characters
-# (which are never part of a URL and would otherwise glue binary junk to it).
-BARE_STOP = r"\s<>\"\x00-\x1f\x7f"
+# Characters that end a bare URL: whitespace, "<", ">", '"', control characters (never
+# part of a URL; they would glue binary junk to it), and the invisible formatting
+# characters (zero-width space, bidi marks, embeddings and isolates, word joiner, BOM;
+# not ZWJ/ZWNJ, which Indic and Arabic scripts need inside words),
+# which RFC 3987 §4.1 forbids in IRIs and which right-to-left text puts around URLs.
+BARE_STOP = r"\s<>\"\x00-\x1f\x7f\u200b\u200e\u200f\u202a-\u202e\u2060-\u2069\ufeff"
 
 # A bare URL token: a bounded run of non-stop characters. The bound is filled in from the
 # scanner's limit (one more than the limit, so hitting it can be told apart).

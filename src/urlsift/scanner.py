@@ -72,7 +72,7 @@ _KEEP_LINE = 256
 # Characters that prose puts after a URL and that are not taken as part of a bare URL
 # (ASCII ones from the issue; the Unicode closing quotes are never legal in a URL anyway).
 _TRAILING_PUNCT = frozenset(".,;:!?'\u00bb\u201d\u2019\u203a\u3002\uff0c")
-# Closing brackets, dropped from a bare URL's end unless balanced inside it.
+# Closing brackets: the first one without its opener inside a bare URL ends the URL.
 _CLOSERS = {
     ")": "(",
     "]": "[",
@@ -82,6 +82,34 @@ _CLOSERS = {
     "\u300f": "\u300e",
     "\u3011": "\u3010",
 }
+_OPENERS = {opener: closer for closer, opener in _CLOSERS.items()}
+
+
+def _first_unbalanced(buf: str, start: int, end: int, depth: dict[str, int]) -> int:
+    """Return the index of the first closing bracket in ``buf[start:end]`` with no opener.
+
+    ``depth`` (opener -> count still open) carries over from earlier segments of the
+    same URL and is updated. Returns -1 when every closer is balanced.
+    """
+    segment = buf[start:end]
+    if not any(closer in segment for closer in _CLOSERS):
+        for opener in _OPENERS:
+            if opener in segment:
+                depth[opener] += segment.count(opener)
+        return -1
+    for index in range(start, end):
+        char = buf[index]
+        if char in _OPENERS:
+            depth[char] += 1
+        else:
+            match = _CLOSERS.get(char)
+            if match is not None:
+                if depth[match] == 0:
+                    return index
+                depth[match] -= 1
+    return -1
+
+
 # Markdown emphasis marks: dropped from a bare URL's end when one stands right before it.
 _EMPHASIS = frozenset("*_~")
 # A continuation line of a hyphen-broken bare URL must hold more than prose punctuation.
@@ -461,6 +489,11 @@ class Scanner:
             j += 1
         if j == i:
             return max(content, t + 1)
+        if kind == "angle":
+            # "<http: is a scheme" is prose, as "http: is" would be without the bracket.
+            colon = buf.find(":", i, j)
+            if colon < 0 or not buf[colon + 1 : j].strip("/"):
+                return t + 1
         truncated = at_bound and j == stop
         out.append(
             self._make(kind, t, j, buf[i:j], terminated=False, truncated=truncated, prefix=prefix)
@@ -500,9 +533,14 @@ class Scanner:
         prefix = self._line_quote_prefix(line_start, start)
         key = quote_key(prefix)
         i = url_start
+        depth = dict.fromkeys(_OPENERS, 0)
         while True:
             m = token.match(buf, i)
             e = m.end() if m else i
+            # An unbalanced closing bracket ends the URL: "[a](http://x)[b](mailto:y)".
+            closer = _first_unbalanced(buf, i, e, depth)
+            if closer >= 0:
+                e = closer
             if e - url_start > self._max_url:  # the bound covers the whole span
                 cut = url_start + self._max_url
                 out.append(
@@ -510,9 +548,9 @@ class Scanner:
                 )
                 self._skipping = True
                 return cut
-            if e == n and not final:
+            if closer < 0 and e == n and not final:
                 return None
-            if e == i or buf[e - 1] != "-":
+            if closer >= 0 or e == i or buf[e - 1] != "-":
                 break
             # A line break right after a hyphen continues the URL (RFC 1738 appendix).
             h = hspace.match(buf, e)
@@ -556,22 +594,12 @@ class Scanner:
         return end
 
     def _trim(self, start: int, end: int) -> int:
-        """Drop prose punctuation and unbalanced closing brackets from a bare URL's end."""
+        """Drop prose punctuation from a bare URL's end.
+
+        Closing brackets need no rule here: the first unbalanced one already ended the
+        URL, so every closer left is balanced ("/wiki/Foo_(bar)" keeps its ")").
+        """
         buf = self._buf
-        counts: dict[str, int] | None = None
-        while end > start:
-            c = buf[end - 1]
-            if c in _TRAILING_PUNCT:
-                end -= 1
-                continue
-            opener = _CLOSERS.get(c)
-            if opener is None:
-                break
-            if counts is None:
-                text = buf[start:end]
-                counts = {k: text.count(k) - text.count(v) for k, v in _CLOSERS.items()}
-            if counts[c] <= 0:  # balanced: "/wiki/Foo_(bar)" keeps its ")"
-                break
-            counts[c] -= 1
+        while end > start and buf[end - 1] in _TRAILING_PUNCT:
             end -= 1
         return end
