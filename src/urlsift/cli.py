@@ -1,7 +1,9 @@
-"""Command line: ``urlsift scan`` (and ``urlsift validate``). Click glue, no logic.
+"""Command line: ``urlsift scan`` and ``urlsift validate``. Click glue, no logic.
 
-Options in, one call into the library per path, rendering out. A path that cannot be read
-is reported on stderr and the other paths are still scanned; the exit status is then 2.
+Options in, one call into the library (:func:`urlsift.runner.iter_results`), rendering out.
+A path that cannot be read is reported on stderr and the other paths are still scanned;
+the exit status is then 2. Progress (terminals only), the message summary and the defect
+lines of the text and CSV formats go to stderr, so stdout holds only the results.
 """
 
 from __future__ import annotations
@@ -9,19 +11,21 @@ from __future__ import annotations
 import io
 import os
 import sys
+import time
 from collections.abc import Iterable, Iterator
-from dataclasses import replace
 from typing import TextIO
 
 import click
 
 from ._cli_validate import validate_command
 from ._model import Policy, Url
-from .api import scan_units
 from .errors import ConfigError
 from .formats import WRITERS, make_writer
+from .runner import ScanConfig, UnitDefects, iter_results
 from .scanner import normalize_schemes
-from .sources.text import open_text
+from .sources.archive import INPUT_KINDS, ArchiveStats, InputKind
+from .sources.options import MailOptions
+from .summary import UrlCounts
 
 EXIT_UNREADABLE = 2
 
@@ -46,17 +50,54 @@ def _split_schemes(values: Iterable[str]) -> list[str] | None:
     return names or None
 
 
-def _unique(urls: Iterable[Url], seen: set[str]) -> Iterator[Url]:
-    for url in urls:
-        if url.url not in seen:
-            seen.add(url.url)
-            yield url
-
-
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="urlsift")
 def main() -> None:
     """Find URLs in free text as RFC 1738's appendix describes."""
+
+
+class _Progress:
+    """A one-line progress display on stderr (bytes, messages, URLs), for terminals only."""
+
+    INTERVAL = 0.25  # seconds between redraws
+
+    def __init__(self, stats: ArchiveStats, stream: TextIO, enabled: bool) -> None:
+        self._stats = stats
+        self._stream = stream
+        self._enabled = enabled
+        self._urls = 0
+        self._next = 0.0
+        self._width = 0
+
+    def tick(self, url: bool) -> None:
+        self._urls += url
+        if not self._enabled:
+            return
+        now = time.monotonic()
+        if now < self._next:
+            return
+        self._next = now + self.INTERVAL
+        stats = self._stats
+        line = (
+            f"urlsift: {stats.bytes_read / 1e6:,.1f} MB, {stats.messages:,} messages, "
+            f"{self._urls:,} URLs"
+        )
+        self._width = max(self._width, len(line))
+        self._stream.write("\r" + line.ljust(self._width))
+        self._stream.flush()
+
+    def close(self) -> None:
+        if self._enabled and self._width:
+            self._stream.write("\r" + " " * self._width + "\r")
+            self._stream.flush()
+
+
+def _defect_lines(record: UnitDefects) -> Iterator[str]:
+    where = record.source
+    if record.context is not None:
+        where += f"#{record.context.number}/{record.context.part}"
+    for defect in record.defects:
+        yield f"{where}: {defect.severity}: {defect.code}: {defect.message}"
 
 
 @main.command()
@@ -70,6 +111,12 @@ def main() -> None:
     help="text: path:line:col: url; jsonl: one JSON record per line; csv: with a header.",
 )
 @click.option("--unique", is_flag=True, help="Report each URL once (its first occurrence).")
+@click.option(
+    "--count",
+    is_flag=True,
+    help="Print each URL once with its number of occurrences and the first and last "
+    "message date it was seen on, most frequent first.",
+)
 @click.option(
     "--scheme",
     "schemes",
@@ -85,61 +132,110 @@ def main() -> None:
 )
 @click.option(
     "--input-kind",
-    type=click.Choice(["text"]),
-    default="text",
+    type=click.Choice(INPUT_KINDS),
+    default="auto",
     show_default=True,
-    help="How to read the input.",
+    help="What the paths hold; auto detects mbox/MMDF, a single message, a news article, "
+    "Maildir, MH and news spool folders, and plain text. gzip, bzip2 and xz are read "
+    "transparently.",
+)
+@click.option(
+    "--include-attachments",
+    is_flag=True,
+    help="Also scan non-text MIME parts (decoded as text).",
+)
+@click.option(
+    "--headers",
+    "scan_headers",
+    is_flag=True,
+    help="Also scan the URL-bearing headers (List-*, Archived-At, Link).",
+)
+@click.option(
+    "--jobs",
+    "-j",
+    type=click.IntRange(min=1),
+    default=1,
+    show_default=True,
+    help="Worker processes: files and large mbox archives are scanned in parallel; the "
+    "output is the same, in the same order.",
+)
+@click.option(
+    "--quiet", "-q", is_flag=True, help="No progress display, no summary, no defect lines."
 )
 def scan(
     paths: tuple[str, ...],
     fmt: str,
     unique: bool,
+    count: bool,
     schemes: tuple[str, ...],
     strict: bool,
-    input_kind: str,
+    input_kind: InputKind,
+    include_attachments: bool,
+    scan_headers: bool,
+    jobs: int,
+    quiet: bool,
 ) -> None:
-    """Print the URLs found in PATHS (standard input when none or '-')."""
-    del input_kind  # only "text" so far
+    """Print the URLs found in PATHS (standard input when none or '-').
+
+    PATHS may be text files, mail messages, mbox archives, news articles, or Maildir, MH
+    and news spool folders. A path that cannot be read is reported on stderr and the
+    others are still scanned; the exit status is then 2.
+    """
     try:
         scheme_list = _split_schemes(schemes)
-        normalize_schemes(scheme_list)
+        names = normalize_schemes(scheme_list) if scheme_list else None
     except ConfigError as exc:
         raise click.BadParameter(str(exc), param_hint="--scheme") from exc
+    config = ScanConfig(
+        kind=input_kind,
+        options=MailOptions(include_attachments=include_attachments, scan_headers=scan_headers),
+        schemes=names,
+        policy=Policy(strict=strict),
+    )
     out = _stdout()
-    writer = make_writer(fmt, out)
+    writer = make_writer(fmt, out, counts=count)
+    stats = ArchiveStats()
+    progress = _Progress(stats, sys.stderr, enabled=not quiet and sys.stderr.isatty())
+    counts = UrlCounts() if count else None
     seen: set[str] = set()
     status = 0
     try:
-        for path in paths or ("-",):
-            failures: list[str] = []
-            unit = open_text(path)
-            guarded = replace(unit, chunks=_guard(unit.chunks, failures))
-            urls: Iterable[Url] = scan_units(
-                [guarded], schemes=scheme_list, policy=Policy(strict=strict)
-            )
-            if unique:
-                urls = _unique(urls, seen)
-            for url in urls:
-                writer.write(url)
-            if failures:
+        for result in iter_results(paths or ("-",), config, stats=stats, jobs=jobs):
+            if isinstance(result, Url):
+                progress.tick(True)
+                if counts is not None:
+                    counts.add(result)
+                elif not unique:
+                    writer.write(result)
+                elif result.url not in seen:
+                    seen.add(result.url)
+                    writer.write(result)
+            elif isinstance(result, UnitDefects):
+                progress.tick(False)
+                if counts is None and not writer.write_defects(result) and not quiet:
+                    progress.close()
+                    out.flush()
+                    for line in _defect_lines(result):
+                        click.echo(line, err=True)
+            else:
+                progress.close()
                 out.flush()
-                click.echo(f"urlsift: cannot read {path}: {failures[0]}", err=True)
+                click.echo(f"urlsift: cannot read {result.path}: {result.reason}", err=True)
                 status = EXIT_UNREADABLE
+        if counts is not None:
+            for row in counts.rows():
+                writer.write_count(row)
         out.flush()
     except BrokenPipeError:
         # The reader went away (e.g. "| head"): stop quietly, as cat and grep do.
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, sys.stdout.fileno())
         sys.exit(1)
+    finally:
+        progress.close()
+    if not quiet and stats.messages:
+        click.echo(f"urlsift: {stats.summary()}", err=True)
     sys.exit(status)
-
-
-def _guard(chunks: Iterable[str], failures: list[str]) -> Iterator[str]:
-    """Pass chunks through; turn a read error into a note in ``failures`` and stop."""
-    try:
-        yield from chunks
-    except OSError as exc:
-        failures.append(exc.strerror or str(exc))
 
 
 main.add_command(validate_command)

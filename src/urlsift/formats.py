@@ -1,18 +1,24 @@
-"""Renderers: :class:`Url` records to text, JSON Lines or CSV on a text stream.
+"""Renderers: records to text, JSON Lines or CSV on a text stream.
 
 Strategy: one small writer class per format behind a table (:data:`WRITERS`); the CLI picks
 one by name. Writers never decide anything about URLs; they only lay records out. Lone
 surrogates (bytes that were not valid UTF-8 in the input) are written back as the original
 bytes in text and CSV output, and as ``\\udcXX`` escapes in JSON, which must stay valid UTF-8.
+
+Each writer handles three kinds of record: URLs, a message's defects (only JSON Lines has
+a place for them: the CLI shows them on stderr for the other formats), and the rows of the
+``--count`` table.
 """
 
 from __future__ import annotations
 
 import csv
 import json
-from typing import Protocol, TextIO
+from typing import TextIO
 
 from ._model import Url
+from .runner import UnitDefects
+from .summary import UrlCount
 
 CSV_FIELDS = (
     "source",
@@ -28,26 +34,47 @@ CSV_FIELDS = (
     "alternatives",
     "defects",
     "raw",
+    "message",
+    "message_id",
+    "date",
+    "from",
+    "subject",
+    "part",
+    "content_type",
 )
-"""Columns of ``--format csv``; list-valued fields are joined with a space."""
+"""Columns of ``--format csv``; list-valued fields are joined with a space; the message
+columns are empty for plain text."""
 
-
-class Writer(Protocol):
-    """Writes records to a stream, one call per record."""
-
-    def write(self, url: Url) -> None:
-        """Write one record."""
+COUNT_FIELDS = ("url", "count", "first_date", "last_date")
+"""Columns of ``--format csv --count``."""
 
 
 class TextWriter:
-    """``path:line:col: url``, one record per line (the format compilers and grep use)."""
+    """``path:line:col: url``, one record per line (the format compilers and grep use).
 
-    def __init__(self, stream: TextIO) -> None:
+    For mail, ``path#message/part:line:col: url``: line and column are in the decoded part.
+    """
+
+    def __init__(self, stream: TextIO, *, counts: bool = False) -> None:
         self._stream = stream
+        del counts  # the text format needs no header
 
     def write(self, url: Url) -> None:
-        """Write one record."""
-        self._stream.write(f"{url.source}:{url.line}:{url.column}: {url.url}\n")
+        """Write one URL."""
+        where = url.source
+        if url.context is not None:
+            where += f"#{url.context.number}/{url.context.part}"
+        self._stream.write(f"{where}:{url.line}:{url.column}: {url.url}\n")
+
+    def write_defects(self, record: UnitDefects) -> bool:
+        """Text output has no place for defect records (the CLI shows them on stderr)."""
+        del record
+        return False
+
+    def write_count(self, row: UrlCount) -> None:
+        """Write ``count url [first-date .. last-date]``."""
+        dates = f"  [{row.first_date} .. {row.last_date}]" if row.first_date else ""
+        self._stream.write(f"{row.count:7d} {row.url}{dates}\n")
 
 
 def _json_line(data: dict[str, object]) -> str:
@@ -60,25 +87,36 @@ def _json_line(data: dict[str, object]) -> str:
 
 
 class JsonlWriter:
-    """One JSON object per line: :meth:`Url.to_dict`."""
+    """One JSON object per line: :meth:`Url.to_dict`, defect records, count rows."""
 
-    def __init__(self, stream: TextIO) -> None:
+    def __init__(self, stream: TextIO, *, counts: bool = False) -> None:
         self._stream = stream
+        del counts
 
     def write(self, url: Url) -> None:
-        """Write one record."""
+        """Write one URL."""
         self._stream.write(_json_line(url.to_dict()) + "\n")
+
+    def write_defects(self, record: UnitDefects) -> bool:
+        """Write ``{"record": "defects", ...}`` (URL records have no ``record`` key)."""
+        self._stream.write(_json_line(record.to_dict()) + "\n")
+        return True
+
+    def write_count(self, row: UrlCount) -> None:
+        """Write ``{"url", "count", "first_date", "last_date"}``."""
+        self._stream.write(_json_line(row.to_dict()) + "\n")
 
 
 class CsvWriter:
-    """CSV with a header row (:data:`CSV_FIELDS`)."""
+    """CSV with a header row (:data:`CSV_FIELDS`, or :data:`COUNT_FIELDS` for counts)."""
 
-    def __init__(self, stream: TextIO) -> None:
+    def __init__(self, stream: TextIO, *, counts: bool = False) -> None:
         self._writer = csv.writer(stream, lineterminator="\n")
-        self._writer.writerow(CSV_FIELDS)
+        self._writer.writerow(COUNT_FIELDS if counts else CSV_FIELDS)
 
     def write(self, url: Url) -> None:
-        """Write one record."""
+        """Write one URL."""
+        ctx = url.context
         self._writer.writerow(
             (
                 url.source,
@@ -94,11 +132,36 @@ class CsvWriter:
                 " ".join(url.alternatives),
                 " ".join(d.code for d in url.defects),
                 url.raw,
+                *(
+                    (
+                        ctx.number,
+                        ctx.message_id,
+                        ctx.date,
+                        ctx.sender,
+                        ctx.subject,
+                        ctx.part,
+                        ctx.content_type,
+                    )
+                    if ctx is not None
+                    else ("",) * 7
+                ),
             )
         )
 
+    def write_defects(self, record: UnitDefects) -> bool:
+        """CSV rows are URLs only (the CLI shows defects on stderr)."""
+        del record
+        return False
 
-WRITERS: dict[str, type[TextWriter] | type[JsonlWriter] | type[CsvWriter]] = {
+    def write_count(self, row: UrlCount) -> None:
+        """Write one ``url,count,first_date,last_date`` row."""
+        self._writer.writerow((row.url, row.count, row.first_date or "", row.last_date or ""))
+
+
+Writer = TextWriter | JsonlWriter | CsvWriter
+"""Any of the writers."""
+
+WRITERS: dict[str, type[Writer]] = {
     "text": TextWriter,
     "jsonl": JsonlWriter,
     "csv": CsvWriter,
@@ -106,10 +169,15 @@ WRITERS: dict[str, type[TextWriter] | type[JsonlWriter] | type[CsvWriter]] = {
 """Output formats by name."""
 
 
-def make_writer(name: str, stream: TextIO) -> Writer:
+def make_writer(name: str, stream: TextIO, *, counts: bool = False) -> Writer:
     """Return the writer for format ``name`` on ``stream``.
+
+    Args:
+        name: a key of :data:`WRITERS`.
+        stream: where to write.
+        counts: the writer will write ``--count`` rows instead of URLs.
 
     Raises:
         KeyError: unknown format name.
     """
-    return WRITERS[name](stream)
+    return WRITERS[name](stream, counts=counts)
