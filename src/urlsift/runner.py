@@ -133,7 +133,7 @@ def iter_results(
     config = config if config is not None else ScanConfig()
     stats = stats if stats is not None else ArchiveStats()
     if jobs > 1:
-        from .parallel import iter_results_parallel  # type: ignore[import-not-found,unused-ignore]
+        from .parallel import iter_results_parallel
 
         return iter_results_parallel(paths, config, stats=stats, jobs=jobs)
     return _iter_sequential(paths, config, stats)

@@ -1,0 +1,418 @@
+"""Scan paths in worker processes and give back the same ordered stream as one process.
+
+Strategy: the parent process plans the work, in input order, as a queue of *work items*;
+worker processes (:class:`concurrent.futures.ProcessPoolExecutor`) run them and the parent
+yields their results strictly in queue order, so the stream is the one
+:func:`urlsift.runner.iter_results` gives with ``jobs=1``: same records, same order,
+``ReadFailure`` and ``UnitDefects`` at the same places, same message numbers and offsets.
+
+* **Work items.** A path is one item, run in a worker by the sequential code itself
+  (:func:`urlsift.runner._iter_sequential` on that one path). An mbox or MMDF archive (kind
+  ``mbox``, or ``auto`` sniffing as mbox; compressed or not) is instead read by the parent
+  as a stream and split by :class:`~urlsift.sources.mbox.MboxSplitter`, which is cheap;
+  consecutive messages are grouped into batches of about :data:`DEFAULT_BATCH_BYTES` (or
+  :data:`DEFAULT_BATCH_MESSAGES` messages) and each batch is one item. A worker turns a
+  batch's messages into text units with the sources' own per-message step (the private
+  :func:`urlsift.sources.archive._raw_units`, which also counts the statistics) and scans
+  them with :func:`urlsift.runner.scan_text_units`. A message is never cut between two
+  batches, so per-message ``UnitDefects`` come out exactly once, as in one process.
+* **Parent only.** Standard input (``-``), and a path of kind ``auto`` that is not a regular
+  file or directory (a FIFO, a device: sniffing it and reopening it in a worker would lose
+  bytes), are scanned in the parent, sequentially, once every item before them is yielded.
+  The parent also mirrors the archive reader's end of stream: a read error after the last
+  message is added to that message's defects, or reported on its own, as
+  :mod:`urlsift.sources.archive` does.
+* **Bounded window.** At most ``window`` items (default ``2 * jobs``) are queued or
+  running. Before a new item is submitted the oldest is waited for and yielded when the
+  window is full, and every finished item at the head of the queue is yielded at once; so
+  the parent reads an archive no further ahead than ``window`` batches and memory stays
+  bounded whatever the archive size.
+* **Statistics.** The parent's reader counts ``files`` and bytes of the archives it splits
+  as it reads them; each item returns the :class:`~urlsift.sources.archive.ArchiveStats` it
+  counted (messages, parts, defects...), which the parent adds to the caller's ``stats``
+  when it yields that item's results, so a progress display advances with the output and
+  the totals equal the sequential run's.
+* **Worker crash.** When a worker process dies (``BrokenProcessPool``: killed, out of
+  memory, a crash in native code), nothing is lost: a :class:`RuntimeWarning` is issued
+  and that item and every later one are run in the parent, with the same code, so the
+  output is still complete and identical (it is what ``jobs=1`` would have done). An
+  ordinary exception raised by a worker is not a crash: it propagates to the caller, as it
+  would in one process.
+
+The validation cache of :class:`~urlsift.api.Judge` is per process (one judge per policy,
+kept for the process's lifetime); a cache only saves time, so results do not depend on
+which process judged them. Worker entry points are module-level functions taking picklable
+frozen records, so any start method (``fork``, ``forkserver``, ``spawn``) works.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import dataclasses
+import os
+import stat
+import warnings
+from collections import deque
+from collections.abc import Iterator, Sequence
+from concurrent.futures import Future, ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+from dataclasses import dataclass, replace
+from functools import lru_cache
+from multiprocessing.context import BaseContext
+
+from ._model import Policy, TextUnit
+from .api import Judge
+from .runner import ReadFailure, Result, ScanConfig, _iter_sequential, _reason, scan_text_units
+from .sources.archive import (
+    INPUT_KINDS,
+    SNIFF_BYTES,
+    ArchiveStats,
+    _raw_units,
+    _Reader,
+    open_units,
+    sniff_kind,
+)
+from .sources.compress import CountedStream, open_counted
+from .sources.mbox import MboxSplitter, RawMessage
+
+__all__ = [
+    "DEFAULT_BATCH_BYTES",
+    "DEFAULT_BATCH_MESSAGES",
+    "WINDOW_PER_JOB",
+    "iter_results_parallel",
+]
+
+DEFAULT_BATCH_BYTES = 1 << 20
+"""Message bytes per batch sent to a worker (1 MiB): big enough that the cost of shipping
+a batch and its results is small next to scanning it, small enough that a modest archive
+still makes several batches per worker."""
+
+DEFAULT_BATCH_MESSAGES = 1000
+"""Most messages per batch, whatever their size (bounds the results of one batch)."""
+
+WINDOW_PER_JOB = 2
+"""Items queued or running per worker process (the default window is ``2 * jobs``)."""
+
+
+@dataclass(frozen=True, slots=True)
+class _PathWork:
+    """One whole path, scanned by the sequential code in a worker."""
+
+    path: str
+    config: ScanConfig
+
+
+@dataclass(frozen=True, slots=True)
+class _BatchWork:
+    """Consecutive messages of one mbox archive."""
+
+    source: str
+    messages: tuple[RawMessage, ...]
+    config: ScanConfig
+
+
+_Work = _PathWork | _BatchWork
+
+
+@dataclass(frozen=True, slots=True)
+class _Outcome:
+    """What an item gives back: its records in order and the statistics it counted."""
+
+    results: list[Result]
+    stats: ArchiveStats
+
+
+@lru_cache(maxsize=8)
+def _judge(policy: Policy) -> Judge:
+    # One judge per policy and process, so its validation cache stays warm across batches.
+    return Judge(policy=policy)
+
+
+def _run(work: _Work) -> _Outcome:
+    """Run one item (in a worker, or in the parent after a worker crash)."""
+    stats = ArchiveStats()
+    if isinstance(work, _PathWork):
+        results = list(_iter_sequential([work.path], work.config, stats))
+        return _Outcome(results, stats)
+    config = work.config
+    units = (
+        unit
+        for raw in work.messages
+        for unit in _raw_units(raw, work.source, config.options, stats)
+    )
+    return _Outcome(list(scan_text_units(units, config, _judge(config.policy))), stats)
+
+
+def _worker_main(work: _Work) -> _Outcome:
+    """Entry point of a worker process (module level, so every start method can find it)."""
+    return _run(work)
+
+
+def _add_stats(total: ArchiveStats, delta: ArchiveStats) -> None:
+    for f in dataclasses.fields(ArchiveStats):
+        setattr(total, f.name, getattr(total, f.name) + getattr(delta, f.name))
+
+
+@dataclass(slots=True)
+class _Entry:
+    """A queued item: running in a worker (``future``), to run here, or already done."""
+
+    work: _Work | None = None
+    future: Future[_Outcome] | None = None
+    outcome: _Outcome | None = None
+
+
+class _Scheduler:
+    """Plans the items of one scan, keeps the window, and yields results in order."""
+
+    def __init__(
+        self,
+        config: ScanConfig,
+        stats: ArchiveStats,
+        jobs: int,
+        window: int,
+        batch_bytes: int,
+        batch_messages: int,
+        mp_context: BaseContext | None,
+    ) -> None:
+        self.config = config
+        self.stats = stats
+        self.jobs = jobs
+        self.window = window
+        self.batch_bytes = batch_bytes
+        self.batch_messages = batch_messages
+        self.mp_context = mp_context
+        self.queue: deque[_Entry] = deque()
+        self.executor: ProcessPoolExecutor | None = None
+        self.broken = False
+
+    # -- the queue -------------------------------------------------------------------
+
+    def push(self, entry: _Entry) -> Iterator[Result]:
+        """Queue an item (submitting it), yielding older results to keep the window."""
+        while len(self.queue) >= self.window:
+            yield from self.pop()
+        if entry.work is not None and entry.outcome is None and not self.broken:
+            entry.future = self.submit(entry.work)
+        self.queue.append(entry)
+        # Whatever is finished at the head goes out now: the output streams, memory drops.
+        while self.queue and self.ready(self.queue[0]):
+            yield from self.pop()
+
+    def push_work(self, work: _Work) -> Iterator[Result]:
+        return self.push(_Entry(work=work))
+
+    def push_results(self, results: list[Result]) -> Iterator[Result]:
+        return self.push(_Entry(outcome=_Outcome(results, ArchiveStats())))
+
+    def submit(self, work: _Work) -> Future[_Outcome] | None:
+        if self.executor is None:
+            self.executor = ProcessPoolExecutor(max_workers=self.jobs, mp_context=self.mp_context)
+        try:
+            return self.executor.submit(_worker_main, work)
+        except BrokenProcessPool as exc:
+            self.crashed(exc)
+            return None
+
+    @staticmethod
+    def ready(entry: _Entry) -> bool:
+        return entry.outcome is not None or (entry.future is not None and entry.future.done())
+
+    def pop(self) -> Iterator[Result]:
+        """Wait for the oldest item and yield its results (merging its statistics)."""
+        entry = self.queue.popleft()
+        outcome = entry.outcome
+        if outcome is None:
+            if entry.future is not None:
+                try:
+                    outcome = entry.future.result()
+                except BrokenProcessPool as exc:
+                    self.crashed(exc)
+            if outcome is None:
+                assert entry.work is not None
+                outcome = _run(entry.work)
+        _add_stats(self.stats, outcome.stats)
+        yield from outcome.results
+
+    def drain(self) -> Iterator[Result]:
+        while self.queue:
+            yield from self.pop()
+
+    def crashed(self, exc: BaseException) -> None:
+        if not self.broken:
+            self.broken = True
+            warnings.warn(
+                f"urlsift: a worker process died ({exc}); "
+                "the rest of the scan runs in the main process",
+                RuntimeWarning,
+                stacklevel=2,
+            )
+
+    def close(self) -> None:
+        if self.executor is not None:
+            self.executor.shutdown(wait=True, cancel_futures=True)
+            self.executor = None
+
+    # -- planning --------------------------------------------------------------------
+
+    def run(self, paths: Sequence[str]) -> Iterator[Result]:
+        for path in paths:
+            yield from self.plan(path)
+        yield from self.drain()
+
+    def plan(self, path: str) -> Iterator[Result]:
+        kind = self.config.kind
+        if path == "-" or (kind == "auto" and _is_special(path)):
+            yield from self.drain()
+            yield from _iter_sequential([path], self.config, self.stats)
+        elif kind not in ("auto", "mbox") or os.path.isdir(path):
+            yield from self.push_work(_PathWork(path, self.config))
+        else:
+            yield from self.plan_file(path)
+
+    def plan_file(self, path: str) -> Iterator[Result]:
+        # Kind auto or mbox, not a directory: the parent opens it, as open_units would.
+        try:
+            opened = open_counted(path)
+        except OSError as exc:
+            yield from self.push_results([ReadFailure(path, _reason(exc))])
+            return
+        if self.config.kind == "auto":
+            try:
+                kind = sniff_kind(opened.stream.peek(SNIFF_BYTES)[:SNIFF_BYTES])
+            except OSError:
+                kind = "auto"  # the worker meets the same error, and reports it the same way
+            if kind != "mbox":
+                with contextlib.suppress(OSError):  # likewise
+                    opened.stream.close()
+                yield from self.push_work(_PathWork(path, self.config))
+                return
+        for item in self.split(path, opened):
+            if isinstance(item, ReadFailure):
+                yield from self.push_results([item])
+            elif isinstance(item, TextUnit):
+                judge = _judge(self.config.policy)
+                yield from self.push_results(list(scan_text_units([item], self.config, judge)))
+            else:
+                yield from self.push_work(_BatchWork(path, item, self.config))
+
+    def split(
+        self, path: str, opened: CountedStream
+    ) -> Iterator[tuple[RawMessage, ...] | TextUnit | ReadFailure]:
+        """Read an mbox archive, yielding batches of messages in order.
+
+        The end of the stream is handled as :func:`urlsift.sources.archive._mbox_units`
+        does (a read error becomes a defect of the last message, or a unit of its own) and
+        an ``OSError`` ends the path with a ``ReadFailure`` after the messages before it.
+        """
+        options = self.config.options
+        batch: list[RawMessage] = []
+        size = 0
+        try:
+            try:
+                reader = _Reader(opened, self.stats)
+                splitter = MboxSplitter(options.max_message_bytes)
+                while block := reader.read():
+                    for raw in splitter.feed(block):
+                        batch.append(raw)
+                        size += len(raw.data)
+                        if size >= self.batch_bytes or len(batch) >= self.batch_messages:
+                            yield tuple(batch)
+                            batch, size = [], 0
+                last = splitter.close()
+                if reader.error is not None:
+                    if last:
+                        last[-1] = replace(last[-1], defects=(*last[-1].defects, reader.error))
+                    else:
+                        if batch:
+                            yield tuple(batch)
+                            batch, size = [], 0
+                        yield TextUnit(source=path, chunks=(), defects=(reader.error,))
+                batch.extend(last)
+                if batch:
+                    yield tuple(batch)
+                    batch, size = [], 0
+            except GeneratorExit:  # closed early: there is no one left to report to
+                with contextlib.suppress(OSError):
+                    opened.stream.close()
+                raise
+            finally:
+                opened.stream.close()  # a no-op when already closed
+        except OSError as exc:
+            if batch:
+                yield tuple(batch)
+            yield ReadFailure(path, _reason(exc))
+
+
+def _is_special(path: str) -> bool:
+    # A FIFO, a device...: something that cannot be opened twice for the same bytes.
+    try:
+        mode = os.stat(path).st_mode
+    except OSError:
+        return False  # the open reports it
+    return not (stat.S_ISREG(mode) or stat.S_ISDIR(mode))
+
+
+def iter_results_parallel(
+    paths: Sequence[str],
+    config: ScanConfig,
+    *,
+    stats: ArchiveStats,
+    jobs: int,
+    batch_bytes: int = DEFAULT_BATCH_BYTES,
+    batch_messages: int = DEFAULT_BATCH_MESSAGES,
+    window: int | None = None,
+    mp_context: BaseContext | None = None,
+) -> Iterator[Result]:
+    """Scan paths in ``jobs`` worker processes; yield what one process would, in order.
+
+    Nothing runs until the iterator is first advanced; worker processes start with the
+    first item sent to them and stop when the iterator ends or is closed.
+
+    Args:
+        paths: files, folders (Maildir, MH, news spool) or ``-`` (read in this process).
+        config: input kind, mail options, schemes and policy.
+        stats: counters, updated as results are yielded; their totals at the end equal
+            those of a sequential scan.
+        jobs: worker processes (at least 1).
+        batch_bytes: message bytes per mbox batch (a batch ends after the message that
+            reaches it).
+        batch_messages: most messages per mbox batch.
+        window: most items queued or running at once (default ``2 * jobs``); it bounds
+            how far ahead of the output an archive is read.
+        mp_context: multiprocessing context (start method) of the workers; default the
+            platform's.
+
+    Returns:
+        An iterator of :data:`~urlsift.runner.Result` records, in the order of
+        ``iter_results(paths, config, jobs=1)``.
+
+    Raises:
+        ValueError: when ``jobs``, ``batch_bytes``, ``batch_messages`` or ``window`` is
+            less than 1 (raised by the first ``next``).
+        ConfigError: when ``config.kind`` is unknown (raised by the first ``next``, as in
+            a sequential scan).
+    """
+    for name, value in (
+        ("jobs", jobs),
+        ("batch_bytes", batch_bytes),
+        ("batch_messages", batch_messages),
+        ("window", WINDOW_PER_JOB * jobs if window is None else window),
+    ):
+        if value < 1:
+            raise ValueError(f"{name} must be at least 1, not {value}")
+    if paths and config.kind not in INPUT_KINDS:
+        open_units(paths[0], config.kind)  # raises the ConfigError a sequential scan raises
+    scheduler = _Scheduler(
+        config,
+        stats,
+        jobs,
+        WINDOW_PER_JOB * jobs if window is None else window,
+        batch_bytes,
+        batch_messages,
+        mp_context,
+    )
+    try:
+        yield from scheduler.run(paths)
+    finally:
+        scheduler.close()
