@@ -6,7 +6,7 @@ reports every problem as a :class:`Defect` instead of raising.
 """
 
 from ._model import Candidate, Defect, Kind, MessageContext, Policy, Severity, TextUnit, Url
-from .api import Judge, extract, iter_urls, judge, scan_units
+from .api import Judge, extract, iter_urls, judge, scan_unit, scan_units
 from .errors import ConfigError, SourceError, UrlsiftError
 from .rejoin import Readings, rejoin
 from .scanner import (
@@ -38,5 +38,6 @@ __all__ = [
     "iter_urls",
     "judge",
     "rejoin",
+    "scan_unit",
     "scan_units",
 ]

@@ -197,15 +197,29 @@ def _scan_units(
     decide = Judge(policy=policy)
     for unit in units:
         scanner = Scanner(schemes, max_url_length=max_url_length)
-        for chunk in unit.chunks:
-            for candidate in scanner.feed(chunk):
-                yield decide(
-                    candidate, source=unit.source, context=unit.context, extra_defects=unit.defects
-                )
-        for candidate in scanner.close():
-            yield decide(
-                candidate, source=unit.source, context=unit.context, extra_defects=unit.defects
-            )
+        yield from scan_unit(unit, scanner, decide, extra_defects=unit.defects)
+
+
+def scan_unit(
+    unit: TextUnit, scanner: Scanner, decide: Judge, *, extra_defects: tuple[Defect, ...] = ()
+) -> Iterator[Url]:
+    """Scan one text unit with a fresh scanner and judge every candidate.
+
+    Args:
+        unit: the text and its origin.
+        scanner: a new :class:`Scanner` (closed at the end of the unit).
+        decide: the rejoin-and-validate step, shared between units for its cache.
+        extra_defects: defects to attach to every URL (e.g. the unit's own).
+
+    Returns:
+        An iterator of :class:`Url` records in text order.
+    """
+    source, context = unit.source, unit.context
+    for chunk in unit.chunks:
+        for candidate in scanner.feed(chunk):
+            yield decide(candidate, source=source, context=context, extra_defects=extra_defects)
+    for candidate in scanner.close():
+        yield decide(candidate, source=source, context=context, extra_defects=extra_defects)
 
 
 def _read_chunks(stream: _Readable) -> Iterator[str]:

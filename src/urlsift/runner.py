@@ -21,7 +21,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 
 from ._model import Defect, MessageContext, Policy, TextUnit, Url
-from .api import Judge
+from .api import Judge, scan_unit
 from .scanner import Scanner
 from .sources.archive import ArchiveStats, InputKind, open_units
 from .sources.options import MailOptions
@@ -95,13 +95,7 @@ def scan_text_units(
             if key != reported:
                 reported = key
                 yield UnitDefects(unit.source, unit.context, unit.defects)
-        scanner = Scanner(config.schemes)
-        source, context = unit.source, unit.context
-        for chunk in unit.chunks:
-            for candidate in scanner.feed(chunk):
-                yield judge(candidate, source=source, context=context)
-        for candidate in scanner.close():
-            yield judge(candidate, source=source, context=context)
+        yield from scan_unit(unit, Scanner(config.schemes), judge)
 
 
 def _reason(exc: OSError) -> str:
