@@ -54,6 +54,8 @@ PIECES = [
     "Re:",
     "%41",
     '<a href="',
+    "\n\nAuthor   Standards Track   [Page 7]\n\fRFC 1738   URLs   December 1994\n\n",
+    "\f",
 ]
 texts = st.lists(st.sampled_from(PIECES), max_size=60).map("".join)
 

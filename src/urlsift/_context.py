@@ -72,11 +72,21 @@ WRAPPER_STOP = r"[<>\n]"
 HSPACE = r"[ \t\r\f\v]"
 HSPACE_RUN = r"[ \t\r\f\v]{0,256}"
 
+# An RFC page break inside a wrapper (RFC 7322 §4.2 page layout): blank lines, the page
+# footer ending in "[Page N]", a form feed, the next page's header line ("RFC NNNN ...
+# Month Year"), blank lines. A wrapper broken across pages continues after it, and the
+# rejoiner drops it. Every part is bounded; PAGE_BREAK_SPAN is an upper bound of a match.
+RFC_PAGE_BREAK = (
+    r"(?:[ \t]{0,16}\r?\n){0,8}"
+    r"[^\n\f]{0,100}\[Page [0-9]{1,5}\][ \t]{0,16}\r?\n"
+    r"\f[ \t]{0,16}(?:\r?\n)?"
+    r"(?:RFC [0-9]{1,5}[^\n\f]{0,100}\r?\n)?"
+    r"(?:[ \t]{0,16}\r?\n){0,8}"
+)
+PAGE_BREAK_SPAN = 600
+
 # Whitespace between "URL:" and the scheme of a prefixed URL (spaces and tabs only).
 PREFIX_GAP = r"[ \t]{0,16}"
-
-# A scheme at the start of a string, as a reading begins: scheme ":".
-LEADING_SCHEME = rf"({SCHEME}):"
 
 
 @dataclass(frozen=True, slots=True)
@@ -89,6 +99,7 @@ class Patterns:
     quote_prefix: regex.Pattern[str]
     hspace_run: regex.Pattern[str]
     prefix_gap: regex.Pattern[str]
+    page_break: regex.Pattern[str]
     scheme_ahead: regex.Pattern[str]
 
 
@@ -112,6 +123,7 @@ def compile_patterns(schemes: tuple[str, ...], max_url_length: int) -> Patterns:
         quote_prefix=regex.compile(QUOTE_PREFIX),
         hspace_run=regex.compile(HSPACE_RUN),
         prefix_gap=regex.compile(PREFIX_GAP),
+        page_break=PAGE_BREAK_RE,
         scheme_ahead=regex.compile(rf"{SCHEME}:"),
     )
 
@@ -119,8 +131,8 @@ def compile_patterns(schemes: tuple[str, ...], max_url_length: int) -> Patterns:
 SCHEME_NAME = regex.compile(rf"{SCHEME}\Z")
 """A whole string that is a syntactically valid scheme name (used to check options)."""
 
-LEADING_SCHEME_RE = regex.compile(LEADING_SCHEME)
-"""``scheme ":"`` at the start of a reading; group 1 is the scheme."""
+PAGE_BREAK_RE = regex.compile(RFC_PAGE_BREAK)
+"""An RFC page break (see :data:`RFC_PAGE_BREAK`); used by the scanner and the rejoiner."""
 
 # Schemes recognised in angle brackets and after "URL:" even when they are not in the
 # configured bare-URL set: permanent and common provisional schemes of the IANA URI scheme

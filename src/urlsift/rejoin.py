@@ -10,6 +10,8 @@ Strategy: a pure function from :class:`Candidate` to :class:`Readings`; no I/O, 
   part of the URL"): the primary reading keeps the hyphen (every attested case in the RFC
   corpora keeps it), and the readings without it go to ``alternatives``, with an
   ``ambiguous-hyphen`` defect pointing at the hyphen.
+* A wrapper broken across an RFC page break loses the page's footer and the next page's
+  header (the scanner recognises the break; see ``_context.RFC_PAGE_BREAK``).
 * The URL is never otherwise altered: no percent-encoding, no case change.
 """
 
@@ -18,6 +20,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from itertools import combinations
 
+from ._context import PAGE_BREAK_RE
 from ._model import Candidate, Defect
 from .scanner import quote_key
 
@@ -67,7 +70,10 @@ def rejoin(candidate: Candidate) -> Readings:
         The primary reading, the alternatives and the defects found while rejoining.
     """
     defects: list[Defect] = []
-    lines = candidate.body.split("\n")
+    body = candidate.body
+    if "\f" in body:  # an RFC page break inside the wrapper: drop footer and header
+        body = PAGE_BREAK_RE.sub("\n", body)
+    lines = body.split("\n")
     key = quote_key(candidate.quote_prefix)
     pieces: list[str] = []
     hyphen_breaks: list[int] = []  # indexes of pieces that end in an ambiguous hyphen

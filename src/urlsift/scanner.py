@@ -29,6 +29,7 @@ from collections.abc import Iterable
 
 from ._context import (
     MAX_SCHEME_LENGTH,
+    PAGE_BREAK_SPAN,
     REGISTERED_SCHEMES,
     SCHEME_NAME,
     TRIGGER_LOOKAHEAD,
@@ -464,8 +465,24 @@ class Scanner:
                     return None
                 return self._unclosed(t, kind, content, m.start(), False, prefix, out)
             if buf[k] == "\n":
-                return self._unclosed(t, kind, content, m.start(), False, prefix, out)
+                # A blank line ends the wrapper, unless it begins an RFC page break.
+                after = self._page_break(j, final) if not key else -1
+                if after is None:
+                    return None
+                if after < 0:
+                    return self._unclosed(t, kind, content, m.start(), False, prefix, out)
+                j = after
             i = j
+
+    def _page_break(self, j: int, final: bool) -> int | None:
+        """Return the index after an RFC page break starting at ``j``, or -1 if none.
+
+        Returns None when the answer needs text not yet in the buffer.
+        """
+        if len(self._buf) - j < PAGE_BREAK_SPAN and not final:
+            return None
+        m = self._p.page_break.match(self._buf, j)
+        return -1 if m is None else int(m.end())
 
     def _unclosed(
         self,
