@@ -7,13 +7,13 @@ yields their results strictly in queue order, so the stream is the one
 ``ReadFailure`` and ``UnitDefects`` at the same places, same message numbers and offsets.
 
 * **Work items.** A path is one item, run in a worker by the sequential code itself
-  (:func:`urlsift.runner._iter_sequential` on that one path). An mbox or MMDF archive (kind
+  (:func:`urlsift.runner.iter_sequential` on that one path). An mbox or MMDF archive (kind
   ``mbox``, or ``auto`` sniffing as mbox; compressed or not) is instead read by the parent
   as a stream and split by :class:`~urlsift.sources.mbox.MboxSplitter`, which is cheap;
   consecutive messages are grouped into batches of about :data:`DEFAULT_BATCH_BYTES` (or
   :data:`DEFAULT_BATCH_MESSAGES` messages) and each batch is one item. A worker turns a
-  batch's messages into text units with the sources' own per-message step (the private
-  :func:`urlsift.sources.archive._raw_units`, which also counts the statistics) and scans
+  batch's messages into text units with the sources' own per-message step (the
+  :func:`urlsift.sources.archive.raw_message_units`, which also counts the statistics) and scans
   them with :func:`urlsift.runner.scan_text_units`. A message is never cut between two
   batches, so per-message ``UnitDefects`` come out exactly once, as in one process.
 * **Parent only.** Standard input (``-``), and a path of kind ``auto`` that is not a regular
@@ -62,14 +62,21 @@ from multiprocessing.context import BaseContext
 
 from ._model import Policy, TextUnit
 from .api import Judge
-from .runner import ReadFailure, Result, ScanConfig, _iter_sequential, _reason, scan_text_units
+from .runner import (
+    ReadFailure,
+    Result,
+    ScanConfig,
+    failure_reason,
+    iter_sequential,
+    scan_text_units,
+)
 from .sources.archive import (
     INPUT_KINDS,
     SNIFF_BYTES,
     ArchiveStats,
-    _raw_units,
-    _Reader,
+    CountingReader,
     open_units,
+    raw_message_units,
     sniff_kind,
 )
 from .sources.compress import CountedStream, open_counted
@@ -132,13 +139,13 @@ def _run(work: _Work) -> _Outcome:
     """Run one item (in a worker, or in the parent after a worker crash)."""
     stats = ArchiveStats()
     if isinstance(work, _PathWork):
-        results = list(_iter_sequential([work.path], work.config, stats))
+        results = list(iter_sequential([work.path], work.config, stats))
         return _Outcome(results, stats)
     config = work.config
     units = (
         unit
         for raw in work.messages
-        for unit in _raw_units(raw, work.source, config.options, stats)
+        for unit in raw_message_units(raw, work.source, config.options, stats)
     )
     return _Outcome(list(scan_text_units(units, config, _judge(config.policy))), stats)
 
@@ -264,7 +271,7 @@ class _Scheduler:
         kind = self.config.kind
         if path == "-" or (kind == "auto" and _is_special(path)):
             yield from self.drain()
-            yield from _iter_sequential([path], self.config, self.stats)
+            yield from iter_sequential([path], self.config, self.stats)
         elif kind not in ("auto", "mbox") or os.path.isdir(path):
             yield from self.push_work(_PathWork(path, self.config))
         else:
@@ -275,7 +282,7 @@ class _Scheduler:
         try:
             opened = open_counted(path)
         except OSError as exc:
-            yield from self.push_results([ReadFailure(path, _reason(exc))])
+            yield from self.push_results([ReadFailure(path, failure_reason(exc))])
             return
         if self.config.kind == "auto":
             try:
@@ -310,7 +317,7 @@ class _Scheduler:
         size = 0
         try:
             try:
-                reader = _Reader(opened, self.stats)
+                reader = CountingReader(opened, self.stats)
                 splitter = MboxSplitter(options.max_message_bytes)
                 while block := reader.read():
                     for raw in splitter.feed(block):
@@ -341,7 +348,7 @@ class _Scheduler:
         except OSError as exc:
             if batch:
                 yield tuple(batch)
-            yield ReadFailure(path, _reason(exc))
+            yield ReadFailure(path, failure_reason(exc))
 
 
 def _is_special(path: str) -> bool:

@@ -98,7 +98,8 @@ def scan_text_units(
         yield from scan_unit(unit, Scanner(config.schemes), judge)
 
 
-def _reason(exc: OSError) -> str:
+def failure_reason(exc: OSError) -> str:
+    """Return the words a :class:`ReadFailure` gives for a read error."""
     reason = getattr(exc, "reason", None)
     if isinstance(reason, str):
         return reason
@@ -130,16 +131,17 @@ def iter_results(
         from .parallel import iter_results_parallel
 
         return iter_results_parallel(paths, config, stats=stats, jobs=jobs)
-    return _iter_sequential(paths, config, stats)
+    return iter_sequential(paths, config, stats)
 
 
-def _iter_sequential(
+def iter_sequential(
     paths: Sequence[str], config: ScanConfig, stats: ArchiveStats
 ) -> Iterator[Result]:
+    """Scan paths one after the other in this process (``iter_results`` with one job)."""
     judge = Judge(policy=config.policy)
     for path in paths:
         units = open_units(path, config.kind, config.options, stats)
         try:
             yield from scan_text_units(units, config, judge)
         except OSError as exc:
-            yield ReadFailure(path, _reason(exc))
+            yield ReadFailure(path, failure_reason(exc))

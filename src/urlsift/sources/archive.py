@@ -272,7 +272,7 @@ def detect_kind(path: str) -> InputKind:
     return _sniff_path(path)
 
 
-class _Reader:
+class CountingReader:
     """Reads an opened stream in blocks, keeping the statistics and any read error."""
 
     def __init__(self, opened: CountedStream, stats: ArchiveStats) -> None:
@@ -283,6 +283,7 @@ class _Reader:
         stats.files += 1
 
     def read(self) -> bytes:
+        """Return the next block (``b""`` at the end or after a read error)."""
         if self.error is not None:
             return b""
         try:
@@ -323,9 +324,14 @@ def _message(
     return result.units
 
 
-def _raw_units(
+def raw_message_units(
     raw: RawMessage, source: str, options: MailOptions, stats: ArchiveStats
 ) -> list[TextUnit]:
+    """Turn one message split from an archive into its text units, counting it in ``stats``.
+
+    The per-message step of :func:`open_units` for mbox and MMDF archives, also used by the
+    parallel engine on batches of messages. Never raises on bad content.
+    """
     return _message(
         raw.data, source, raw.number, raw.offset, options, stats, raw.defects, raw.truncated
     )
@@ -334,11 +340,11 @@ def _raw_units(
 def _mbox_units(
     path: str, opened: CountedStream, options: MailOptions, stats: ArchiveStats
 ) -> Iterator[TextUnit]:
-    reader = _Reader(opened, stats)
+    reader = CountingReader(opened, stats)
     splitter = MboxSplitter(options.max_message_bytes)
     while block := reader.read():
         for raw in splitter.feed(block):
-            yield from _raw_units(raw, path, options, stats)
+            yield from raw_message_units(raw, path, options, stats)
     last = splitter.close()
     if reader.error is not None:
         if last:
@@ -346,7 +352,7 @@ def _mbox_units(
         else:
             yield TextUnit(source=path, chunks=(), defects=(reader.error,))
     for raw in last:
-        yield from _raw_units(raw, path, options, stats)
+        yield from raw_message_units(raw, path, options, stats)
 
 
 def _single_units(
@@ -357,7 +363,7 @@ def _single_units(
     stats: ArchiveStats,
 ) -> list[TextUnit]:
     # One message per file: keep up to the cap, count (and skip) the rest.
-    reader = _Reader(opened, stats)
+    reader = CountingReader(opened, stats)
     cap = max(0, options.max_message_bytes)
     parts: list[bytes] = []
     kept = size = 0
