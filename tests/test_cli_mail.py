@@ -12,7 +12,7 @@ from pathlib import Path
 
 from click.testing import CliRunner
 
-from urlsift.cli import _Progress, main
+from urlsift.cli import _Progress, _total_size, main
 from urlsift.sources.archive import ArchiveStats
 
 from _fixtures import CORPORA
@@ -170,14 +170,26 @@ def test_progress_display_draws_and_clears() -> None:
     stream = io.StringIO()
     stats = ArchiveStats()
     stats.messages = 12
-    progress = _Progress(stats, stream, enabled=True)
+    stats.stored_bytes_read = 50
+    progress = _Progress(stats, stream, enabled=True, total=200)
     progress.tick(True)
     progress.close()
-    assert "12 messages, 1 URLs" in stream.getvalue()
-    assert stream.getvalue().endswith("\r")
+    drawn = stream.getvalue()
+    assert "[#####---------------]  25% " in drawn
+    assert "12 messages, 1 URLs" in drawn
+    assert drawn.endswith("\r")
+    unknown = io.StringIO()
+    _Progress(stats, unknown, enabled=True).tick(False)
+    assert "[" not in unknown.getvalue()
     silent = io.StringIO()
     _Progress(stats, silent, enabled=False).tick(True)
     assert silent.getvalue() == ""
+
+
+def test_total_size_only_for_regular_files(tmp_path: Path) -> None:
+    assert _total_size((str(MBOX),)) == MBOX.stat().st_size
+    assert _total_size((str(MBOX), str(tmp_path))) is None
+    assert _total_size(("-",)) is None
 
 
 def test_subprocess_progress_is_silent_when_not_a_terminal() -> None:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import io
 import os
+import stat
 import sys
 import time
 from collections.abc import Iterable, Iterator
@@ -57,14 +58,22 @@ def main() -> None:
 
 
 class _Progress:
-    """A one-line progress display on stderr (bytes, messages, URLs), for terminals only."""
+    """A one-line progress bar on stderr (share of input read, bytes, messages, URLs).
+
+    Only for terminals; the share is shown when the total size of the input is known
+    (regular files, compressed sizes), not for standard input or folders.
+    """
 
     INTERVAL = 0.25  # seconds between redraws
+    WIDTH = 20  # characters of the bar
 
-    def __init__(self, stats: ArchiveStats, stream: TextIO, enabled: bool) -> None:
+    def __init__(
+        self, stats: ArchiveStats, stream: TextIO, enabled: bool, total: int | None = None
+    ) -> None:
         self._stats = stats
         self._stream = stream
         self._enabled = enabled
+        self._total = total
         self._urls = 0
         self._next = 0.0
         self._width = 0
@@ -78,10 +87,13 @@ class _Progress:
             return
         self._next = now + self.INTERVAL
         stats = self._stats
-        line = (
-            f"urlsift: {stats.bytes_read / 1e6:,.1f} MB, {stats.messages:,} messages, "
-            f"{self._urls:,} URLs"
-        )
+        line = f"{stats.bytes_read / 1e6:,.1f} MB, {stats.messages:,} messages, {self._urls:,} URLs"
+        if self._total:
+            share = min(1.0, stats.stored_bytes_read / self._total)
+            filled = int(share * self.WIDTH)
+            bar = "#" * filled + "-" * (self.WIDTH - filled)
+            line = f"[{bar}] {share:4.0%} {line}"
+        line = "urlsift: " + line
         self._width = max(self._width, len(line))
         self._stream.write("\r" + line.ljust(self._width))
         self._stream.flush()
@@ -90,6 +102,21 @@ class _Progress:
         if self._enabled and self._width:
             self._stream.write("\r" + " " * self._width + "\r")
             self._stream.flush()
+            self._width = 0
+
+
+def _total_size(paths: tuple[str, ...]) -> int | None:
+    """Bytes stored in ``paths`` when all are regular files, else None (unknown)."""
+    total = 0
+    for path in paths:
+        try:
+            info = os.stat(path)
+        except OSError:
+            continue  # reported as unreadable later
+        if not stat.S_ISREG(info.st_mode):
+            return None
+        total += info.st_size
+    return total or None
 
 
 def _defect_lines(record: UnitDefects) -> Iterator[str]:
@@ -195,12 +222,14 @@ def scan(
     out = _stdout()
     writer = make_writer(fmt, out, counts=count)
     stats = ArchiveStats()
-    progress = _Progress(stats, sys.stderr, enabled=not quiet and sys.stderr.isatty())
+    paths = paths or ("-",)
+    show = not quiet and sys.stderr.isatty()
+    progress = _Progress(stats, sys.stderr, show, _total_size(paths) if show else None)
     counts = UrlCounts() if count else None
     seen: set[str] = set()
     status = 0
     try:
-        for result in iter_results(paths or ("-",), config, stats=stats, jobs=jobs):
+        for result in iter_results(paths, config, stats=stats, jobs=jobs):
             if isinstance(result, Url):
                 progress.tick(True)
                 if counts is not None:
