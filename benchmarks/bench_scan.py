@@ -156,7 +156,7 @@ def _make_runner(tool: str) -> Callable[[str], int]:
 def _cli_command(path: str) -> list[str]:
     exe = Path(sys.executable).with_name("urlsift")
     program = str(exe) if exe.exists() else (shutil.which("urlsift") or "urlsift")
-    return [program, "scan", "--format", "jsonl", path]
+    return [program, "scan", "--input-kind", "text", "--format", "jsonl", path]
 
 
 def worker(tool: str, path: str, repeats: int, budget: float) -> None:
