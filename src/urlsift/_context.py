@@ -64,6 +64,10 @@ BARE_STOP = r"\s<>\"\x00-\x1f\x7f\u200b\u200e\u200f\u202a-\u202e\u2060-\u2069\uf
 # scanner's limit (one more than the limit, so hitting it can be told apart).
 BARE_TOKEN_TEMPLATE = rf"[^{BARE_STOP}]{{0,LIMIT}}"
 
+# Any bracket the bare-URL balance rule looks at (scanner._CLOSERS and their openers): a
+# URL without one, the common case, skips the balance count.
+BRACKET = r"[()\[\]{}\uff08\uff09\u300c\u300d\u300e\u300f\u3010\u3011]"
+
 # Inside a wrapper the content runs to the next ">", "<" or line end; each line is
 # searched for the first of those.
 WRAPPER_STOP = r"[<>\n]"
@@ -133,6 +137,9 @@ SCHEME_NAME = regex.compile(rf"{SCHEME}\Z")
 
 PAGE_BREAK_RE = regex.compile(RFC_PAGE_BREAK)
 """An RFC page break (see :data:`RFC_PAGE_BREAK`); used by the scanner and the rejoiner."""
+
+BRACKET_RE = regex.compile(BRACKET)
+"""A bracket of the bare-URL balance rule."""
 
 # Schemes recognised in angle brackets and after "URL:" even when they are not in the
 # configured bare-URL set: permanent and common provisional schemes of the IANA URI scheme

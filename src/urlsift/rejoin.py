@@ -27,6 +27,9 @@ from .scanner import quote_key
 MAX_ALTERNATIVES = 7
 """Most alternative readings reported for one URL (all 2**k - 1 of them when k <= 3)."""
 
+# Kinds whose body is one whitespace-free token unless it continues across a line break.
+_ONE_TOKEN_KINDS = frozenset({"bare", "prefixed"})
+
 # With more ambiguous breaks than this, only the all-hyphens-removed reading is offered.
 _MAX_COMBINED_BREAKS = 3
 
@@ -69,8 +72,11 @@ def rejoin(candidate: Candidate) -> Readings:
     Returns:
         The primary reading, the alternatives and the defects found while rejoining.
     """
-    defects: list[Defect] = []
     body = candidate.body
+    if candidate.kind in _ONE_TOKEN_KINDS and "\n" not in body and not candidate.truncated:
+        # A bare or prefixed URL on one line has no whitespace to remove: the common case.
+        return Readings(body, (), ())
+    defects: list[Defect] = []
     if "\f" in body:  # an RFC page break inside the wrapper: drop footer and header
         body = PAGE_BREAK_RE.sub("\n", body)
     lines = body.split("\n")

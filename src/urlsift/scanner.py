@@ -28,6 +28,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from ._context import (
+    BRACKET_RE,
     MAX_SCHEME_LENGTH,
     PAGE_BREAK_SPAN,
     REGISTERED_SCHEMES,
@@ -92,13 +93,10 @@ def _first_unbalanced(buf: str, start: int, end: int, depth: dict[str, int]) -> 
     ``depth`` (opener -> count still open) carries over from earlier segments of the
     same URL and is updated. Returns -1 when every closer is balanced.
     """
-    segment = buf[start:end]
-    if not any(closer in segment for closer in _CLOSERS):
-        for opener in _OPENERS:
-            if opener in segment:
-                depth[opener] += segment.count(opener)
+    first = BRACKET_RE.search(buf, start, end)
+    if first is None:
         return -1
-    for index in range(start, end):
+    for index in range(first.start(), end):
         char = buf[index]
         if char in _OPENERS:
             depth[char] += 1
@@ -356,6 +354,8 @@ class Scanner:
         start = line_start_abs - self._base
         if start < 0:
             return self._head_prefix
+        if self._buf[start] not in " \t>":  # most lines: no quote prefix at all
+            return ""
         return self._quote_prefix_at(start, i)
 
     def _make(
