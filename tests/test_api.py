@@ -87,3 +87,11 @@ def test_to_dict_and_fragment() -> None:
     assert data["fragment"] == "sec-2"
     assert data["kind"] == "wrapped"
     assert data["defects"] == []
+
+
+def test_validate_is_a_library_function() -> None:
+    result = urlsift.validate("ftp://host:21x/a;type=q")
+    assert isinstance(result, urlsift.Validation)
+    assert not result.valid
+    assert [(d.code, d.offset) for d in result.defects] == [("bad-port", 13), ("bad-ftp-type", 22)]
+    assert urlsift.validate("http://www.example.com/").valid

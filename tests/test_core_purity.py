@@ -9,7 +9,7 @@ import pytest
 
 SRC = Path(__file__).resolve().parent.parent / "src" / "urlsift"
 CORE = ["_context.py", "_model.py", "scanner.py", "rejoin.py", "api.py", "errors.py"]
-OPTIONAL_CORE = ["_grammar.py", "schemes.py", "validate.py"]
+OPTIONAL_CORE = ["_grammar.py", "schemes.py", "validation.py"]
 ALLOWED = {
     "__future__",
     "collections",

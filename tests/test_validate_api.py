@@ -17,7 +17,7 @@ from urlsift.schemes import (
     SchemeRegistry,
     default_registry,
 )
-from urlsift.validate import Validation, validate, validate_readings
+from urlsift.validation import Validation, validate, validate_readings
 
 
 def test_validation_is_frozen_and_slotted() -> None:

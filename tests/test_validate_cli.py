@@ -8,7 +8,7 @@ import pytest
 from click.testing import CliRunner
 
 from urlsift._cli_validate import render_text, validate_command
-from urlsift.validate import validate
+from urlsift.validation import validate
 
 
 @pytest.fixture

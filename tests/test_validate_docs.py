@@ -7,7 +7,7 @@ import ast
 import re
 from pathlib import Path
 
-import urlsift.validate
+import urlsift.validation
 from test_validate_grammar import INVALID, STRICT_CASES, VALID
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -24,7 +24,7 @@ def _reported_in_source() -> set[str]:
     # Every string literal passed as the first argument of ctx.report(...) or returned as
     # the code of a lexical finding.
     codes: set[str] = set()
-    for name in ("schemes.py", "validate.py"):
+    for name in ("schemes.py", "validation.py"):
         tree = ast.parse((SRC / name).read_text("utf-8"))
         for node in ast.walk(tree):
             if (
@@ -86,7 +86,7 @@ ALLOWED_IMPORTS = {
 
 
 def test_validator_modules_do_no_io() -> None:
-    for name in ("_grammar.py", "schemes.py", "validate.py"):
+    for name in ("_grammar.py", "schemes.py", "validation.py"):
         tree = ast.parse((SRC / name).read_text("utf-8"))
         for node in ast.walk(tree):
             if isinstance(node, ast.Import):
@@ -96,4 +96,4 @@ def test_validator_modules_do_no_io() -> None:
             else:
                 continue
             assert modules <= ALLOWED_IMPORTS, (name, modules)
-    assert urlsift.validate.__all__
+    assert urlsift.validation.__all__

@@ -17,7 +17,7 @@ import regex
 
 from urlsift import _grammar as g
 from urlsift._model import Policy
-from urlsift.validate import Validation, validate
+from urlsift.validation import Validation, validate
 
 FIXTURES = Path(__file__).resolve().parent.parent / "corpora" / "validate"
 STRICT = Policy(strict=True)

@@ -12,7 +12,7 @@ import pytest
 
 from urlsift import _grammar as g
 from urlsift._model import Policy
-from urlsift.validate import validate
+from urlsift.validation import validate
 
 MB = 1 << 20
 HALF = MB // 2

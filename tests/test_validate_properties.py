@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 
 from urlsift import _grammar as g
 from urlsift._model import Policy
-from urlsift.validate import Validation, validate
+from urlsift.validation import Validation, validate
 
 STRICT = Policy(strict=True)
 FAST = settings(max_examples=60, deadline=None)

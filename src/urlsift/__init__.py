@@ -2,6 +2,7 @@
 
 Finds ``<URL:...>`` wrappers, ``<scheme:...>`` angle brackets, ``URL:`` prefixes and bare
 URLs; rejoins URLs broken across lines (whitespace and hyphen rules, mail quote prefixes);
+checks every URL against the RFC 1738 §5 grammar of its scheme (:func:`validate`);
 reports every problem as a :class:`Defect` instead of raising.
 """
 
@@ -15,6 +16,8 @@ from .scanner import (
     DEFAULT_SCHEMES,
     Scanner,
 )
+from .schemes import SchemeRegistry, default_registry
+from .validation import Validation, validate, validate_readings
 
 __all__ = [
     "DEFAULT_MAX_URL_LENGTH",
@@ -29,15 +32,20 @@ __all__ = [
     "Policy",
     "Readings",
     "Scanner",
+    "SchemeRegistry",
     "Severity",
     "SourceError",
     "TextUnit",
     "Url",
     "UrlsiftError",
+    "Validation",
+    "default_registry",
     "extract",
     "iter_urls",
     "judge",
     "rejoin",
     "scan_unit",
     "scan_units",
+    "validate",
+    "validate_readings",
 ]

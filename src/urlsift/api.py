@@ -19,7 +19,7 @@ from ._model import Candidate, Defect, MessageContext, Policy, TextUnit, Url
 from .rejoin import rejoin
 from .scanner import DEFAULT_MAX_URL_LENGTH, Scanner
 from .schemes import SchemeRegistry, default_registry
-from .validate import Validation, validate_readings
+from .validation import Validation, validate_readings
 
 _READ_SIZE = 1 << 16
 

@@ -4,7 +4,7 @@ Strategy
 --------
 The scanner finds where URLs are written, in the four forms of RFC 1738's appendix and
 RFC 3986 App. C, and decides each span's extent; it never reads files, never rejoins and
-never validates (see :mod:`urlsift.rejoin` and :mod:`urlsift.validate`).
+never validates (see :mod:`urlsift.rejoin` and :mod:`urlsift.validation`).
 
 * **One trigger pattern** (:data:`urlsift._context.TRIGGER_TEMPLATE`) finds every place a
   candidate may start: a ``<`` followed by ``scheme:``, or a ``:`` preceded by a known

@@ -13,7 +13,7 @@ Invariants:
 * Offsets are always into the full URL string (fragment included); spans are passed as
   ``(start, end)`` pairs, never as re-based substrings.
 * Characters that are wrong anywhere (a ``%`` that is no escape, unsafe, control and
-  non-ASCII characters) are reported once by the lexical scan in :mod:`urlsift.validate`;
+  non-ASCII characters) are reported once by the lexical scan in :mod:`urlsift.validation`;
   component checks skip over them and report only what their own rule forbids (reserved
   characters out of place, a non-digit in a port ...), so one mistake is one defect. The
   exceptions are rules narrower than "any character": a host, a port or a group with an
@@ -89,7 +89,7 @@ class SchemeContext:
     """What a scheme check reads (the URL, the policy) and writes (defects, parts).
 
     A mutable accumulator, on purpose: it lives for a single
-    :func:`urlsift.validate.validate` call and is frozen into a ``Validation`` at the end.
+    :func:`urlsift.validation.validate` call and is frozen into a ``Validation`` at the end.
     """
 
     url: str
