@@ -604,8 +604,9 @@ class Scanner:
             if len(stripped) < end - url_start:
                 end = self._trim(url_start, url_start + len(stripped))
         # Nothing after "scheme:" (or only slashes): "news: today" is prose, not a URL.
+        # A double colon is a Perl or C++ name ("HTTP::Request", "File::Find").
         colon = buf.index(":", url_start)
-        if not buf[colon + 1 : end].strip("/"):
+        if not buf[colon + 1 : end].strip("/") or buf.startswith(":", colon + 1):
             return -1
         out.append(self._make(kind, start, end, buf[url_start:end], prefix=prefix))
         return end
