@@ -171,3 +171,19 @@ def test_subprocess_closed_pipe_is_quiet() -> None:
     proc.stdout.close()
     _, err = proc.communicate(b"http://a.example/ " * 200000, timeout=60)
     assert b"Traceback" not in err
+
+
+def test_check_and_invalid_only_for_linting(tmp_path: Path) -> None:
+    doc = tmp_path / "doc.txt"
+    doc.write_text("ok http://a.example/ bad http://b.example:8x/ and ftp://c.example/\n")
+    plain = CliRunner().invoke(main, ["scan", str(doc)])
+    assert plain.exit_code == 0
+    assert len(plain.stdout.splitlines()) == 3
+    lint = CliRunner().invoke(main, ["scan", "--check", "--invalid-only", str(doc)])
+    assert lint.exit_code == 1
+    assert lint.stdout.splitlines() == [f"{doc}:1:26: http://b.example:8x/"]
+    clean = tmp_path / "clean.txt"
+    clean.write_text("http://a.example/\n")
+    assert CliRunner().invoke(main, ["scan", "--check", str(clean)]).exit_code == 0
+    missing = str(tmp_path / "missing")
+    assert CliRunner().invoke(main, ["scan", "--check", str(doc), missing]).exit_code == 2

@@ -29,6 +29,7 @@ from .sources.options import MailOptions
 from .summary import UrlCounts
 
 EXIT_UNREADABLE = 2
+EXIT_INVALID = 1
 
 
 def _stdout() -> TextIO:
@@ -187,6 +188,16 @@ def _defect_lines(record: UnitDefects) -> Iterator[str]:
     "output is the same, in the same order.",
 )
 @click.option(
+    "--invalid-only",
+    is_flag=True,
+    help="Report only URLs that break RFC 1738 (for linting documentation).",
+)
+@click.option(
+    "--check",
+    is_flag=True,
+    help="Exit with status 1 when any URL found is invalid (2 still wins for unreadable paths).",
+)
+@click.option(
     "--quiet", "-q", is_flag=True, help="No progress display, no summary, no defect lines."
 )
 def scan(
@@ -200,6 +211,8 @@ def scan(
     include_attachments: bool,
     scan_headers: bool,
     jobs: int,
+    invalid_only: bool,
+    check: bool,
     quiet: bool,
 ) -> None:
     """Print the URLs found in PATHS (standard input when none or '-').
@@ -232,6 +245,10 @@ def scan(
         for result in iter_results(paths, config, stats=stats, jobs=jobs):
             if isinstance(result, Url):
                 progress.tick(True)
+                if not result.valid and check and not status:
+                    status = EXIT_INVALID
+                if invalid_only and result.valid:
+                    continue
                 if counts is not None:
                     counts.add(result)
                 elif not unique:
