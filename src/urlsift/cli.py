@@ -21,7 +21,7 @@ import click
 from ._cli_validate import validate_command
 from ._model import Policy, Url
 from .errors import ConfigError
-from .formats import WRITERS, make_writer
+from .formats import WRITERS, location, make_writer
 from .runner import ScanConfig, UnitDefects, iter_results
 from .scanner import normalize_schemes
 from .sources.archive import INPUT_KINDS, ArchiveStats, InputKind
@@ -121,9 +121,7 @@ def _total_size(paths: tuple[str, ...]) -> int | None:
 
 
 def _defect_lines(record: UnitDefects) -> Iterator[str]:
-    where = record.source
-    if record.context is not None:
-        where += f"#{record.context.number}/{record.context.part}"
+    where = location(record.source, record.context)
     for defect in record.defects:
         yield f"{where}: {defect.severity}: {defect.code}: {defect.message}"
 

@@ -16,7 +16,7 @@ import csv
 import json
 from typing import TextIO
 
-from ._model import Url
+from ._model import MessageContext, Url
 from .runner import UnitDefects
 from .summary import UrlCount
 
@@ -49,6 +49,13 @@ COUNT_FIELDS = ("url", "count", "first_date", "last_date")
 """Columns of ``--format csv --count``."""
 
 
+def location(source: str, context: MessageContext | None) -> str:
+    """Where a record came from in text form: ``path``, or ``path#message/part`` for mail."""
+    if context is None:
+        return source
+    return f"{source}#{context.number}/{context.part}"
+
+
 class TextWriter:
     """``path:line:col: url``, one record per line (the format compilers and grep use).
 
@@ -61,9 +68,7 @@ class TextWriter:
 
     def write(self, url: Url) -> None:
         """Write one URL."""
-        where = url.source
-        if url.context is not None:
-            where += f"#{url.context.number}/{url.context.part}"
+        where = location(url.source, url.context)
         self._stream.write(f"{where}:{url.line}:{url.column}: {url.url}\n")
 
     def write_defects(self, record: UnitDefects) -> bool:

@@ -45,7 +45,7 @@ from __future__ import annotations
 import codecs
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from email.header import decode_header
 from email.message import Message
 from email.parser import BytesParser
@@ -336,17 +336,7 @@ class _Walk:
 
 
 def _context(walk: _Walk, path: str, content_type: str) -> MessageContext:
-    base = walk.base
-    return MessageContext(
-        number=base.number,
-        offset=base.offset,
-        message_id=base.message_id,
-        date=base.date,
-        sender=base.sender,
-        subject=base.subject,
-        part=path,
-        content_type=content_type,
-    )
+    return replace(walk.base, part=path, content_type=content_type)
 
 
 def _emit(walk: _Walk, path: str, content_type: str, text: str, defects: list[Defect]) -> None:
