@@ -1,0 +1,205 @@
+"""Records and the rule table of ``urlsift lint``.
+
+Strategy: a rule is data (code, name, default severity, one-line summary); the table
+:data:`RULES` is the single source for the CLI's ``--select``/``--ignore``, the documented
+table in ``docs/lint.md`` (a test compares them) and the SARIF ``rules`` array. Codes are
+stable: a rule may be reworded, never renumbered. ``URL0xx`` rules look at the text alone;
+``URL1xx`` rules need ``--check-links``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal
+
+from .._model import Defect, Kind
+
+LintSeverity = Literal["error", "warning"]
+"""``error`` fails the run; ``warning`` is reported and also fails it unless ignored."""
+
+
+@dataclass(frozen=True, slots=True)
+class Rule:
+    """One lint rule."""
+
+    code: str
+    """Stable identifier, e.g. ``URL003``."""
+    name: str
+    """Stable kebab-case name, e.g. ``ambiguous-hyphen`` (accepted wherever a code is)."""
+    severity: LintSeverity
+    """Default severity."""
+    summary: str
+    """One line: what the rule reports."""
+    needs_network: bool = False
+    """True for the rules that only ``--check-links`` can report."""
+
+
+RULES: tuple[Rule, ...] = (
+    Rule(
+        "URL001",
+        "invalid-syntax",
+        "error",
+        "The URL breaks the RFC 1738 §5 grammar of its scheme (the message names the rule).",
+    ),
+    Rule(
+        "URL002",
+        "unclosed-wrapper",
+        "error",
+        "A `<URL:` wrapper or `<scheme:` angle bracket is never closed.",
+    ),
+    Rule(
+        "URL003",
+        "ambiguous-hyphen",
+        "warning",
+        "The URL is broken across lines right after a hyphen: two readings are possible.",
+    ),
+    Rule(
+        "URL004",
+        "whitespace-in-url",
+        "error",
+        "Raw whitespace inside a URL outside a `<URL:...>` or `<...>` wrapper "
+        "(a Markdown, reST or HTML link target, or a `URL:` prefix).",
+    ),
+    Rule(
+        "URL005",
+        "unsafe-character",
+        "error",
+        "A character RFC 1738 §2.2 calls unsafe (space, `<>\"{}|\\^~[]` and backtick, "
+        "controls, non-ASCII) is left unencoded.",
+    ),
+    Rule(
+        "URL006",
+        "password-in-url",
+        "warning",
+        "The URL carries a password (RFC 1738 §6: clearly unwise).",
+    ),
+    Rule(
+        "URL007",
+        "non-default-port",
+        "warning",
+        "The URL names a port other than its scheme's default (RFC 1738 §6).",
+    ),
+    Rule(
+        "URL008",
+        "continued-line",
+        "warning",
+        "A bare URL ends at a line end and seems to continue on the next line: "
+        "wrap it as `<URL:...>`.",
+    ),
+    Rule(
+        "URL009",
+        "suspicious-url",
+        "warning",
+        "A URL the grammar allows but that is likely wrong or deceptive "
+        "(user name that looks like a host, encoded CR/LF/NUL, port or address out of range, "
+        "`?query` without a path).",
+    ),
+    Rule(
+        "URL010",
+        "unreadable-file",
+        "error",
+        "A file could not be read or decoded as text.",
+    ),
+    Rule(
+        "URL101",
+        "broken-link",
+        "error",
+        "The link does not resolve: an HTTP status that is not accepted, or a network error.",
+        needs_network=True,
+    ),
+    Rule(
+        "URL102",
+        "redirected-link",
+        "warning",
+        "The link resolves through redirects (the message gives the final URL).",
+        needs_network=True,
+    ),
+    Rule(
+        "URL103",
+        "link-timeout",
+        "error",
+        "The server did not answer in time (after the retries).",
+        needs_network=True,
+    ),
+)
+
+RULE_BY_CODE: dict[str, Rule] = {rule.code: rule for rule in RULES}
+RULE_BY_NAME: dict[str, Rule] = {rule.name: rule for rule in RULES}
+
+
+@dataclass(frozen=True, slots=True)
+class Finding:
+    """One URL found in a document, before the rules judge it."""
+
+    path: str
+    """The document's path as it will be reported (relative to the working folder)."""
+    url: str
+    """The primary reading of the URL."""
+    alternatives: tuple[str, ...]
+    """Other readings (e.g. without the hyphen at an ambiguous line break)."""
+    raw: str
+    """The exact source text of the span."""
+    line: int
+    """1-based line of the span's first character."""
+    column: int
+    """1-based column of the span's first character."""
+    end_line: int
+    """1-based line of the span's last character."""
+    end_column: int
+    """1-based column just past the span's last character (on ``end_line``)."""
+    origin: str
+    """Where the URL was written: an appendix form (``wrapped``, ``angle``, ``prefixed``,
+    ``bare``) or a document link (``markdown-link``, ``markdown-autolink``,
+    ``markdown-reference``, ``rst-link``, ``rst-target``, ``html-attribute``, ``man-macro``)."""
+    kind: Kind
+    """The appendix form the core scanner saw (``bare`` for document links)."""
+    defects: tuple[Defect, ...] = ()
+    """The core's defects for this URL (scanner, rejoiner and validator)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Diagnostic:
+    """One problem to report: ``path:line:col: CODE message``."""
+
+    path: str
+    """The document's path (relative to the working folder where possible)."""
+    line: int
+    """1-based line."""
+    column: int
+    """1-based column."""
+    code: str
+    """The rule's code, e.g. ``URL001``."""
+    severity: LintSeverity
+    """Effective severity (after configuration)."""
+    message: str
+    """What is wrong, in words; names the BNF rule for ``URL001``."""
+    url: str | None = None
+    """The URL concerned (primary reading), when there is one."""
+    end_line: int | None = None
+    """1-based line of the span's end, when known."""
+    end_column: int | None = None
+    """1-based column just past the span's end, when known."""
+
+    @property
+    def rule(self) -> Rule:
+        """The rule this diagnostic reports."""
+        return RULE_BY_CODE[self.code]
+
+    def sort_key(self) -> tuple[str, int, int, str, str]:
+        """Order: path, line, column, code, message."""
+        return (self.path, self.line, self.column, self.code, self.message)
+
+    def to_dict(self) -> dict[str, object]:
+        """Return the diagnostic as a JSON-ready mapping (the ``json``/``jsonl`` object)."""
+        return {
+            "path": self.path,
+            "line": self.line,
+            "column": self.column,
+            "end_line": self.end_line,
+            "end_column": self.end_column,
+            "code": self.code,
+            "name": self.rule.name,
+            "severity": self.severity,
+            "message": self.message,
+            "url": self.url,
+        }
