@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections import OrderedDict
 from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
 from typing import Protocol
 
 import regex
@@ -50,6 +51,17 @@ def _text_defects(url: str) -> tuple[Defect, ...]:
     )
 
 
+@dataclass(frozen=True, slots=True)
+class _Verdict:
+    """What a candidate's readings conclude, whatever text they came from (cached)."""
+
+    url: str  # the primary reading chosen
+    alternatives: tuple[str, ...]  # the other readings, in the rejoiner's order
+    validation: Validation  # of ``url``
+    defects: tuple[Defect, ...]  # input-text defects inside ``url``, then the validator's
+    valid: bool  # no defect of severity error among ``defects``
+
+
 class Judge:
     """Rejoin and validate candidates, producing :class:`Url` records.
 
@@ -77,16 +89,25 @@ class Judge:
         """
         self._policy = policy if policy is not None else Policy()
         self._registry = registry if registry is not None else default_registry()
-        self._cache: OrderedDict[tuple[str, ...], tuple[int, Validation]] = OrderedDict()
+        self._cache: OrderedDict[tuple[str, ...], _Verdict] = OrderedDict()
         self._cache_size = cache_size
 
-    def _choose(self, texts: tuple[str, ...]) -> tuple[int, Validation]:
+    def _choose(self, texts: tuple[str, ...]) -> _Verdict:
         hit = self._cache.get(texts)
         if hit is not None:
             self._cache.move_to_end(texts)
             return hit
         index, results = validate_readings(texts, policy=self._policy, registry=self._registry)
-        found = (index, results[index])
+        chosen = results[index]
+        url = texts[index]
+        defects = (*_text_defects(url), *chosen.defects)
+        found = _Verdict(
+            url=url,
+            alternatives=texts[:index] + texts[index + 1 :],
+            validation=chosen,
+            defects=defects,
+            valid=not any(d.severity == "error" for d in defects),
+        )
         if self._cache_size:
             self._cache[texts] = found
             if len(self._cache) > self._cache_size:
@@ -113,13 +134,17 @@ class Judge:
             The finished record.
         """
         readings = rejoin(candidate)
-        texts = (readings.primary, *readings.alternatives)
-        index, chosen = self._choose(texts)
-        url = texts[index]
-        defects = (*extra_defects, *readings.defects, *_text_defects(url), *chosen.defects)
+        verdict = self._choose((readings.primary, *readings.alternatives))
+        chosen = verdict.validation
+        defects = verdict.defects
+        valid = verdict.valid
+        if extra_defects or readings.defects:  # rare: most URLs carry only their own
+            text_defects = (*extra_defects, *readings.defects)
+            defects = (*text_defects, *defects)
+            valid = valid and not any(d.severity == "error" for d in text_defects)
         return Url(
-            url=url,
-            alternatives=texts[:index] + texts[index + 1 :],
+            url=verdict.url,
+            alternatives=verdict.alternatives,
             raw=candidate.raw,
             kind=candidate.kind,
             scheme=chosen.scheme,
@@ -130,7 +155,7 @@ class Judge:
             end_line=candidate.end_line,
             source=source,
             defects=defects,
-            valid=not any(d.severity == "error" for d in defects),
+            valid=valid,
             fragment=chosen.fragment,
             parts=chosen.parts,
             context=context,

@@ -82,12 +82,18 @@ class TextWriter:
         self._stream.write(f"{row.count:7d} {row.url}{dates}\n")
 
 
+_encode_json = json.JSONEncoder(ensure_ascii=False).encode
+_encode_json_ascii = json.JSONEncoder(ensure_ascii=True).encode
+
+
 def _json_line(data: dict[str, object]) -> str:
-    line = json.dumps(data, ensure_ascii=False)
+    line = _encode_json(data)
+    if line.isascii():
+        return line
     try:
         line.encode("utf-8")
     except UnicodeEncodeError:  # lone surrogates: escape them so the line stays UTF-8
-        line = json.dumps(data, ensure_ascii=True)
+        line = _encode_json_ascii(data)
     return line
 
 

@@ -6,9 +6,11 @@ The scanner finds where URLs are written, in the four forms of RFC 1738's append
 RFC 3986 App. C, and decides each span's extent; it never reads files, never rejoins and
 never validates (see :mod:`urlsift.rejoin` and :mod:`urlsift.validation`).
 
-* **One trigger pattern** (:data:`urlsift._context.TRIGGER_TEMPLATE`) finds every place a
-  candidate may start: a ``<`` followed by ``scheme:``, or a ``:`` preceded by a known
-  scheme word or by ``URL``. A small handler per form then decides the span.
+* **Two trigger patterns** (:data:`urlsift._context.ANGLE_TRIGGER` and
+  :data:`~urlsift._context.COLON_TRIGGER_TEMPLATE`) find every place a candidate may
+  start: a ``<`` followed by ``scheme:``, or a ``:`` preceded by a known scheme word or by
+  ``URL``; the scanner takes whichever comes first. A small handler per form then decides
+  the span.
 * **Left to right, never back.** After a span is decided the scan resumes at its end, so an
   occurrence is reported once, in the widest form it is in (a wrapped URL is not also bare).
 * **Chunking never changes results.** Every decision reads only characters present in the
@@ -90,8 +92,8 @@ _OPENERS = {opener: closer for closer, opener in _CLOSERS.items()}
 def _first_unbalanced(buf: str, start: int, end: int, depth: dict[str, int]) -> int:
     """Return the index of the first closing bracket in ``buf[start:end]`` with no opener.
 
-    ``depth`` (opener -> count still open) carries over from earlier segments of the
-    same URL and is updated. Returns -1 when every closer is balanced.
+    ``depth`` (opener -> count still open; absent means 0) carries over from earlier
+    segments of the same URL and is updated. Returns -1 when every closer is balanced.
     """
     first = BRACKET_RE.search(buf, start, end)
     if first is None:
@@ -99,11 +101,11 @@ def _first_unbalanced(buf: str, start: int, end: int, depth: dict[str, int]) -> 
     for index in range(first.start(), end):
         char = buf[index]
         if char in _OPENERS:
-            depth[char] += 1
+            depth[char] = depth.get(char, 0) + 1
         else:
             match = _CLOSERS.get(char)
             if match is not None:
-                if depth[match] == 0:
+                if not depth.get(match):
                     return index
                 depth[match] -= 1
     return -1
@@ -255,19 +257,32 @@ class Scanner:
         buf = self._buf
         n = len(buf)
         pos = self._pos
-        trigger = self._p.trigger
+        angle_trigger = self._p.angle_trigger
+        colon_trigger = self._p.colon_trigger
+        # The next match of each trigger at or after ``pos``: a match found from an earlier
+        # position stays the next one until ``pos`` passes it, so each trigger's searches
+        # cover the buffer once (linear), whichever of the two comes first.
+        angle = angle_trigger.search(buf, pos)
+        colon = colon_trigger.search(buf, pos)
         while True:
             if self._skipping:
                 pos = self._skip_token(pos, final)
                 if self._skipping:
                     break
-            m = trigger.search(buf, pos)
+            if angle is not None and angle.start() < pos:
+                angle = angle_trigger.search(buf, pos)
+            if colon is not None and colon.start() < pos:
+                colon = colon_trigger.search(buf, pos)
+            if angle is None or (colon is not None and colon.start() < angle.start()):
+                m = colon
+            else:
+                m = angle
             if m is None:
                 # A "<" in the last few characters may become a trigger when more text comes.
                 pos = n if final else max(pos, n - TRIGGER_LOOKAHEAD)
                 break
             t = m.start()
-            word = m.group("word")
+            word = m.group("word") if m is colon else None
             if word is not None and t - len(word) < pos:
                 pos = t + 1  # the word belongs to the span decided before: not a trigger
                 continue
@@ -368,8 +383,10 @@ class Scanner:
         terminated: bool = True,
         truncated: bool = False,
         prefix: str = "",
+        at: tuple[int, int] | None = None,
     ) -> Candidate:
-        line, line_start = self._line_info(start)
+        # ``at``: (line, absolute line start) of ``start`` when the caller already has it.
+        line, line_start = self._line_info(start) if at is None else at
         column = self._base + start - line_start + 1
         end_line = line + self._buf.count("\n", start, end - 1) if end - 1 > start else line
         return Candidate(
@@ -546,11 +563,11 @@ class Scanner:
         n = len(buf)
         token = self._p.bare_token
         hspace = self._p.hspace_run
-        _, line_start = self._line_info(start)
+        line, line_start = self._line_info(start)
         prefix = self._line_quote_prefix(line_start, start)
-        key = quote_key(prefix)
+        key = quote_key(prefix) if prefix else ""
         i = url_start
-        depth = dict.fromkeys(_OPENERS, 0)
+        depth: dict[str, int] = {}
         while True:
             m = token.match(buf, i)
             e = m.end() if m else i
@@ -608,7 +625,9 @@ class Scanner:
         colon = buf.index(":", url_start)
         if not buf[colon + 1 : end].strip("/") or buf.startswith(":", colon + 1):
             return -1
-        out.append(self._make(kind, start, end, buf[url_start:end], prefix=prefix))
+        out.append(
+            self._make(kind, start, end, buf[url_start:end], prefix=prefix, at=(line, line_start))
+        )
         return end
 
     def _trim(self, start: int, end: int) -> int:
