@@ -26,6 +26,7 @@ Invariants:
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Literal, Protocol
@@ -416,6 +417,11 @@ class IpScheme:
     """Defect code when a required ``/`` is absent."""
     search_without_path: bool = False
     """Whether ``host?search`` (no ``/``) is tolerated as a lenient defect (http, https)."""
+    clean: re.Pattern[str] | None = None
+    """Optional fast path: a pattern whose full match of the part after ``scheme:`` proves the
+    URL valid with no defect, its named groups being the parts (see
+    ``_grammar.HTTP_CLEAN_SCHEMEPART``). Any scheme object may offer this attribute; the
+    validator falls back to :meth:`check` when it is absent or does not match."""
 
     def check(self, ctx: SchemeContext, start: int, end: int) -> None:
         """Check ``ctx.url[start:end]``, the part after ``scheme:``.
@@ -750,8 +756,22 @@ def _default_schemes() -> tuple[Scheme, ...]:
     # One row per scheme of RFC 1738 §3 (plus https, which follows http).
     return (
         IpScheme("ftp", "ftpurl", 21, _ftp_path, userinfo=True),
-        IpScheme("http", "httpurl", 80, _http_path, search_without_path=True),
-        IpScheme("https", "httpsurl", 443, _http_path, search_without_path=True),
+        IpScheme(
+            "http",
+            "httpurl",
+            80,
+            _http_path,
+            search_without_path=True,
+            clean=g.HTTP_CLEAN_PATTERN,
+        ),
+        IpScheme(
+            "https",
+            "httpsurl",
+            443,
+            _http_path,
+            search_without_path=True,
+            clean=g.HTTP_CLEAN_PATTERN,
+        ),
         IpScheme("gopher", "gopherurl", 70, _gopher_path),
         IpScheme(
             "nntp",
