@@ -18,6 +18,7 @@ from typing import TextIO
 
 import click
 
+from ._cli_lint import lint_command
 from ._cli_validate import validate_command
 from ._model import Policy, Url
 from .errors import ConfigError
@@ -283,3 +284,4 @@ def scan(
 
 
 main.add_command(validate_command)
+main.add_command(lint_command)

@@ -64,7 +64,7 @@ RULES: tuple[Rule, ...] = (
         "URL005",
         "unsafe-character",
         "error",
-        "A character RFC 1738 §2.2 calls unsafe (space, `<>\"{}|\\^~[]` and backtick, "
+        'A character RFC 1738 §2.2 calls unsafe (space, `<>"{}|\\^~[]` and backtick, '
         "controls, non-ASCII) is left unencoded.",
     ),
     Rule(

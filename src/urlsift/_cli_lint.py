@@ -1,0 +1,217 @@
+"""``urlsift lint``: check the URLs of documentation files. Click glue, no logic.
+
+Strategy: options in, one call into the library (:func:`urlsift.lint.engine.lint_paths`),
+rendering out (:data:`urlsift.lint.report.REPORTERS`). Diagnostics go to stdout, the
+summary to stderr. Exit status: 0 when no problem is reported, 1 when one is (unless
+``--exit-zero``), 2 for usage errors (bad options, bad configuration) and internal errors,
+which print ``urlsift: internal error: ...`` instead of a bare traceback.
+"""
+
+from __future__ import annotations
+
+import io
+import sys
+from collections import Counter
+from collections.abc import Iterable
+from pathlib import Path
+from typing import TextIO
+
+import click
+
+from .errors import ConfigError
+from .lint.config import CliOptions, load_settings
+from .lint.engine import LintResult, lint_paths
+from .lint.model import RULE_BY_CODE
+from .lint.report import REPORTERS
+
+__all__ = ["lint_command", "summary"]
+
+EXIT_CLEAN = 0
+EXIT_PROBLEMS = 1
+EXIT_ERROR = 2
+
+
+def _plural(count: int, word: str) -> str:
+    return f"{count} {word}" if count == 1 else f"{count} {word}s"
+
+
+def summary(result: LintResult) -> str:
+    """Return the one-line summary written to stderr after a run.
+
+    Args:
+        result: the run's result.
+
+    Returns:
+        ``Found 3 problems (2 errors, 1 warning) in 2 of 14 files.`` or
+        ``All checked: 14 files, 37 URLs, no problems.``
+    """
+    if not result.diagnostics:
+        return (
+            f"All checked: {_plural(result.files, 'file')}, {_plural(result.urls, 'URL')}, "
+            "no problems."
+        )
+    return (
+        f"Found {_plural(len(result.diagnostics), 'problem')} "
+        f"({_plural(result.errors, 'error')}, {_plural(result.warnings, 'warning')}) "
+        f"in {result.files_with_problems} of {_plural(result.files, 'file')}."
+    )
+
+
+def _split(values: Iterable[str]) -> tuple[str, ...]:
+    return tuple(part.strip() for value in values for part in value.split(",") if part.strip())
+
+
+def _stdout() -> TextIO:
+    # UTF-8 whatever the locale; undecodable input bytes are written back as they were.
+    buffer = getattr(sys.stdout, "buffer", None)
+    if buffer is None:  # already a text-only stream (e.g. under a test runner)
+        return sys.stdout
+    return io.TextIOWrapper(
+        buffer, encoding="utf-8", errors="surrogateescape", newline="\n", write_through=True
+    )
+
+
+@click.command("lint")
+@click.argument("paths", nargs=-1, type=click.Path(exists=True, dir_okay=True))
+@click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(sorted(REPORTERS)),
+    default="text",
+    show_default=True,
+    help="Output format (text: path:line:col: CODE message).",
+)
+@click.option(
+    "--select",
+    multiple=True,
+    metavar="CODES",
+    help="Rules to report, replacing the configuration's selection: codes (URL003), "
+    "prefixes (URL0), names (ambiguous-hyphen) or ALL; comma-separated, repeatable.",
+)
+@click.option(
+    "--extend-select", multiple=True, metavar="CODES", help="Rules added to the selection."
+)
+@click.option("--ignore", multiple=True, metavar="CODES", help="Rules not to report.")
+@click.option(
+    "--include",
+    multiple=True,
+    metavar="GLOB",
+    help="Documents to lint in folders, replacing the default set (gitignore-style, "
+    "relative to the folder given; repeatable).",
+)
+@click.option(
+    "--extend-include",
+    multiple=True,
+    metavar="GLOB",
+    help="Documents to lint in folders, added to the default set (repeatable).",
+)
+@click.option(
+    "--exclude",
+    multiple=True,
+    metavar="GLOB",
+    help="Files and folders not to lint in folders (gitignore-style; repeatable).",
+)
+@click.option(
+    "--config",
+    "config_path",
+    type=click.Path(exists=True, dir_okay=False, path_type=Path),
+    help="Configuration file (pyproject.toml with [tool.urlsift], or urlsift.toml); "
+    "default: the nearest one from the working folder up.",
+)
+@click.option("--no-gitignore", is_flag=True, help="Also lint what .gitignore files ignore.")
+@click.option(
+    "--include-verbatim",
+    is_flag=True,
+    default=None,
+    help="Also check URLs in code blocks, code spans, literal blocks, <pre> and <code>.",
+)
+@click.option(
+    "--strict",
+    is_flag=True,
+    default=None,
+    help="RFC 1738 strictly: '~' and 'host?query' without a path are errors.",
+)
+@click.option("--exit-zero", is_flag=True, help="Exit 0 even when problems are found.")
+@click.option("--statistics", is_flag=True, help="Print the number of problems per rule instead.")
+@click.option(
+    "--check-links", is_flag=True, help="Also check that http/https links resolve (network)."
+)
+@click.option(
+    "--exclude-link",
+    multiple=True,
+    metavar="REGEX",
+    help="Links not checked by --check-links (regular expression; repeatable).",
+)
+@click.option(
+    "--timeout",
+    type=click.FloatRange(min=0, min_open=True),
+    default=None,
+    help="Seconds to wait for each server with --check-links.",
+)
+@click.option("--no-cache", is_flag=True, help="Do not use the --check-links cache.")
+@click.option("--quiet", "-q", is_flag=True, help="No summary on stderr.")
+@click.pass_context
+def lint_command(
+    ctx: click.Context,
+    paths: tuple[str, ...],
+    fmt: str,
+    select: tuple[str, ...],
+    extend_select: tuple[str, ...],
+    ignore: tuple[str, ...],
+    include: tuple[str, ...],
+    extend_include: tuple[str, ...],
+    exclude: tuple[str, ...],
+    config_path: Path | None,
+    no_gitignore: bool,
+    include_verbatim: bool | None,
+    strict: bool | None,
+    exit_zero: bool,
+    statistics: bool,
+    check_links: bool,
+    exclude_link: tuple[str, ...],
+    timeout: float | None,
+    no_cache: bool,
+    quiet: bool,
+) -> None:
+    """Check the URLs in documentation files and folders (default: the working folder).
+
+    Text, Markdown, reStructuredText, HTML and man pages; folders are walked, skipping
+    what .gitignore ignores. Exit status 0 when clean, 1 when problems are found, 2 on
+    usage or internal errors.
+    """
+    cli = CliOptions(
+        select=_split(select) or None,
+        extend_select=_split(extend_select),
+        ignore=_split(ignore),
+        include=include or None,
+        extend_include=extend_include,
+        exclude=exclude,
+        strict=strict,
+        include_verbatim=include_verbatim,
+        respect_gitignore=False if no_gitignore else None,
+        check_links=check_links,
+        link_timeout=timeout,
+        link_exclude=exclude_link,
+        link_cache=not no_cache,
+    )
+    try:
+        settings = load_settings(Path.cwd(), cli, config_path)
+        result = lint_paths(paths or (".",), settings)
+    except ConfigError as exc:
+        raise click.UsageError(str(exc), ctx) from exc
+    except Exception as exc:  # a bug: say so, and exit 2 (never 0 or 1)
+        click.echo(f"urlsift: internal error: {type(exc).__name__}: {exc}", err=True)
+        ctx.exit(EXIT_ERROR)
+    out = _stdout()
+    if statistics:
+        counts = Counter(d.code for d in result.diagnostics)
+        for code, count in sorted(counts.items(), key=lambda item: (-item[1], item[0])):
+            out.write(f"{count:5d}  {code}  {RULE_BY_CODE[code].name}\n")
+    else:
+        REPORTERS[fmt](result.diagnostics, out)
+    out.flush()
+    if out is not sys.stdout and isinstance(out, io.TextIOWrapper):
+        out.detach()  # leave sys.stdout's buffer open for whoever owns it
+    if not quiet:
+        click.echo(summary(result), err=True)
+    ctx.exit(EXIT_PROBLEMS if result.diagnostics and not exit_zero else EXIT_CLEAN)

@@ -1,0 +1,304 @@
+"""Findings in, diagnostics out: the rules of ``urlsift lint`` applied to one document.
+
+Strategy: the core has already judged every URL; a rule here is mostly a row of
+:data:`DEFECT_RULES`, mapping a core defect code to a lint rule (tables over branches).
+Three rules look at the document instead of a defect: ``URL004`` (whitespace inside a
+Markdown, HTML or roff link target), ``URL008`` (a bare URL that seems to continue on the
+next line, see :func:`continuation`) and ``URL010`` (an unreadable file, reported by the
+engine). Each defect gives its own diagnostic (the core already keeps one defect per
+distinct problem), so no BNF rule is lost; the column points at the defect itself when the
+URL is written on one line as it reads. Diagnostics come out with their rules' default
+severities; :class:`Suppressions` and the engine's rule selection are applied afterwards.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+from .._model import Defect
+from .model import RULE_BY_CODE, Diagnostic, Finding, LintSeverity
+
+# Core defect code -> (rule when the defect is a warning, rule when it is an error,
+# whether the diagnostic keeps the defect's own severity instead of the rule's).
+DEFECT_RULES: dict[str, tuple[str, str, bool]] = {
+    "unterminated-wrapper": ("URL002", "URL002", False),
+    "ambiguous-hyphen": ("URL003", "URL003", False),
+    "unsafe-character": ("URL005", "URL005", True),
+    "control-character": ("URL005", "URL005", True),
+    "non-ascii-character": ("URL005", "URL005", True),
+    "password-in-url": ("URL006", "URL006", False),
+    "non-default-port": ("URL007", "URL007", False),
+    "reserved-port": ("URL007", "URL007", False),
+    "deceptive-userinfo": ("URL009", "URL001", False),
+    "encoded-control": ("URL009", "URL001", False),
+    "port-out-of-range": ("URL009", "URL001", False),
+    "hostnumber-out-of-range": ("URL009", "URL001", False),
+    "bad-address": ("URL009", "URL001", False),
+    "search-without-path": ("URL009", "URL001", False),
+    "invalid-utf8": ("URL009", "URL001", False),
+}
+"""Core defect code -> (rule if warning, rule if error, keep the defect's severity)."""
+
+DEFAULT_DEFECT_RULE = ("URL009", "URL001", False)
+"""Any other defect: a warning is suspicious (``URL009``), an error breaks the grammar
+(``URL001``)."""
+
+WHITESPACE_SENSITIVE_ORIGINS = frozenset(
+    {"markdown-link", "markdown-autolink", "markdown-reference", "html-attribute", "man-macro"}
+)
+"""Document links whose target must not hold whitespace (reST removes it, so not reST)."""
+
+MAX_URL_IN_MESSAGE = 200
+"""Longest URL quoted in a message, in characters (longer ones end with ``...``)."""
+
+# Characters that would break a one-line message: controls, shown as \xNN.
+_VISIBLE = {code: f"\\x{code:02x}" for code in [*range(0x20), 0x7F]}
+
+
+def visible(text: str) -> str:
+    """Return ``text`` on one line: controls as ``\\xNN``, undecodable bytes as ``\\udcNN``.
+
+    Long text is cut at :data:`MAX_URL_IN_MESSAGE` characters.
+    """
+    if len(text) > MAX_URL_IN_MESSAGE:
+        text = text[:MAX_URL_IN_MESSAGE] + "..."
+    return text.translate(_VISIBLE).encode("utf-8", "backslashreplace").decode("utf-8")
+
+
+# --- URL008: a bare URL that seems to continue on the next line ------------------------
+
+# Characters a URL continuation may hold (RFC 1738 xchar and reserved, plus '%' and '#').
+_URL_TOKEN = re.compile(r"[A-Za-z0-9\-._~:/?#\[\]@!$&'()*+,;=%]+")
+_HAS_SCHEME = re.compile(r"[A-Za-z][A-Za-z0-9+.\-]*:")
+_HAS_URL = re.compile(r"[A-Za-z][A-Za-z0-9+.\-]*://")
+_TABLE_SEPARATORS = (["="], [":"], ["|"], ["->"], ["=>"])
+_FILE_EXTENSION = re.compile(
+    r"\.(?:s?html?|xhtml|php\d?|aspx?|jsp|cgi|pl|txt|pdf|ps|gz|tgz|zip|tar|bz2|xz|Z|"
+    r"xml|json|md|rst|png|jpe?g|gif|svg|c|h|py|patch|diff)\Z",
+    re.IGNORECASE,
+)
+_QUOTE = re.compile(r"[ \t]*(?:>[ \t]?)*")
+_SENTENCE_END = ".,;:!?\"')]"
+# The URL ends in a character after which a URL rarely ends (a cut mid-URL).
+_OPEN_ENDINGS = frozenset("-_?&=")
+# Signs in the next line's first word that it is part of a URL, not prose. A lone '/'
+# between words ("and/or", "TCP/IP") is not enough: it needs another sign with it.
+_URL_SIGNS = frozenset("?=&%#~")
+
+
+def _quote_key(prefix: str) -> str:
+    return "".join(c for c in prefix if c == ">")
+
+
+def continuation(url: str, rest_of_line: str, url_line: str, next_line: str) -> str | None:
+    """Return the next line's first word when a URL at a line end seems to continue there.
+
+    Args:
+        url: the URL as found (a bare URL that ends on its line).
+        rest_of_line: what follows the URL on its line.
+        url_line: the whole line the URL is on (for its quote prefix).
+        next_line: the following line.
+
+    Returns:
+        The continuation word, or None. It is a continuation when the URL ends its line,
+        the next line has the same mail quote depth, and its first word (trailing
+        sentence punctuation removed) is made of URL characters, has no scheme of its
+        own, and either holds one of ``? = & % # ~``, holds a ``/`` together with a
+        ``.``, ``_``, digit or second ``/``, ends in a file extension such as ``.html``,
+        or the URL ends in ``- _ ? & =`` (where a URL is rarely complete). A word that
+        starts with ``#`` and holds a ``:`` or is upper case (a directive such as
+        ``#EXTINF:9.0``) is no continuation, nor is a word followed by another URL or by
+        ``=``, ``:``, ``|``, ``->`` or ``=>`` on its line (a table row).
+    """
+    if rest_of_line.strip():
+        return None
+    prefix = _QUOTE.match(url_line)
+    next_prefix = _QUOTE.match(next_line)
+    assert prefix is not None  # the pattern matches ""
+    assert next_prefix is not None
+    if _quote_key(prefix.group()) != _quote_key(next_prefix.group()):
+        return None
+    words = next_line[next_prefix.end() :].split()
+    if not words:
+        return None
+    word = words[0].rstrip(_SENTENCE_END)
+    if len(word) < 2 or not _URL_TOKEN.fullmatch(word) or _HAS_SCHEME.match(word):
+        return None
+    if word[0] in "-*+" and len(words) > 1:  # a list item
+        return None
+    if word[0] == "#" and (":" in word or word.isupper()):  # a directive ("#EXTINF:9.0")
+        return None
+    if any(_HAS_URL.search(other) for other in words[1:]) or words[1:2] in _TABLE_SEPARATORS:
+        return None  # a table row ("g?y  =  http://a/b/c/g?y")
+    signs = _URL_SIGNS.intersection(word)
+    slash = "/" in word and (
+        word.count("/") > 1 or any(c.isdigit() or c in "._" for c in word) or word[0] == "/"
+    )
+    if signs or slash or _FILE_EXTENSION.search(word) or url[-1] in _OPEN_ENDINGS:
+        return word
+    return None
+
+
+# --- Findings -> diagnostics -------------------------------------------------------------
+
+
+def _column(finding: Finding, defect: Defect) -> int:
+    """The defect's own column when the URL is on one line, written as it reads."""
+    if defect.offset is None or finding.line != finding.end_line:
+        return finding.column
+    at = finding.raw.find(finding.url)
+    if at < 0 or defect.offset > len(finding.url):
+        return finding.column
+    return finding.column + at + defect.offset
+
+
+def _diagnostic(
+    finding: Finding, code: str, message: str, column: int, severity: LintSeverity | None = None
+) -> Diagnostic:
+    return Diagnostic(
+        path=finding.path,
+        line=finding.line,
+        column=column,
+        code=code,
+        severity=severity or RULE_BY_CODE[code].severity,
+        message=message,
+        url=finding.url,
+        end_line=finding.end_line,
+        end_column=finding.end_column,
+    )
+
+
+def _defect_message(code: str, finding: Finding, defect: Defect) -> str:
+    url = visible(finding.url)
+    if code == "URL003" and finding.alternatives:
+        readings = " or ".join(visible(alt) for alt in finding.alternatives)
+        return f"{url}: line break after a hyphen: reads {url} or {readings}"
+    return f"{url}: {defect.message}"
+
+
+def diagnose_finding(finding: Finding, lines: Sequence[str] | None = None) -> list[Diagnostic]:
+    """Apply every text rule to one finding.
+
+    Args:
+        finding: a URL found in a document.
+        lines: the document's lines (without line breaks), for ``URL008``; without them
+            that rule is not applied.
+
+    Returns:
+        The diagnostics, with their rules' default severities.
+    """
+    out: list[Diagnostic] = []
+    for defect in finding.defects:
+        if_warning, if_error, inherit = DEFECT_RULES.get(defect.code, DEFAULT_DEFECT_RULE)
+        code = if_warning if defect.severity == "warning" else if_error
+        severity = defect.severity if inherit and defect.severity == "warning" else None
+        message = _defect_message(code, finding, defect)
+        out.append(_diagnostic(finding, code, message, _column(finding, defect), severity))
+    if finding.origin in WHITESPACE_SENSITIVE_ORIGINS and any(c.isspace() for c in finding.raw):
+        message = (
+            f"{visible(finding.raw)}: whitespace inside a link target "
+            f"({finding.origin}); read as {visible(finding.url)}"
+        )
+        out.append(_diagnostic(finding, "URL004", message, finding.column))
+    if (
+        lines is not None
+        and finding.origin == "bare"
+        and finding.line == finding.end_line
+        and finding.line < len(lines)
+    ):
+        line = lines[finding.line - 1]
+        word = continuation(finding.url, line[finding.end_column - 1 :], line, lines[finding.line])
+        if word is not None:
+            message = (
+                f"{visible(finding.url)}: ends the line and seems to continue with "
+                f"{visible(word)!r} on the next line; wrap it as <URL:...>"
+            )
+            out.append(_diagnostic(finding, "URL008", message, finding.column))
+    return out
+
+
+def diagnose(findings: Iterable[Finding], text: str | None = None) -> list[Diagnostic]:
+    """Apply every text rule to the findings of one document.
+
+    Args:
+        findings: the document's findings.
+        text: the document's text (for ``URL008``).
+
+    Returns:
+        The diagnostics in document order, with default severities, without duplicates.
+    """
+    lines = None if text is None else text.split("\n")
+    if lines is not None:
+        lines = [line.removesuffix("\r") for line in lines]
+    seen: set[tuple[int, int, str, str]] = set()
+    out: list[Diagnostic] = []
+    for finding in findings:
+        for diagnostic in diagnose_finding(finding, lines):
+            key = (diagnostic.line, diagnostic.column, diagnostic.code, diagnostic.message)
+            if key not in seen:
+                seen.add(key)
+                out.append(diagnostic)
+    return out
+
+
+# --- Suppression comments ----------------------------------------------------------------
+
+_SUPPRESSION = re.compile(
+    r"urlsift:[ \t]*ignore(?P<kind>-next-line|-file)?(?:\[(?P<codes>[^\]\n]*)\])?"
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Suppressions:
+    """The suppression comments of one document.
+
+    ``urlsift: ignore`` silences its own line, ``urlsift: ignore-next-line`` the next
+    one, ``urlsift: ignore-file`` the whole document; each optionally lists selectors in
+    brackets (``[URL003, URL005]``, ``[ambiguous-hyphen]``, ``[URL0]``), else all codes.
+    Selectors that name no rule are ignored (they silence nothing).
+    """
+
+    lines: dict[int, frozenset[str] | None]
+    """1-based line -> codes silenced there (None: all)."""
+    file: frozenset[str] | None
+    """Codes silenced in the whole document (None: all; empty: none)."""
+
+    @classmethod
+    def parse(cls, text: str) -> Suppressions:
+        """Read the suppression comments of a document.
+
+        Args:
+            text: the document.
+
+        Returns:
+            The suppressions; the syntax is the same in every comment style.
+        """
+        from .config import resolve_selectors_lenient
+
+        lines: dict[int, frozenset[str] | None] = {}
+        file: frozenset[str] | None = frozenset()
+        if "urlsift:" not in text:
+            return cls(lines, file)
+        for number, line in enumerate(text.split("\n"), start=1):
+            for m in _SUPPRESSION.finditer(line):
+                raw = m.group("codes")
+                codes = None if raw is None else resolve_selectors_lenient(raw.split(","))
+                kind = m.group("kind")
+                if kind == "-file":
+                    file = None if codes is None or file is None else file | codes
+                    continue
+                target = number + 1 if kind == "-next-line" else number
+                old = lines.get(target, frozenset())
+                lines[target] = None if codes is None or old is None else old | codes
+        return cls(lines, file)
+
+    def silences(self, diagnostic: Diagnostic) -> bool:
+        """Return True when a comment silences ``diagnostic``."""
+        if self.file is None or diagnostic.code in self.file:
+            return True
+        if diagnostic.line not in self.lines:
+            return False
+        codes = self.lines[diagnostic.line]
+        return codes is None or diagnostic.code in codes

@@ -1,0 +1,161 @@
+"""Man pages (roff): ``.UR``/``.MT``/``.URL`` macros and the text.
+
+Strategy: roff escapes are undone before the core scans (``\\-`` is a hyphen, ``\\&`` and
+``\\:`` are nothing, ``\\fB`` changes the font ...), through one table and one bounded
+pattern, while a position map remembers the source span of every character of the
+unescaped text, so findings point at the source. Verbatim regions (``.nf``/``.fi`` and
+``.EX``/``.EE``) are masked first unless verbatim text is included; comments (``\\"``) are
+dropped. The arguments of ``.UR url``, ``.URL url`` and ``.MT address`` (reported as
+``mailto:address``) are document links. Escapes the table does not know are kept as
+written. Linear in the size of the page.
+"""
+
+from __future__ import annotations
+
+import re
+
+from .extract import ExtractOptions, FindingBuilder, link_scheme, mask
+from .model import Finding
+
+# Special characters (\(xx and \[xx]) and their text, for the ones found in URLs and prose.
+SPECIAL_CHARACTERS: dict[str, str] = {
+    "hy": "-",
+    "en": "-",
+    "mi": "-",
+    "ti": "~",
+    "ap": "~",
+    "at": "@",
+    "sl": "/",
+    "rs": "\\",
+    "ul": "_",
+    "aq": "'",
+    "dq": '"',
+    "lq": '"',
+    "rq": '"',
+    "oq": "'",
+    "cq": "'",
+    "pc": ".",
+    "sh": "#",
+    "Do": "$",
+    "ha": "^",
+    "ba": "|",
+    "bv": "|",
+    "or": "|",
+    "lB": "[",
+    "rB": "]",
+    "lC": "{",
+    "rC": "}",
+    "la": "<",
+    "ra": ">",
+    "eq": "=",
+    "pl": "+",
+}
+"""groff special character names -> text."""
+
+# One-character escapes -> text (None: keep the escape as written).
+_SIMPLE_ESCAPES: dict[str, str] = {
+    "-": "-",
+    "&": "",
+    ":": "",
+    "%": "",
+    "c": "",
+    ")": "",
+    "|": "",
+    "^": "",
+    "/": "",
+    ",": "",
+    "~": " ",
+    " ": " ",
+    "0": " ",
+    "e": "\\",
+    "\\": "\\",
+    ".": ".",
+    "'": "'",
+    "`": "`",
+}
+
+_ESCAPE = re.compile(
+    r"""\\(?:
+        \((?P<two>..)                     # \(xx special character
+      | \[(?P<long>[^\]\n]{1,32})\]       # \[name] special character
+      | [fF*](?:\(..|\[[^\]\n]{0,32}\]|.) # font or string interpolation: dropped
+      | "[^\n]*                           # comment: dropped
+      | (?P<one>.)                        # one-character escape
+    )""",
+    re.VERBOSE,
+)
+_VERBATIM = re.compile(r"^[.'][ \t]*(nf|EX)\b.*?(?:^[.'][ \t]*(?:fi|EE)\b[^\n]*|\Z)", re.M | re.S)
+_LINK_MACRO = re.compile(r"^[.'][ \t]*(UR|URL|MT)[ \t]+(\"[^\"\n]*\"|\S+)", re.MULTILINE)
+
+
+def unescape(text: str) -> tuple[str, list[tuple[int, int]]]:
+    """Undo roff escapes, remembering where each output character came from.
+
+    Args:
+        text: roff source.
+
+    Returns:
+        The text and, for each of its characters, the ``(start, end)`` source span it
+        came from.
+    """
+    out: list[str] = []
+    spans: list[tuple[int, int]] = []
+    pos = 0
+    for m in _ESCAPE.finditer(text):
+        start, end = m.span()
+        out.append(text[pos:start])
+        spans.extend((i, i + 1) for i in range(pos, start))
+        if m.group("two") is not None or m.group("long") is not None:
+            name = m.group("two") or m.group("long")
+            replacement = SPECIAL_CHARACTERS.get(name, m.group(0))
+        elif m.group("one") is not None:
+            replacement = _SIMPLE_ESCAPES.get(m.group("one"), m.group(0))
+        else:
+            replacement = ""
+        if replacement == m.group(0):
+            spans.extend((i, i + 1) for i in range(start, end))
+        else:
+            spans.extend((start, end) for _ in replacement)
+        out.append(replacement)
+        pos = end
+    out.append(text[pos:])
+    spans.extend((i, i + 1) for i in range(pos, len(text)))
+    return "".join(out), spans
+
+
+def extract_man(text: str, path: str, options: ExtractOptions) -> list[Finding]:
+    """Find the URLs of a man page.
+
+    Args:
+        text: the decoded roff source.
+        path: the path reported in each finding.
+        options: what to look at.
+
+    Returns:
+        The findings in source order: ``man-macro`` links and the appendix forms in the
+        text.
+    """
+    builder = FindingBuilder(text, path, options)
+    source = text if options.include_verbatim else mask(text, _verbatim(text))
+    for m in _LINK_MACRO.finditer(source):
+        start, end = m.span(2)
+        if source[start] == '"':
+            start, end = start + 1, end - 1
+        written = text[start:end]
+        target, _ = unescape(written)
+        if m.group(1) == "MT":
+            target = "mailto:" + target.removeprefix("mailto:")
+        if m.group(1) == "MT" or link_scheme(target, options.schemes) is not None:
+            builder.add_link(start, end, "man-macro", None if target == written else target)
+    scan_text, spans = unescape(source)
+
+    def to_source(offset: int) -> int:
+        if offset < len(spans):
+            return spans[offset][0]
+        return spans[-1][1] if spans else 0
+
+    return builder.scan(scan_text, to_source, lambda offset: spans[offset - 1][1])
+
+
+def _verbatim(text: str) -> list[tuple[int, int]]:
+    return [m.span() for m in _VERBATIM.finditer(text)]

@@ -1,0 +1,202 @@
+"""Markdown documents (CommonMark): inline links, images, autolinks, reference definitions.
+
+Strategy: ``markdown-it-py`` (``MarkdownIt("commonmark")``) parses the block structure;
+each block token's ``map`` gives its line range, which is all we take from it: the lines of
+fenced and indented code blocks (masked unless verbatim text is included) and of HTML
+blocks (handed to :func:`~urlsift.lint.extract_html.scan_html_region`). markdown-it does not
+give inline columns, so inline code spans, link destinations, autolinks and link reference
+definitions are found by small position-exact scanners on the remaining text, each bounded
+(``MAX_DESTINATION`` characters, never past a blank line), so the work stays linear.
+
+Deliberately more tolerant than CommonMark, because a linter must see broken links: a
+destination that holds whitespace (``[x](http://a b)``, ``<http://a b>``, a reference
+definition followed by words) is not a link for CommonMark, and is reported as one with
+whitespace in it (``URL004``). Destinations without a scheme (relative links, ``#anchors``)
+are not URLs and are ignored. Backslash escapes and entities in destinations are decoded,
+as CommonMark does.
+"""
+
+from __future__ import annotations
+
+import bisect
+import html
+import re
+from collections.abc import Iterator
+
+from markdown_it import MarkdownIt
+
+from .extract import ExtractOptions, FindingBuilder, LineIndex, link_scheme, mask
+from .extract_html import scan_html_region
+from .model import Finding
+
+MAX_DESTINATION = 2048
+"""Longest link destination looked at, in characters (longer ones are left to the core)."""
+
+_CODE_TOKENS = frozenset({"code_block", "fence"})
+_BACKTICKS = re.compile(r"`+")
+_BLANK_LINE = re.compile(r"\n[ \t]*(?=\n)")
+_LINK_OPEN = re.compile(r"\]\(")
+# A link title after a destination: "...", '...' or (...), then the closing parenthesis.
+_TITLE_TAIL = re.compile(r"""\s+(?:"[^"]*"|'[^']*'|\([^()]*\))\s*\Z""")
+# <scheme:...> (CommonMark autolink), tolerating whitespace inside for URL004.
+_AUTOLINK = re.compile(rf"<([A-Za-z][A-Za-z0-9+.\-]{{1,31}}:[^<>]{{0,{MAX_DESTINATION}}})>")
+# [label]: destination (a link reference definition), after up to 3 spaces and any
+# blockquote markers; the destination may start on the next line.
+_REFERENCE = re.compile(
+    r"^(?:[ ]{0,3}>)*[ ]{0,3}\[(?:[^\]\\\n]|\\.){1,999}\]:[ \t]*\n?[ \t]*(\S[^\n]*)",
+    re.MULTILINE,
+)
+_ESCAPED = re.compile(r"\\([!-/:-@\[-`{-~])")
+
+
+def _code_spans(text: str) -> Iterator[tuple[int, int]]:
+    """Yield the spans of inline code (CommonMark §6.1), never across a blank line.
+
+    A backslash escapes the first backtick of an opening run only: inside a code span
+    backslashes are literal, so a closing run is never escaped.
+    """
+    runs = [m.span() for m in _BACKTICKS.finditer(text)]
+    by_length: dict[int, list[int]] = {}
+    for i, (start, end) in enumerate(runs):
+        by_length.setdefault(end - start, []).append(i)
+    blanks = [m.start() for m in _BLANK_LINE.finditer(text)]
+    i = 0
+    while i < len(runs):
+        start, end = runs[i]
+        before = text[max(0, start - 64) : start]
+        if (len(before) - len(before.rstrip("\\"))) % 2:
+            start += 1  # an escaped backtick is literal; the rest of the run may open
+        same = by_length.get(end - start, [])
+        k = bisect.bisect_right(same, i)
+        if end > start and k < len(same):
+            j = same[k]
+            close_start, close_end = runs[j]
+            b = bisect.bisect_left(blanks, end)
+            if b == len(blanks) or blanks[b] >= close_start:
+                yield start, close_end
+                i = j + 1
+                continue
+        i += 1
+
+
+def _decode(destination: str) -> str:
+    return html.unescape(_ESCAPED.sub(r"\1", destination))
+
+
+def _balanced_end(text: str, pos: int, limit: int) -> int | None:
+    """Offset of the ``)`` that closes a destination starting at ``pos``, or None."""
+    depth = 0
+    i = pos
+    while i < limit:
+        c = text[i]
+        if c == "\\":
+            i += 2
+            continue
+        if c == "(":
+            depth += 1
+        elif c == ")":
+            if depth == 0:
+                return i
+            depth -= 1
+        elif c == "\n" and text[i + 1 : i + 2] == "\n":
+            return None
+        i += 1
+    return None
+
+
+def _inline_links(text: str) -> Iterator[tuple[int, int]]:
+    """Yield the (start, end) of each inline link or image destination."""
+    for m in _LINK_OPEN.finditer(text):
+        pos = m.end()
+        limit = min(len(text), pos + MAX_DESTINATION)
+        close = _balanced_end(text, pos, limit)
+        if close is None:
+            continue
+        content = text[pos:close]
+        title = _TITLE_TAIL.search(content)
+        if title is not None:
+            content = content[: title.start()]
+        start = pos + len(content) - len(content.lstrip())
+        end = pos + len(content.rstrip())
+        if text.startswith("<", start) and text[end - 1 : end] == ">" and end - start > 1:
+            start, end = start + 1, end - 1
+        if end > start:
+            yield start, end
+
+
+def _references(text: str) -> Iterator[tuple[int, int]]:
+    """Yield the (start, end) of each link reference definition's destination."""
+    for m in _REFERENCE.finditer(text):
+        start, end = m.span(1)
+        content = text[start:end]
+        title = _TITLE_TAIL.search(content)
+        if title is not None:
+            content = content[: title.start()]
+        content = content.rstrip()
+        end = start + len(content)
+        if content.startswith("<") and content.endswith(">") and len(content) > 2:
+            start, end = start + 1, end - 1
+        if end > start:
+            yield start, end
+
+
+def _autolinks(text: str) -> Iterator[tuple[int, int]]:
+    """Yield the (start, end) of each ``<scheme:...>`` autolink's URL (not ``<URL:...>``)."""
+    for m in _AUTOLINK.finditer(text):
+        start, end = m.span(1)
+        if text[start : start + 4].lower() == "url:" or _BLANK_LINE.search(text, start, end):
+            continue
+        yield start, end
+
+
+def extract_markdown(text: str, path: str, options: ExtractOptions) -> list[Finding]:
+    """Find the URLs of a Markdown document.
+
+    Args:
+        text: the decoded document.
+        path: the path reported in each finding.
+        options: what to look at.
+
+    Returns:
+        The findings in source order: document links (``markdown-link``,
+        ``markdown-autolink``, ``markdown-reference``, ``html-attribute`` in HTML blocks)
+        and the appendix forms in the prose.
+    """
+    builder = FindingBuilder(text, path, options)
+    index = LineIndex(text)
+    code: list[tuple[int, int]] = []
+    html_blocks: list[tuple[int, int]] = []
+    for token in MarkdownIt("commonmark").parse(text):
+        if token.map is None:
+            continue
+        first, last = token.map
+        span = (index.line_start(first + 1), _region_end(index, last))
+        if token.type in _CODE_TOKENS:
+            code.append(span)
+        elif token.type == "html_block":
+            html_blocks.append(span)
+    code.extend(_code_spans(mask(text, [*code, *html_blocks])))
+    # Links are never looked for in code; the core scans code only with verbatim text.
+    hidden = [] if options.include_verbatim else list(code)
+    for start, end in html_blocks:
+        hidden.extend(scan_html_region(builder, start, end))
+    prose = mask(text, [*code, *html_blocks])
+    for finder, origin in (
+        (_inline_links, "markdown-link"),
+        (_references, "markdown-reference"),
+        (_autolinks, "markdown-autolink"),
+    ):
+        for start, end in finder(prose):
+            written = text[start:end]
+            target = _decode(written)
+            if link_scheme(target, options.schemes) is not None:
+                builder.add_link(start, end, origin, None if target == written else target)
+    return builder.scan(mask(text, hidden))
+
+
+def _region_end(index: LineIndex, last_line: int) -> int:
+    # `last_line` is markdown-it's exclusive 0-based end line: the region ends with the
+    # line break of 0-based line last_line - 1.
+    if last_line < index.line_count:
+        return index.line_start(last_line + 1)
+    return len(index.text)

@@ -1,0 +1,294 @@
+"""Which files ``urlsift lint`` reads, and reading them.
+
+Strategy: explicit file arguments are always linted (any name, even ignored ones);
+folders are walked in sorted order, pruning version-control and tool folders
+(:data:`SKIP_DIRS`), everything the ``.gitignore`` files ignore (git semantics through
+``pathspec``'s :class:`~pathspec.GitIgnoreSpec`: each file's patterns are relative to its
+folder, deeper files win, ``.git/info/exclude`` and the ``.gitignore`` files of the
+folders between the repository's top and the walked folder count too), and what the
+``exclude`` globs match; of the rest only documentation files are linted
+(:data:`DEFAULT_INCLUDE`, or the ``include`` globs). Globs are gitignore-style, relative to
+the folder given on the command line. Symbolic links to folders are not followed, so a
+link loop cannot make the walk endless; links to files are read. This module and
+:mod:`.engine` are the only parts of the linter that touch the file system.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass
+from pathlib import Path, PurePosixPath
+
+from pathspec import GitIgnoreSpec
+
+SKIP_DIRS = frozenset(
+    {
+        ".git",
+        ".hg",
+        ".svn",
+        ".bzr",
+        "_darcs",
+        ".venv",
+        "venv",
+        "node_modules",
+        "__pycache__",
+        ".tox",
+        ".nox",
+        ".mypy_cache",
+        ".pytest_cache",
+        ".ruff_cache",
+    }
+)
+"""Folders never walked into (they can still be given explicitly as files' parents)."""
+
+DEFAULT_INCLUDE: tuple[str, ...] = (
+    "*.md",
+    "*.markdown",
+    "*.mdown",
+    "*.mkd",
+    "*.rst",
+    "*.rest",
+    "*.txt",
+    "*.text",
+    "*.html",
+    "*.htm",
+    "*.xhtml",
+    "*.man",
+    "*.[1-9]",
+    "*.[1-9][a-z]",
+    "*.[1-9][a-z][a-z]",
+    "README",
+    "NEWS",
+    "CHANGES",
+    "CHANGELOG",
+    "HISTORY",
+    "INSTALL",
+    "AUTHORS",
+    "CONTRIBUTORS",
+    "THANKS",
+    "COPYING",
+    "LICENSE",
+    "LICENCE",
+    "NOTICE",
+    "TODO",
+    "BUGS",
+    "FAQ",
+)
+"""Documents linted in folders unless ``include`` says otherwise (gitignore-style globs)."""
+
+BINARY_SNIFF_BYTES = 8192
+"""A file with a NUL byte among its first this many bytes is binary."""
+
+
+@dataclass(frozen=True, slots=True)
+class Document:
+    """A file to lint."""
+
+    path: Path
+    """Where to read it."""
+    display: str
+    """The path as reported: relative to the working folder when under it, else as
+    given, with ``/`` separators."""
+    explicit: bool
+    """True when it was named on the command line (not found by walking a folder)."""
+
+
+@dataclass(frozen=True, slots=True)
+class DocumentText:
+    """A document's decoded text, or why there is none."""
+
+    text: str | None
+    """The text (UTF-8, BOM removed, undecodable bytes as lone surrogates), or None."""
+    problem: str | None = None
+    """Why the text could not be had (unreadable, binary)."""
+    binary: bool = False
+    """True when the file looks binary."""
+
+
+def read_document(path: Path) -> DocumentText:
+    """Read and decode a document; never raises for a bad file.
+
+    Args:
+        path: the file.
+
+    Returns:
+        The text, or the problem: a read error, or a NUL byte in the first
+        :data:`BINARY_SNIFF_BYTES` bytes (binary).
+    """
+    try:
+        data = path.read_bytes()
+    except OSError as exc:
+        return DocumentText(None, f"cannot read the file: {exc.strerror or exc}")
+    if b"\0" in data[:BINARY_SNIFF_BYTES]:
+        return DocumentText(
+            None, f"binary file (a NUL byte in the first {BINARY_SNIFF_BYTES} bytes)", True
+        )
+    text = data.decode("utf-8", "surrogateescape")
+    return DocumentText(text.removeprefix("\ufeff"))
+
+
+def display_path(path: Path, given: str, cwd: Path) -> str:
+    """Return how a path is reported: relative to ``cwd`` when under it, else as given.
+
+    Args:
+        path: the file (absolute or relative to ``cwd``).
+        given: the path as it was spelled on the command line (or built from it).
+        cwd: the working folder.
+
+    Returns:
+        The path with ``/`` separators.
+    """
+    absolute = path if path.is_absolute() else cwd / path
+    try:
+        rel = Path(os.path.normpath(absolute)).relative_to(Path(os.path.normpath(cwd)))
+    except ValueError:
+        return Path(given).as_posix()
+    return rel.as_posix() or "."
+
+
+class _Ignores:
+    """The gitignore patterns that apply during a walk (deepest file wins)."""
+
+    def __init__(self, top: Path, specs: list[tuple[PurePosixPath, GitIgnoreSpec]]) -> None:
+        self.top = top
+        self.specs = specs
+
+    def with_folder(self, folder: Path) -> _Ignores:
+        gitignore = folder / ".gitignore"
+        spec = _read_spec(gitignore)
+        if spec is None:
+            return self
+        base = PurePosixPath(folder.relative_to(self.top).as_posix())
+        return _Ignores(self.top, [*self.specs, (base, spec)])
+
+    def ignored(self, path: Path, is_dir: bool) -> bool:
+        rel = PurePosixPath(path.relative_to(self.top).as_posix())
+        for base, spec in reversed(self.specs):
+            if base != PurePosixPath(".") and base not in rel.parents:
+                continue
+            sub = rel.relative_to(base).as_posix()
+            result = spec.check_file(sub + "/" if is_dir else sub)
+            if result.include is not None:
+                return bool(result.include)
+        return False
+
+
+def _read_spec(path: Path) -> GitIgnoreSpec | None:
+    try:
+        lines = path.read_text(encoding="utf-8", errors="surrogateescape").splitlines()
+    except OSError:
+        return None
+    return GitIgnoreSpec.from_lines(lines)
+
+
+def _repository_ignores(folder: Path) -> _Ignores:
+    """The ignores in force at ``folder``: from the repository's top down to it."""
+    chain = [folder, *folder.parents]
+    top = next((p for p in chain if (p / ".git").exists()), None)
+    if top is None:
+        return _Ignores(folder, []).with_folder(folder)
+    exclude = _read_spec(top / ".git" / "info" / "exclude")
+    ignores = _Ignores(top, [] if exclude is None else [(PurePosixPath("."), exclude)])
+    for part in reversed(chain[: chain.index(top) + 1]):
+        ignores = ignores.with_folder(part)
+    return ignores
+
+
+@dataclass(frozen=True, slots=True)
+class WalkOptions:
+    """What a folder walk lints."""
+
+    include: tuple[str, ...] | None = None
+    """Globs of documents (None: :data:`DEFAULT_INCLUDE`)."""
+    extend_include: tuple[str, ...] = ()
+    """Globs added to the documents."""
+    exclude: tuple[str, ...] = ()
+    """Globs of files and folders skipped."""
+    respect_gitignore: bool = True
+    """Skip what ``.gitignore`` files ignore."""
+
+
+def iter_documents(
+    paths: Sequence[str], options: WalkOptions, cwd: Path | None = None
+) -> Iterator[Document]:
+    """Yield the documents to lint, each once, in command-line then sorted walk order.
+
+    Args:
+        paths: files and folders as given on the command line (must exist).
+        options: what to lint in folders.
+        cwd: the working folder (default: the process's).
+
+    Returns:
+        An iterator of documents.
+    """
+    cwd = cwd or Path.cwd()
+    include = GitIgnoreSpec.from_lines(
+        (options.include if options.include is not None else DEFAULT_INCLUDE)
+        + options.extend_include
+    )
+    exclude = GitIgnoreSpec.from_lines(options.exclude)
+    seen: set[Path] = set()
+    for given in paths:
+        path = Path(given)
+        absolute = Path(os.path.abspath(cwd / path))
+        if absolute.is_dir():
+            ignores = _repository_ignores(absolute) if options.respect_gitignore else None
+            for found in _walk(absolute, absolute, include, exclude, ignores):
+                if found not in seen:
+                    seen.add(found)
+                    rel = found.relative_to(absolute).as_posix()
+                    shown = PurePosixPath(path.as_posix()) / rel
+                    yield Document(found, display_path(found, str(shown), cwd), False)
+        elif absolute not in seen:
+            seen.add(absolute)
+            yield Document(absolute, display_path(absolute, given, cwd), True)
+
+
+def _walk(
+    root: Path,
+    folder: Path,
+    include: GitIgnoreSpec,
+    exclude: GitIgnoreSpec,
+    ignores: _Ignores | None,
+) -> Iterator[Path]:
+    try:
+        entries = sorted(os.scandir(folder), key=lambda entry: entry.name)
+    except OSError:
+        return  # an unreadable folder holds nothing we can lint
+    for entry in entries:
+        path = Path(entry.path)
+        rel = path.relative_to(root).as_posix()
+        try:
+            is_dir = entry.is_dir(follow_symlinks=False)
+            is_file = not is_dir and entry.is_file()
+        except OSError:
+            continue
+        if is_dir:
+            if entry.name in SKIP_DIRS or exclude.match_file(rel + "/"):
+                continue
+            if ignores is not None and ignores.ignored(path, True):
+                continue
+            inner = ignores.with_folder(path) if ignores is not None else None
+            yield from _walk(root, path, include, exclude, inner)
+        elif is_file:
+            if exclude.match_file(rel) or not include.match_file(rel):
+                continue
+            if ignores is not None and ignores.ignored(path, False):
+                continue
+            yield path
+
+
+def walk_options(
+    include: Iterable[str] | None,
+    extend_include: Iterable[str],
+    exclude: Iterable[str],
+    respect_gitignore: bool,
+) -> WalkOptions:
+    """Build :class:`WalkOptions` from any iterables (convenience for the engine)."""
+    return WalkOptions(
+        include=None if include is None else tuple(include),
+        extend_include=tuple(extend_include),
+        exclude=tuple(exclude),
+        respect_gitignore=respect_gitignore,
+    )

@@ -1,0 +1,115 @@
+"""The rules of urlsift lint, one by one (positive and negative), and the URL008 fixtures."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from urlsift.lint.check import DEFECT_RULES, continuation, diagnose, visible
+from urlsift.lint.config import LintSettings
+from urlsift.lint.engine import lint_text
+from urlsift.lint.model import RULE_BY_CODE
+
+CASES = Path(__file__).resolve().parent.parent / "corpora" / "lint" / "continued-line.txt"
+
+
+def _codes(text: str, path: str = "doc.txt", **settings: object) -> list[tuple[int, int, str]]:
+    _, found = lint_text(text, path, LintSettings(**settings))  # type: ignore[arg-type]
+    return [(d.line, d.column, d.code) for d in found]
+
+
+def _load_cases() -> list[tuple[str, str]]:
+    cases: list[tuple[str, str]] = []
+    group = ""
+    body: list[str] = []
+    for line in CASES.read_text(encoding="utf-8").splitlines():
+        if line in ("## positive", "## negative"):
+            if body:
+                cases.append((group, "\n".join(body) + "\n"))
+            group, body = line[3:], []
+        elif not group:
+            continue  # the header comment
+        elif line == "--":
+            cases.append((group, "\n".join(body) + "\n"))
+            body = []
+        else:
+            body.append(line)
+    if body:
+        cases.append((group, "\n".join(body) + "\n"))
+    return cases
+
+
+@pytest.mark.parametrize(("group", "text"), _load_cases())
+def test_continued_line_fixtures(group: str, text: str) -> None:
+    codes = [code for _, _, code in _codes(text, select=frozenset({"URL008"}))]
+    assert codes == (["URL008"] if group == "positive" else []), text
+
+
+def test_fixture_file_has_both_groups() -> None:
+    groups = [group for group, _ in _load_cases()]
+    assert groups.count("positive") >= 5
+    assert groups.count("negative") >= 8
+
+
+def test_continuation_predicate_directly() -> None:
+    assert continuation("http://a.example/x_", "", "http://a.example/x_", "more") == "more"
+    assert continuation("http://a.example/x", " trailing", "", "a/b/c.html") is None
+    assert continuation("http://a.example/", "", "", "") is None
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("x http://h.example:21x/\n", [(1, 22, "URL001")]),
+        ("x http://h.example/\n", []),
+        ("x <URL:http://h.example/a\n\nnext\n", [(1, 3, "URL002")]),
+        ("x <URL:http://h.example/a>\n", []),
+        ("x <URL:http://h.exa-\nmple/>\n", [(1, 3, "URL003")]),
+        ("x <URL:http://h.exa\nmple/>\n", []),
+        ("x http://h.example/a|b\n", [(1, 21, "URL005")]),
+        ("x http://h.example/a%7Cb\n", []),
+        ("x ftp://u:pw@h.example/\n", [(1, 11, "URL006")]),
+        ("x ftp://u@h.example/\n", []),
+        ("x http://h.example:8080/\n", [(1, 20, "URL007")]),
+        ("x http://h.example:80/\n", []),
+        ("x http://h.example?q=1\n", [(1, 19, "URL009")]),
+        ("x http://h.example/?q=1\n", []),
+    ],
+)
+def test_text_rules(text: str, expected: list[tuple[int, int, str]]) -> None:
+    assert _codes(text) == expected
+
+
+def test_url004_in_markdown_and_not_in_rst() -> None:
+    assert _codes("[a](http://h.example/a b)\n", "d.md") == [(1, 5, "URL004")]
+    assert _codes("[a](http://h.example/ab)\n", "d.md") == []
+    rst = "`a <http://h.example/a\n   b>`_\n"
+    assert _codes(rst, "d.rst") == []
+
+
+def test_url005_tilde_is_a_warning_unless_strict() -> None:
+    _, found = lint_text("http://h.example/~u/\n", "d.txt")
+    assert [(d.code, d.severity) for d in found] == [("URL005", "warning")]
+    _, found = lint_text("http://h.example/~u/\n", "d.txt", LintSettings(strict=True))
+    assert [(d.code, d.severity) for d in found] == [("URL005", "error")]
+
+
+def test_url001_keeps_every_broken_rule() -> None:
+    found = _codes("x http://h.example:21x/a%zz\n")
+    assert [code for *_, code in found] == ["URL001", "URL001"]
+
+
+def test_defect_table_names_known_rules() -> None:
+    for rules in DEFECT_RULES.values():
+        assert rules[0] in RULE_BY_CODE
+        assert rules[1] in RULE_BY_CODE
+
+
+def test_messages_stay_on_one_line() -> None:
+    assert visible("http://a\x07b") == "http://a\\x07b"
+    assert visible("x" * 300).endswith("...")
+    findings, _ = lint_text("http://h.example/\udcff\n", "d.txt")
+    for d in diagnose(findings, "http://h.example/\udcff\n"):
+        assert "\n" not in d.message
+        d.message.encode("utf-8")
