@@ -1,0 +1,507 @@
+"""``urlsift lint --check-links``: do the links found resolve? (rules URL101-URL103)
+
+Strategy: findings in, diagnostics out, in the findings' order. Every reading of every
+finding (the primary URL and, at an ambiguous hyphen break, the alternatives) that is an
+``http``/``https`` URL and matches no ``exclude`` pattern becomes a *target*: the URL
+without its fragment, which is never sent. Each distinct target is asked once per call
+however many findings share it, and not at all when the on-disk cache holds a fresh
+success for it (:mod:`._linkcache`). The rest are checked concurrently by one
+:class:`~._http.Prober` inside one ``asyncio.run`` (HEAD, GET where HEAD is refused,
+redirects followed and recorded, retries with backoff honouring ``Retry-After``, global and
+per-host limits). Outcomes then become diagnostics through small tables: URL101
+broken-link, URL102 redirected-link, URL103 link-timeout. Network trouble never raises;
+only a caller's mistake does (:class:`~urlsift.errors.ConfigError` for bad options).
+
+Several readings: if the primary reading resolves, the alternatives change nothing (the
+text rule URL003 already reports the ambiguity). If it does not but another reading does,
+URL101 says which reading resolves. If none does, URL101 (URL103 when every reading timed
+out) lists them all.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import re
+import time
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from importlib import metadata
+from pathlib import Path
+from typing import Any, get_args
+
+import httpx
+
+from ..errors import ConfigError
+from ._http import (
+    METHODS,
+    Method,
+    Outcome,
+    Prober,
+    ProbeSettings,
+    Sleep,
+    Stage,
+    status_text,
+)
+from ._linkcache import CacheEntry, LinkCache
+from .model import RULE_BY_CODE, Diagnostic, Finding
+
+__all__ = [
+    "DEFAULT_ACCEPT",
+    "DEFAULT_CACHE_TTL",
+    "DEFAULT_USER_AGENT",
+    "LinkOptions",
+    "default_cache_path",
+    "diagnose_links",
+]
+
+CHECKED_SCHEMES = frozenset({"http", "https"})
+"""Only these schemes are ever fetched; other links are left to the text rules."""
+
+DEFAULT_ACCEPT: frozenset[int] = frozenset(range(200, 300))
+"""Accepted statuses unless configured: every 2xx."""
+
+DEFAULT_CACHE_TTL = 86400.0
+"""One day, in seconds."""
+
+
+def _version() -> str:
+    try:
+        return metadata.version("urlsift")
+    except metadata.PackageNotFoundError:  # running from a source tree without metadata
+        return "0"
+
+
+DEFAULT_USER_AGENT = f"urlsift/{_version()} (+https://pypi.org/project/urlsift/)"
+"""Sent with every request; names the tool and where to read about it."""
+
+
+def default_cache_path() -> Path:
+    """The cache file when none is configured: ``$XDG_CACHE_HOME/urlsift/links.json``.
+
+    Falls back to ``%LOCALAPPDATA%\\urlsift\\cache`` on Windows and ``~/.cache`` elsewhere.
+    """
+    base = os.environ.get("XDG_CACHE_HOME", "")
+    if not base or not os.path.isabs(base):
+        local = os.environ.get("LOCALAPPDATA", "") if os.name == "nt" else ""
+        base = os.path.join(local, "urlsift", "cache") if local else ""
+        if base:
+            return Path(base) / "links.json"
+        base = os.path.join(os.path.expanduser("~"), ".cache")
+    return Path(base) / "urlsift" / "links.json"
+
+
+@dataclass(frozen=True, slots=True)
+class LinkOptions:
+    """How ``--check-links`` checks links; ``[tool.urlsift.links]`` in the configuration.
+
+    Every field has a kebab-case configuration key of the same name (``max-per-host``).
+    Values are checked on construction (also by ``dataclasses.replace``); a bad one raises
+    :class:`~urlsift.errors.ConfigError`.
+    """
+
+    timeout: float = 10.0
+    """Seconds allowed for one request (connecting, sending, and the response head)."""
+    retries: int = 2
+    """Further tries of a request after a 408, 429 or 5xx answer, a timeout or a
+    connection error (so at most ``retries + 1`` tries per method)."""
+    backoff: float = 0.5
+    """Base wait before a retry, in seconds: ``backoff * 2**n`` (n = 0, 1, ...), capped at
+    ``max_backoff``, times a random factor in [0.5, 1] (jitter)."""
+    max_backoff: float = 30.0
+    """Cap of the exponential backoff, in seconds."""
+    max_retry_after: float = 60.0
+    """Cap on the wait a ``Retry-After`` header (seconds or HTTP-date) may ask for."""
+    max_concurrency: int = 16
+    """Requests in flight at once, over all hosts."""
+    max_per_host: int = 4
+    """Requests in flight at once to one (scheme, host, port)."""
+    accept: frozenset[int] = DEFAULT_ACCEPT
+    """Statuses that mean the link works. Configured as a list of codes and ranges:
+    ``[200, "203..206", 429]``."""
+    exclude: tuple[str, ...] = ()
+    """Regular expressions (``re.search``); a matching URL is never fetched and never
+    reported."""
+    max_redirects: int = 10
+    """More redirects than this for one link is an error."""
+    user_agent: str = DEFAULT_USER_AGENT
+    """The ``User-Agent`` header."""
+    method: Method = "head-get"
+    """``head-get``: HEAD, then GET when the server refuses HEAD (any 4xx but 408/429,
+    500, 501); ``head``: HEAD only; ``get``: GET only (the body is never downloaded)."""
+    cache_path: Path | None = field(default_factory=default_cache_path)
+    """The cache file (JSON); None disables the cache."""
+    cache_ttl: float = DEFAULT_CACHE_TTL
+    """Seconds a success stays in the cache. Failures are never cached."""
+
+    def __post_init__(self) -> None:
+        for name, check, reason in _VALUE_CHECKS:
+            value = getattr(self, name)
+            if not check(value):
+                raise ConfigError(name.replace("_", "-"), value, reason)
+        for pattern in self.exclude:
+            try:
+                re.compile(pattern)
+            except re.error as exc:
+                raise ConfigError("exclude", pattern, f"not a regular expression: {exc}") from exc
+
+    @classmethod
+    def from_config(cls, table: Mapping[str, object]) -> LinkOptions:
+        """Build options from the ``[tool.urlsift.links]`` TOML table.
+
+        Args:
+            table: Kebab-case keys (see the fields); may be empty. ``cache-path`` is a
+                string (``~`` expanded) or ``false`` to disable the cache.
+
+        Returns:
+            The options, defaults for every key not given.
+
+        Raises:
+            ConfigError: An unknown key, a value of the wrong type or out of range.
+        """
+        values: dict[str, object] = {}
+        for key, value in table.items():
+            entry = _CONFIG_KEYS.get(key)
+            if entry is None:
+                known = ", ".join(sorted(_CONFIG_KEYS))
+                raise ConfigError(f"{_TABLE} key", key, f"unknown key (known keys: {known})")
+            name, convert = entry
+            values[name] = convert(f"{_TABLE} {key}", value)
+        try:
+            return cls(**values)  # type: ignore[arg-type]
+        except ConfigError as exc:
+            raise ConfigError(f"{_TABLE} {exc.option}", exc.value, exc.reason) from exc
+
+    def _probe_settings(self) -> ProbeSettings:
+        return ProbeSettings(
+            timeout=self.timeout,
+            retries=self.retries,
+            backoff=self.backoff,
+            max_backoff=self.max_backoff,
+            max_retry_after=self.max_retry_after,
+            max_concurrency=self.max_concurrency,
+            max_per_host=self.max_per_host,
+            accept=self.accept,
+            max_redirects=self.max_redirects,
+            user_agent=self.user_agent,
+            method=self.method,
+        )
+
+
+def _is_number(value: object) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool)
+
+
+def _is_int(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+_VALUE_CHECKS: tuple[tuple[str, Callable[[Any], bool], str], ...] = (
+    ("timeout", lambda v: _is_number(v) and 0 < v < float("inf"), "must be a positive number"),
+    ("retries", lambda v: _is_int(v) and 0 <= v <= 100, "must be an integer in 0..100"),
+    ("backoff", lambda v: _is_number(v) and 0 <= v < float("inf"), "must be a number >= 0"),
+    ("max_backoff", lambda v: _is_number(v) and 0 <= v < float("inf"), "must be a number >= 0"),
+    (
+        "max_retry_after",
+        lambda v: _is_number(v) and 0 <= v < float("inf"),
+        "must be a number >= 0",
+    ),
+    ("max_concurrency", lambda v: _is_int(v) and v >= 1, "must be an integer >= 1"),
+    ("max_per_host", lambda v: _is_int(v) and v >= 1, "must be an integer >= 1"),
+    (
+        "accept",
+        lambda v: (
+            isinstance(v, frozenset) and bool(v) and all(_is_int(s) and 100 <= s <= 599 for s in v)
+        ),
+        "must be a non-empty set of HTTP statuses (100..599)",
+    ),
+    (
+        "exclude",
+        lambda v: isinstance(v, tuple) and all(isinstance(p, str) for p in v),
+        "must be a tuple of regular expressions",
+    ),
+    ("max_redirects", lambda v: _is_int(v) and 0 <= v <= 100, "must be an integer in 0..100"),
+    (
+        "user_agent",
+        lambda v: isinstance(v, str) and bool(v.strip()) and v.isprintable(),
+        "must be a non-empty printable string",
+    ),
+    ("method", lambda v: v in METHODS, f"must be one of {', '.join(METHODS)}"),
+    ("cache_path", lambda v: v is None or isinstance(v, Path), "must be a path or None"),
+    ("cache_ttl", lambda v: _is_number(v) and v >= 0, "must be a number of seconds >= 0"),
+)
+"""Field -> predicate -> reason; checked by ``LinkOptions.__post_init__``."""
+
+_TABLE = "[tool.urlsift.links]"
+
+_Converter = Callable[[str, object], object]
+
+
+def _number(option: str, value: object) -> object:
+    if not _is_number(value):
+        raise ConfigError(option, value, "must be a number")
+    assert isinstance(value, (int, float))
+    return float(value)
+
+
+def _integer(option: str, value: object) -> object:
+    if not _is_int(value):
+        raise ConfigError(option, value, "must be an integer")
+    return value
+
+
+def _string(option: str, value: object) -> object:
+    if not isinstance(value, str):
+        raise ConfigError(option, value, "must be a string")
+    return value
+
+
+def _method(option: str, value: object) -> object:
+    if value not in get_args(Method):
+        raise ConfigError(option, value, f"must be one of {', '.join(get_args(Method))}")
+    return value
+
+
+def _string_list(option: str, value: object) -> object:
+    items = [value] if isinstance(value, str) else value
+    if not isinstance(items, list) or not all(isinstance(item, str) for item in items):
+        raise ConfigError(option, value, "must be a list of regular expressions")
+    return tuple(items)
+
+
+_RANGE = re.compile(r"\s*(\d{3})\s*(?:\.\.\s*(\d{3})\s*)?")
+
+
+def _accept(option: str, value: object) -> object:
+    items = value if isinstance(value, list) else [value]
+    statuses: set[int] = set()
+    for item in items:
+        if _is_int(item):
+            assert isinstance(item, int)
+            low = high = item
+        elif isinstance(item, str) and (match := _RANGE.fullmatch(item)):
+            low = int(match.group(1))
+            high = int(match.group(2) or low)
+        else:
+            raise ConfigError(option, item, 'must be a status (404) or a range ("200..299")')
+        if not 100 <= low <= high <= 599:
+            raise ConfigError(option, item, "statuses run from 100 to 599, low to high")
+        statuses.update(range(low, high + 1))
+    if not statuses:
+        raise ConfigError(option, value, "must accept at least one status")
+    return frozenset(statuses)
+
+
+def _cache_path(option: str, value: object) -> object:
+    if value is False:
+        return None
+    if not isinstance(value, str) or not value.strip():
+        raise ConfigError(option, value, "must be a file path or false")
+    return Path(value).expanduser()
+
+
+_CONFIG_KEYS: dict[str, tuple[str, _Converter]] = {
+    "timeout": ("timeout", _number),
+    "retries": ("retries", _integer),
+    "backoff": ("backoff", _number),
+    "max-backoff": ("max_backoff", _number),
+    "max-retry-after": ("max_retry_after", _number),
+    "max-concurrency": ("max_concurrency", _integer),
+    "max-per-host": ("max_per_host", _integer),
+    "accept": ("accept", _accept),
+    "exclude": ("exclude", _string_list),
+    "max-redirects": ("max_redirects", _integer),
+    "user-agent": ("user_agent", _string),
+    "method": ("method", _method),
+    "cache-path": ("cache_path", _cache_path),
+    "cache-ttl": ("cache_ttl", _number),
+}
+"""Configuration key -> (field, converter that checks the TOML type)."""
+
+
+# --- from findings to targets ------------------------------------------------------
+
+
+def _target(reading: str, excluded: Sequence[re.Pattern[str]]) -> str | None:
+    # The URL to request for one reading, or None when it is not to be checked: another
+    # scheme, excluded, or not even parseable (URL001 reports that from the text).
+    if any(pattern.search(reading) for pattern in excluded):
+        return None
+    try:
+        url = httpx.URL(reading)
+    except (httpx.InvalidURL, ValueError):
+        return None
+    if url.scheme not in CHECKED_SCHEMES or not url.host:
+        return None
+    return str(url.copy_with(fragment=None))
+
+
+@dataclass(frozen=True, slots=True)
+class _Plan:
+    # One finding to judge: its checkable readings, primary first, with their targets.
+    finding: Finding
+    readings: tuple[tuple[str, str], ...]
+
+
+def _plan(findings: Iterable[Finding], excluded: Sequence[re.Pattern[str]]) -> list[_Plan]:
+    plans: list[_Plan] = []
+    for finding in findings:
+        primary = _target(finding.url, excluded)
+        if primary is None:
+            continue  # the link as written is not checked; its alternatives are not either
+        readings = [(finding.url, primary)]
+        for alternative in finding.alternatives:
+            target = _target(alternative, excluded)
+            if target is not None and alternative != finding.url:
+                readings.append((alternative, target))
+        plans.append(_Plan(finding, tuple(readings)))
+    return plans
+
+
+async def _check_all(
+    targets: Sequence[str], options: LinkOptions, sleep: Sleep, clock: Callable[[], float]
+) -> dict[str, Outcome]:
+    prober = Prober(options._probe_settings(), sleep=sleep, clock=clock)
+    try:
+        outcomes = await asyncio.gather(*(prober.check(target) for target in targets))
+    finally:
+        await prober.aclose()
+    return dict(zip(targets, outcomes, strict=True))
+
+
+# --- from outcomes to messages -------------------------------------------------------
+
+
+def _redirect_words(outcome: Outcome) -> str:
+    permanence = {hop.permanent for hop in outcome.redirects}
+    word = {
+        frozenset({True}): "redirects permanently",
+        frozenset({False}): "redirects temporarily",
+    }.get(frozenset(permanence), "redirects")
+    codes = ", ".join(str(hop.status) for hop in outcome.redirects)
+    return f"{word} to {outcome.final_url} ({codes})"
+
+
+def _failure_text(reading: str, outcome: Outcome, options: LinkOptions) -> str:
+    # The words for a reading that does not resolve, by outcome kind.
+    if outcome.kind == "status":
+        assert outcome.status is not None
+        text = f"HTTP {status_text(outcome.status)} for {reading}"
+        if outcome.redirects:
+            text += f" (redirected to {outcome.final_url})"
+        return text
+    if outcome.kind == "timeout":
+        tries = f"{outcome.tries} tr{'y' if outcome.tries == 1 else 'ies'}"
+        return f"no answer from {outcome.host} in {options.timeout:g} s ({tries})"
+    return _ERROR_TEMPLATES[outcome.stage].format(
+        reading=reading, host=outcome.host, reason=outcome.reason
+    )
+
+
+_ERROR_TEMPLATES: dict[Stage, str] = {
+    "connect": "cannot connect to {host}: {reason}",
+    "exchange": "no valid answer from {host}: {reason}",
+    "redirect": "cannot follow the redirects of {reading}: {reason}",
+}
+"""Message of a URL101 for an ``error`` outcome, by the stage that failed."""
+
+
+_ORDINALS = ("first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth")
+
+
+def _ordinal(index: int) -> str:
+    return _ORDINALS[index] if index < len(_ORDINALS) else f"#{index + 1}"
+
+
+def _listing(words: Sequence[str]) -> str:
+    return words[0] if len(words) == 1 else f"{', '.join(words[:-1])} and {words[-1]}"
+
+
+def _judge(
+    plan: _Plan, outcomes: Mapping[str, Outcome], options: LinkOptions
+) -> tuple[str, str] | None:
+    # (code, message) for one finding, or None when there is nothing to say.
+    results = [(reading, outcomes[target]) for reading, target in plan.readings]
+    primary, first = results[0]
+    if first.resolves:
+        return ("URL102", f"{primary} {_redirect_words(first)}") if first.redirects else None
+    if len(results) == 1:
+        code = "URL103" if first.kind == "timeout" else "URL101"
+        return code, _failure_text(primary, first, options)
+    names = _listing([reading for reading, _ in results])
+    good = [index for index, (_, outcome) in enumerate(results) if outcome.resolves]
+    if good:
+        which = _listing([_ordinal(index) for index in good])
+        verb = "resolves" if len(good) == 1 else "resolve"
+        only = "only " if len(good) == 1 else ""
+        why = _failure_text(primary, first, options)
+        return "URL101", f"of the readings {names}, {only}the {which} {verb} ({why})"
+    reasons = "; ".join(_failure_text(reading, outcome, options) for reading, outcome in results)
+    code = "URL103" if all(o.kind == "timeout" for _, o in results) else "URL101"
+    return code, f"none of the readings {names} resolves: {reasons}"
+
+
+def _diagnostic(finding: Finding, code: str, message: str) -> Diagnostic:
+    return Diagnostic(
+        path=finding.path,
+        line=finding.line,
+        column=finding.column,
+        code=code,
+        severity=RULE_BY_CODE[code].severity,
+        message=message,
+        url=finding.url,
+        end_line=finding.end_line,
+        end_column=finding.end_column,
+    )
+
+
+def diagnose_links(
+    findings: Sequence[Finding],
+    options: LinkOptions,
+    *,
+    sleep: Sleep = asyncio.sleep,
+    clock: Callable[[], float] = time.time,
+) -> list[Diagnostic]:
+    """Check that the findings' http/https links resolve; report those that do not.
+
+    Starts its own event loop (``asyncio.run``), so it must not be called from a running
+    one. Distinct URLs (without fragment) are requested once; fresh cache entries are used
+    without a request; new successes are written to the cache.
+
+    Args:
+        findings: The URLs found in the documents.
+        options: Timeouts, retries, limits, accepted statuses, exclusions, cache.
+        sleep: Coroutine used for retry waits (tests pass one that returns at once).
+        clock: POSIX time, for the cache's time-to-live and ``Retry-After`` dates.
+
+    Returns:
+        URL101, URL102 and URL103 diagnostics, in the order of the findings, located at
+        each finding's span, with the rule's default severity.
+
+    Raises:
+        ConfigError: An ``exclude`` pattern is not a regular expression.
+    """
+    excluded = [re.compile(pattern) for pattern in options.exclude]
+    plans = _plan(findings, excluded)
+    targets = list(dict.fromkeys(target for plan in plans for _, target in plan.readings))
+    cache = LinkCache(options.cache_path, ttl=options.cache_ttl, now=clock())
+    outcomes: dict[str, Outcome] = {}
+    for target in targets:
+        entry = cache.get(target, options.accept)
+        if entry is not None:
+            outcomes[target] = Outcome(target, "ok", entry.status, entry.redirects, cached=True)
+    missing = [target for target in targets if target not in outcomes]
+    if missing:
+        checked = asyncio.run(_check_all(missing, options, sleep, clock))
+        now = clock()
+        for target, outcome in checked.items():
+            outcomes[target] = outcome
+            if outcome.resolves and outcome.status is not None:
+                cache.put(target, CacheEntry(outcome.status, outcome.redirects, now))
+        cache.save()
+    diagnostics: list[Diagnostic] = []
+    for plan in plans:
+        verdict = _judge(plan, outcomes, options)
+        if verdict is not None:
+            diagnostics.append(_diagnostic(plan.finding, *verdict))
+    return diagnostics
