@@ -28,3 +28,15 @@ def test_config_keys_documented() -> None:
 def test_default_document_set_documented() -> None:
     for glob in DEFAULT_INCLUDE:
         assert f"`{glob}`" in DOC
+
+
+def test_readme_summary_lists_every_rule() -> None:
+    readme = (Path(__file__).resolve().parent.parent / "README.md").read_text(encoding="utf-8")
+    section = readme.split("### Linting documentation", 1)[1].split("\n## ", 1)[0]
+    for rule in RULES:
+        if rule.needs_network:
+            assert rule.name in section
+        else:
+            assert re.search(
+                rf"^\| {rule.code} \| {rule.name}\b.* \| {rule.severity} \|$", section, re.M
+            )
