@@ -142,7 +142,13 @@ ANGLE_TRIGGER_RE = regex.compile(ANGLE_TRIGGER)
 """The ``<`` trigger (the same for every scheme set)."""
 
 PAGE_BREAK_RE = regex.compile(RFC_PAGE_BREAK)
-"""An RFC page break (see :data:`RFC_PAGE_BREAK`); used by the scanner and the rejoiner."""
+"""An RFC page break (see :data:`RFC_PAGE_BREAK`), as the scanner matches it inside a wrapper:
+at the start of a blank line."""
+
+PAGE_BREAK_IN_BODY_RE = regex.compile(rf"(?<=\n)(?={HSPACE_RUN}\n){RFC_PAGE_BREAK}")
+"""The same break found again by the rejoiner in a wrapper's body: only where the scanner
+could have seen it (right after a line break, on a blank line), so text that merely looks
+like a page footer on a URL's own line is never removed."""
 
 BRACKET_RE = regex.compile(BRACKET)
 """A bracket of the bare-URL balance rule."""

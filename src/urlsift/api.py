@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections import OrderedDict
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Protocol
 
 import regex
@@ -55,6 +55,7 @@ def _text_defects(url: str) -> tuple[Defect, ...]:
 class _Verdict:
     """What a candidate's readings conclude, whatever text they came from (cached)."""
 
+    index: int  # which reading was chosen (0: the rejoiner's primary)
     url: str  # the primary reading chosen
     alternatives: tuple[str, ...]  # the other readings, in the rejoiner's order
     validation: Validation  # of ``url``
@@ -102,6 +103,7 @@ class Judge:
         url = texts[index]
         defects = (*_text_defects(url), *chosen.defects)
         found = _Verdict(
+            index=index,
             url=url,
             alternatives=texts[:index] + texts[index + 1 :],
             validation=chosen,
@@ -139,7 +141,15 @@ class Judge:
         defects = verdict.defects
         valid = verdict.valid
         if extra_defects or readings.defects:  # rare: most URLs carry only their own
-            text_defects = (*extra_defects, *readings.defects)
+            rejoin_defects = readings.defects
+            if verdict.index:  # an alternative was promoted: its offsets, not the primary's
+                rejoin_defects = tuple(
+                    d
+                    if d.offset is None
+                    else replace(d, offset=readings.offset_in(verdict.index, d.offset))
+                    for d in rejoin_defects
+                )
+            text_defects = (*extra_defects, *rejoin_defects)
             defects = (*text_defects, *defects)
             valid = valid and not any(d.severity == "error" for d in text_defects)
         return Url(

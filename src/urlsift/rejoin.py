@@ -20,7 +20,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from itertools import combinations
 
-from ._context import PAGE_BREAK_RE
+from ._context import PAGE_BREAK_IN_BODY_RE
 from ._model import Candidate, Defect
 from .scanner import quote_key
 
@@ -43,7 +43,19 @@ class Readings:
     alternatives: tuple[str, ...]
     """Other possible readings, most likely first."""
     defects: tuple[Defect, ...]
-    """Problems found while rejoining (``ambiguous-hyphen``, ``unterminated-wrapper`` ...)."""
+    """Problems found while rejoining (``ambiguous-hyphen``, ``unterminated-wrapper`` ...).
+    Their offsets index :attr:`primary`; see :meth:`offset_in`."""
+    removed: tuple[tuple[int, ...], ...] = ()
+    """For each alternative, the offsets in :attr:`primary` of the hyphens it leaves out."""
+
+    def offset_in(self, index: int, offset: int) -> int:
+        """Map an offset in :attr:`primary` to reading ``index`` (0 = primary).
+
+        A removed hyphen's offset maps to where it stood (the character after it).
+        """
+        if index == 0:
+            return offset
+        return offset - sum(1 for r in self.removed[index - 1] if r < offset)
 
 
 def _strip_quote(line: str, key: str) -> str:
@@ -78,7 +90,7 @@ def rejoin(candidate: Candidate) -> Readings:
         return Readings(body, (), ())
     defects: list[Defect] = []
     if "\f" in body:  # an RFC page break inside the wrapper: drop footer and header
-        body = PAGE_BREAK_RE.sub("\n", body)
+        body = PAGE_BREAK_IN_BODY_RE.sub("\n", body)
     lines = body.split("\n")
     key = quote_key(candidate.quote_prefix)
     pieces: list[str] = []
@@ -94,6 +106,7 @@ def rejoin(candidate: Candidate) -> Readings:
     primary = "".join(pieces)
 
     alternatives: list[str] = []
+    removed_offsets: list[tuple[int, ...]] = []
     if hyphen_breaks:
         offsets: list[int] = []
         position = 0
@@ -121,6 +134,7 @@ def rejoin(candidate: Candidate) -> Readings:
             removal_sets = [set(offsets)]
         for removed in removal_sets[:MAX_ALTERNATIVES]:
             alternatives.append("".join(c for i, c in enumerate(primary) if i not in removed))
+            removed_offsets.append(tuple(sorted(removed)))
 
     if not candidate.terminated:
         closer = "<URL:...>" if candidate.kind == "wrapped" else "<...>"
@@ -142,4 +156,4 @@ def rejoin(candidate: Candidate) -> Readings:
                 len(primary),
             )
         )
-    return Readings(primary, tuple(alternatives), tuple(defects))
+    return Readings(primary, tuple(alternatives), tuple(defects), tuple(removed_offsets))
