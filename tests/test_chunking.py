@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
-from hypothesis import given
+from pathlib import Path
+
+import pytest
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 import urlsift
 from urlsift import Scanner
+from urlsift.scanner import find_boundary
 
 # Text built from pieces that exercise every rule: wrappers, quotes, hyphen breaks, CRLF.
 PIECES = [
@@ -127,3 +131,56 @@ def test_chunking_invariance_with_tiny_bounds(text: str, cuts: list[int]) -> Non
     assert scan(list(text), 16) == whole
     for candidate in whole:
         assert len(candidate.body) <= 24
+
+
+# -- pieces cut at scanner.find_boundary, scanned with their origin ----------------------
+
+_ROOT = Path(__file__).resolve().parent.parent
+_RFC = _ROOT / "corpora" / "rfc" / "rfc1738.txt"
+_CORPUS_FILES = [_RFC, *sorted((_ROOT / "corpora" / "context").glob("*.txt"))]
+
+
+def _pieces(text: str, size: int) -> list[tuple[str, tuple[int, int]]]:
+    out = []
+    start, offset, line = 0, 0, 1
+    while True:
+        cut = find_boundary(text, start + size, final=True)
+        if cut is None:
+            out.append((text[start:], (offset, line)))
+            return out
+        piece = text[start:cut]
+        out.append((piece, (offset, line)))
+        offset += len(piece)
+        line += piece.count("\n")
+        start = cut
+
+
+def _scan_pieces(text: str, size: int) -> list[urlsift.Candidate]:
+    found: list[urlsift.Candidate] = []
+    for piece, origin in _pieces(text, size):
+        scanner = Scanner(origin=origin)
+        found += scanner.feed(piece)
+        found += scanner.close()
+    return found
+
+
+@pytest.mark.parametrize("size", [1, 200, 4096])
+def test_pieces_cut_at_boundaries_scan_as_the_whole_text(size: int) -> None:
+    for path in _CORPUS_FILES:
+        text = path.read_text(encoding="utf-8", errors="surrogateescape")
+        if path == _RFC:  # page breaks every 60 lines: many boundaries, some refused
+            assert len(_pieces(text, size)) > 10
+        assert _scan_pieces(text, size) == _scan([text]), path
+
+
+_PAGE_BROKEN_WRAPPER = (
+    "see <URL:http://a.example/x\n\nAuthor   Standards Track   [Page 7]\n"
+    "\fRFC 1738   URLs   December 1994\n\ny.html> and http://b.example/\n\nend\n"
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(texts, st.integers(1, 40))
+@example(_PAGE_BROKEN_WRAPPER, 1)  # the blank line before a page footer is no boundary
+def test_pieces_scan_as_the_whole_text(text: str, size: int) -> None:
+    assert _scan_pieces(text, size) == _scan([text])

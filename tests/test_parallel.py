@@ -394,3 +394,50 @@ def test_bad_arguments(inputs: dict[str, str]) -> None:
     with pytest.raises(ValueError, match="batch_bytes"):
         scan([inputs["notes.txt"]], jobs=2, batch_bytes=0)
     assert scan([], jobs=2) == ([], ArchiveStats())
+
+
+# -- plain text cut into pieces at blank lines --------------------------------------------
+
+RFC_DIR = Path(__file__).resolve().parent.parent / "corpora" / "rfc"
+
+
+def test_plain_text_pieces_are_scanned_as_one_text(tmp_path: Path) -> None:
+    # The RFC has page breaks (form feeds between blank lines) that wrappers cross; the
+    # generated text has wrappers left open at blank lines and hyphen breaks before them.
+    rng = random.Random(7)
+    lines = []
+    for i in range(3000):
+        shape = rng.randrange(6)
+        if shape == 0:
+            lines.append(f"see <URL:http://h{i}.example/a-")
+        elif shape == 1:
+            lines.append(f"bare http://h{i}.example/x- ")
+        elif shape == 2:
+            lines.append("")
+        elif shape == 3:
+            lines.append(f"> <http://q{i}.example/{'p' * rng.randrange(80)}")
+        else:
+            lines.append(f"word {i} more words ftp://f{i}.example/file.txt.")
+    generated = tmp_path / "generated.txt"
+    generated.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    crlf = tmp_path / "crlf.txt"
+    crlf.write_bytes(generated.read_bytes().replace(b"\n", b"\r\n"))
+    paths = [str(RFC_DIR / "rfc1738.txt"), str(generated), str(crlf)]
+    for config in (ScanConfig(kind="text"), ScanConfig()):
+        results = assert_same(paths, config, jobs=2, batch_bytes=600)
+        assert sum(isinstance(r, Url) for r in results) > 1000
+
+
+def test_plain_text_without_blank_lines_is_finished_in_the_parent(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(parallel, "MAX_TEXT_PIECE", 5000)
+    text = "".join(f"line {i} http://h{i}.example/p\n" for i in range(2000))
+    blank_at_start = "intro\n\n" + text
+    paths = []
+    for name, content in (("no-blank.txt", text), ("blank-then-none.txt", blank_at_start)):
+        path = tmp_path / name
+        path.write_text(content, encoding="utf-8")
+        paths.append(str(path))
+    results = assert_same(paths, ScanConfig(kind="text"), jobs=2, batch_bytes=600)
+    assert sum(isinstance(r, Url) for r in results) == 4000

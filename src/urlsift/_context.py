@@ -138,6 +138,10 @@ def compile_patterns(schemes: tuple[str, ...], max_url_length: int) -> Patterns:
 SCHEME_NAME = regex.compile(rf"{SCHEME}\Z")
 """A whole string that is a syntactically valid scheme name (used to check options)."""
 
+BLANK_LINE_RE = regex.compile(r"\n(?=[ \t\r]{0,256}\n)")
+"""A line break followed by a blank line without a form feed (a point no span crosses,
+unless an RFC page break is near: see ``scanner.find_boundary``)."""
+
 ANGLE_TRIGGER_RE = regex.compile(ANGLE_TRIGGER)
 """The ``<`` trigger (the same for every scheme set)."""
 

@@ -95,6 +95,9 @@ class TextUnit:
     """Message context when the text came from a mail or news archive."""
     defects: tuple[Defect, ...] = ()
     """Problems found while producing the text (bad charset, broken MIME ...)."""
+    origin: tuple[int, int] = (0, 1)
+    """``(offset, line)`` of the first character when the unit is a piece of a larger text
+    that starts at a line start (a plain-text file split for parallel scanning)."""
 
 
 @dataclass(frozen=True, slots=True)

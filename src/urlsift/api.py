@@ -231,7 +231,7 @@ def _scan_units(
 ) -> Iterator[Url]:
     decide = Judge(policy=policy)
     for unit in units:
-        scanner = Scanner(schemes, max_url_length=max_url_length)
+        scanner = Scanner(schemes, max_url_length=max_url_length, origin=unit.origin)
         yield from scan_unit(unit, scanner, decide, extra_defects=unit.defects)
 
 

@@ -16,6 +16,13 @@ yields their results strictly in queue order, so the stream is the one
   :func:`urlsift.sources.archive.raw_message_units`, which also counts the statistics) and scans
   them with :func:`urlsift.runner.scan_text_units`. A message is never cut between two
   batches, so per-message ``UnitDefects`` come out exactly once, as in one process.
+* **Plain text.** A text file (kind ``text``, or ``auto`` sniffing as text) is read and
+  decoded by the parent and cut into pieces of about ``batch_bytes`` characters, each one
+  item, at blank lines where no span can cross (:func:`urlsift.scanner.find_boundary`: not
+  near a form feed, so never inside an RFC page break a wrapper may span). A worker scans
+  a piece with a scanner whose ``origin`` is the piece's offset and line, so the records
+  are exactly those of one scan. A file with no usable blank line within
+  :data:`MAX_TEXT_PIECE` characters is finished in the parent (memory stays bounded).
 * **Parent only.** Standard input (``-``), and a path of kind ``auto`` that is not a regular
   file or directory (a FIFO, a device: sniffing it and reopening it in a worker would lose
   bytes), are scanned in the parent, sequentially, once every item before them is yielded.
@@ -49,6 +56,7 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
+import itertools
 import os
 import stat
 import warnings
@@ -70,6 +78,7 @@ from .runner import (
     iter_sequential,
     scan_text_units,
 )
+from .scanner import find_boundary
 from .sources.archive import (
     INPUT_KINDS,
     SNIFF_BYTES,
@@ -78,6 +87,7 @@ from .sources.archive import (
     open_units,
     raw_message_units,
     sniff_kind,
+    text_chunks,
 )
 from .sources.compress import CountedStream, open_counted
 from .sources.mbox import MboxSplitter, RawMessage
@@ -96,6 +106,9 @@ still makes several batches per worker."""
 
 DEFAULT_BATCH_MESSAGES = 1000
 """Most messages per batch, whatever their size (bounds the results of one batch)."""
+
+MAX_TEXT_PIECE = 16 << 20
+"""Most characters of a plain-text file held while looking for a blank line to cut at."""
 
 WINDOW_PER_JOB = 2
 """Items queued or running per worker process (the default window is ``2 * jobs``)."""
@@ -118,7 +131,17 @@ class _BatchWork:
     config: ScanConfig
 
 
-_Work = _PathWork | _BatchWork
+@dataclass(frozen=True, slots=True)
+class _TextWork:
+    """A piece of a plain-text file, cut at a blank line (see ``scanner.find_boundary``)."""
+
+    source: str
+    text: str
+    origin: tuple[int, int]  # (offset, line) of the piece's first character in the file
+    config: ScanConfig
+
+
+_Work = _PathWork | _BatchWork | _TextWork
 
 
 @dataclass(frozen=True, slots=True)
@@ -141,6 +164,10 @@ def _run(work: _Work) -> _Outcome:
     if isinstance(work, _PathWork):
         results = list(iter_sequential([work.path], work.config, stats))
         return _Outcome(results, stats)
+    if isinstance(work, _TextWork):
+        unit = TextUnit(source=work.source, chunks=(work.text,), origin=work.origin)
+        judge = _judge(work.config.policy)
+        return _Outcome(list(scan_text_units([unit], work.config, judge)), stats)
     config = work.config
     units = (
         unit
@@ -272,7 +299,7 @@ class _Scheduler:
         if path == "-" or (kind == "auto" and _is_special(path)):
             yield from self.drain()
             yield from iter_sequential([path], self.config, self.stats)
-        elif kind not in ("auto", "mbox") or os.path.isdir(path):
+        elif kind not in ("auto", "mbox", "text") or os.path.isdir(path):
             yield from self.push_work(_PathWork(path, self.config))
         else:
             yield from self.plan_file(path)
@@ -284,16 +311,20 @@ class _Scheduler:
         except OSError as exc:
             yield from self.push_results([ReadFailure(path, failure_reason(exc))])
             return
-        if self.config.kind == "auto":
+        kind = self.config.kind
+        if kind == "auto":
             try:
                 kind = sniff_kind(opened.stream.peek(SNIFF_BYTES)[:SNIFF_BYTES])
             except OSError:
                 kind = "auto"  # the worker meets the same error, and reports it the same way
-            if kind != "mbox":
-                with contextlib.suppress(OSError):  # likewise
-                    opened.stream.close()
-                yield from self.push_work(_PathWork(path, self.config))
-                return
+        if kind == "text":
+            yield from self.plan_text(path, opened)
+            return
+        if kind != "mbox":  # a single message or article, or a sniffing error
+            with contextlib.suppress(OSError):  # likewise
+                opened.stream.close()
+            yield from self.push_work(_PathWork(path, self.config))
+            return
         for item in self.split(path, opened):
             if isinstance(item, ReadFailure):
                 yield from self.push_results([item])
@@ -302,6 +333,45 @@ class _Scheduler:
                 yield from self.push_results(list(scan_text_units([item], self.config, judge)))
             else:
                 yield from self.push_work(_BatchWork(path, item, self.config))
+
+    def plan_text(self, path: str, opened: CountedStream) -> Iterator[Result]:
+        """Cut a plain-text file at blank lines into pieces of about ``batch_bytes``.
+
+        Pieces are cut only where :func:`~urlsift.scanner.find_boundary` says no span can
+        cross, and each is scanned with its ``origin``, so the records are those of one
+        scan. When no such point comes within ``MAX_TEXT_PIECE`` characters (a file with
+        no blank line), the rest of the file is scanned here, after every earlier item,
+        so memory stays bounded. A read error ends the path with a ``ReadFailure`` (the
+        text read since the last piece is scanned first).
+        """
+        chunks = text_chunks(opened, self.stats)
+        pending = ""
+        offset, line = 0, 1
+        try:
+            for chunk in chunks:
+                pending += chunk
+                while len(pending) >= self.batch_bytes:
+                    cut = find_boundary(pending, self.batch_bytes - 1)
+                    if cut is None:
+                        break
+                    piece, pending = pending[:cut], pending[cut:]
+                    yield from self.push_work(_TextWork(path, piece, (offset, line), self.config))
+                    offset += len(piece)
+                    line += piece.count("\n")
+                if len(pending) > MAX_TEXT_PIECE:  # no blank line in sight: finish here
+                    yield from self.drain()
+                    rest = itertools.chain((pending,), chunks)
+                    unit = TextUnit(path, rest, origin=(offset, line))
+                    judge = _judge(self.config.policy)
+                    yield from scan_text_units([unit], self.config, judge)
+                    return
+        except OSError as exc:
+            if pending:
+                yield from self.push_work(_TextWork(path, pending, (offset, line), self.config))
+            yield from self.push_results([ReadFailure(path, failure_reason(exc))])
+            return
+        if pending:
+            yield from self.push_work(_TextWork(path, pending, (offset, line), self.config))
 
     def split(
         self, path: str, opened: CountedStream

@@ -95,7 +95,7 @@ def scan_text_units(
             if key != reported:
                 reported = key
                 yield UnitDefects(unit.source, unit.context, unit.defects)
-        yield from scan_unit(unit, Scanner(config.schemes), judge)
+        yield from scan_unit(unit, Scanner(config.schemes, origin=unit.origin), judge)
 
 
 def failure_reason(exc: OSError) -> str:

@@ -30,6 +30,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from ._context import (
+    BLANK_LINE_RE,
     BRACKET_RE,
     MAX_SCHEME_LENGTH,
     PAGE_BREAK_SPAN,
@@ -119,6 +120,42 @@ _NOT_CONTINUATION = frozenset(".,;:!?'\")]}")
 _MAX_LEADING_SPACE = 64
 
 
+# Text around a split point that must hold no form feed: an RFC page break (which a wrapper
+# may cross, blank lines and all) spans less than this.
+_PAGE_BREAK_MARGIN = PAGE_BREAK_SPAN + 2
+
+
+def find_boundary(text: str, start: int, *, final: bool = False) -> int | None:
+    """Return a point at or after ``start`` where ``text`` can be cut without changing a scan.
+
+    The point follows a line break and begins a blank line, with no form feed nearby. No
+    span crosses such a line (a bare URL stops at whitespace, a hyphen break needs a
+    non-blank next line, and a blank line ends a wrapper unless it begins an RFC page
+    break, which needs a form feed), so scanning ``text[:p]`` and then ``text[p:]`` with
+    ``origin`` set (each closed) gives exactly the candidates of scanning ``text`` whole.
+
+    Args:
+        text: the text (its first character at a line start).
+        start: where to start looking.
+        final: ``text`` is all there is (otherwise a point needs ``PAGE_BREAK_SPAN``
+            characters after it, to rule out a page break).
+
+    Returns:
+        The index, or None when there is none (yet).
+    """
+    pos = start
+    while True:
+        m = BLANK_LINE_RE.search(text, pos)
+        if m is None:
+            return None
+        p = int(m.end())
+        if p + _PAGE_BREAK_MARGIN > len(text) and not final:
+            return None
+        if "\f" not in text[max(0, p - _PAGE_BREAK_MARGIN) : p + _PAGE_BREAK_MARGIN]:
+            return p
+        pos = p
+
+
 def quote_key(prefix: str) -> str:
     """Return a quote prefix with its spaces removed: ``"> > "`` and ``">>"`` match."""
     return prefix.replace(" ", "").replace("\t", "")
@@ -170,6 +207,7 @@ class Scanner:
         max_url_length: int = DEFAULT_MAX_URL_LENGTH,
         max_wrapper_length: int = DEFAULT_MAX_WRAPPER_LENGTH,
         block_size: int = DEFAULT_BLOCK_SIZE,
+        origin: tuple[int, int] = (0, 1),
     ) -> None:
         """Create a scanner.
 
@@ -178,6 +216,9 @@ class Scanner:
             max_url_length: cap on a bare or prefixed URL, in characters.
             max_wrapper_length: cap on a ``<...>`` span, in characters.
             block_size: characters gathered before a scanning pass.
+            origin: ``(offset, line)`` of the first character fed, when the text is a
+                piece of a larger one that starts at a line start (offsets and lines of
+                the candidates are then those of the larger text).
 
         Raises:
             ConfigError: a scheme name or a limit is unusable.
@@ -196,7 +237,7 @@ class Scanner:
         self._block_size = block_size
         self._p: Patterns = compile_patterns(self.schemes, max_url_length)
         self._buf = ""  # undecided text; buf[0] is at absolute offset _base
-        self._base = 0
+        self._base = origin[0]
         self._pos = 0  # scanning resumes here (index into _buf)
         self._pending: list[str] = []
         self._pending_len = 0
@@ -204,8 +245,8 @@ class Scanner:
         self._closed = False
         # Line cursor: _cur is an index into _buf whose line number and line start are known.
         self._cur = 0
-        self._cur_line = 1
-        self._cur_line_start = 0  # absolute offset of the first character of _cur's line
+        self._cur_line = origin[1]
+        self._cur_line_start = origin[0]  # absolute offset of the first character of _cur's line
         # Quote prefix of the line holding _buf[0] when that line began before _buf[0].
         self._head_prefix = ""
 

@@ -406,8 +406,16 @@ def _folder_units(
         yield from units
 
 
-def _text_chunks(opened: CountedStream, stats: ArchiveStats) -> Iterator[str]:
-    # The plain-text source's lossless decoder over the (decompressed) stream.
+def text_chunks(opened: CountedStream, stats: ArchiveStats) -> Iterator[str]:
+    """Decode an opened plain-text stream losslessly, counting it; closes it at the end.
+
+    Args:
+        opened: the (decompressed) stream from ``open_counted``.
+        stats: counters (``files``, ``bytes_read``, ``stored_bytes_read``).
+
+    Returns:
+        An iterator of text chunks (:func:`urlsift.sources.text.decode_blocks`).
+    """
     stats.files += 1
     decoded = stored = 0
     try:
@@ -475,7 +483,7 @@ def _open_units(
         if kind == "auto":
             kind = sniff_kind(opened.stream.peek(SNIFF_BYTES)[:SNIFF_BYTES])
         if kind == "text":
-            yield TextUnit(source=path, chunks=_text_chunks(opened, stats))
+            yield TextUnit(source=path, chunks=text_chunks(opened, stats))
         elif kind == "mbox":
             yield from _mbox_units(path, opened, options, stats)
         else:
