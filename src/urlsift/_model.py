@@ -10,7 +10,8 @@ the standard library.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
+from operator import attrgetter
 from typing import Literal
 
 Kind = Literal["wrapped", "angle", "prefixed", "bare"]
@@ -165,6 +166,12 @@ class Url:
     context: MessageContext | None = None
     """Message context when the URL came from a mail or news archive."""
 
+    def __reduce__(self) -> tuple[type[Url], tuple[object, ...]]:
+        # Pickled by field values, rebuilt through __init__: a third faster both ways than
+        # the slotted dataclass's per-field state, which matters when ``--jobs`` workers
+        # send every record back to the parent.
+        return (Url, _URL_FIELDS(self))
+
     def to_dict(self) -> dict[str, object]:
         """Return the record as a JSON-ready mapping (the ``--format jsonl`` object)."""
         out: dict[str, object] = {
@@ -189,6 +196,9 @@ class Url:
         if self.context is not None:
             out.update(self.context.to_dict())
         return out
+
+
+_URL_FIELDS = attrgetter(*(f.name for f in fields(Url)))
 
 
 @dataclass(frozen=True, slots=True)

@@ -8,6 +8,7 @@ lines of the text and CSV formats go to stderr, so stdout holds only the results
 
 from __future__ import annotations
 
+import contextlib
 import importlib
 import io
 import os
@@ -44,7 +45,7 @@ def _stdout() -> TextIO:
         errors="surrogateescape",
         newline="\n",
         line_buffering=False,
-        write_through=True,
+        write_through=False,
     )
 
 
@@ -298,6 +299,8 @@ def scan(
         sys.exit(1)
     finally:
         progress.close()
+        with contextlib.suppress(OSError):  # whatever is still buffered, even on an error
+            out.flush()
     if not quiet and stats.messages:
         click.echo(f"urlsift: {stats.summary()}", err=True)
     sys.exit(status)

@@ -345,11 +345,18 @@ class _Scheduler:
         text read since the last piece is scanned first).
         """
         chunks = text_chunks(opened, self.stats)
+        parts: list[str] = []  # text read since the last piece, joined only to cut it
+        size = 0
+        retry_at = self.batch_bytes  # size at which to look for a cut again
         pending = ""
         offset, line = 0, 1
         try:
             for chunk in chunks:
-                pending += chunk
+                parts.append(chunk)
+                size += len(chunk)
+                if size < retry_at:
+                    continue
+                pending = "".join(parts)
                 while len(pending) >= self.batch_bytes:
                     cut = find_boundary(pending, self.batch_bytes - 1)
                     if cut is None:
@@ -358,7 +365,11 @@ class _Scheduler:
                     yield from self.push_work(_TextWork(path, piece, (offset, line), self.config))
                     offset += len(piece)
                     line += piece.count("\n")
-                if len(pending) > MAX_TEXT_PIECE:  # no blank line in sight: finish here
+                parts, size = [pending], len(pending)
+                # When no cut was found, wait for another batch's worth before joining and
+                # searching again, so a file with rare blank lines is not copied quadratically.
+                retry_at = size + self.batch_bytes if size >= self.batch_bytes else self.batch_bytes
+                if size > MAX_TEXT_PIECE:  # no blank line in sight: finish here
                     yield from self.drain()
                     rest = itertools.chain((pending,), chunks)
                     unit = TextUnit(path, rest, origin=(offset, line))
@@ -366,11 +377,11 @@ class _Scheduler:
                     yield from scan_text_units([unit], self.config, judge)
                     return
         except OSError as exc:
-            if pending:
+            if pending := "".join(parts):
                 yield from self.push_work(_TextWork(path, pending, (offset, line), self.config))
             yield from self.push_results([ReadFailure(path, failure_reason(exc))])
             return
-        if pending:
+        if pending := "".join(parts):
             yield from self.push_work(_TextWork(path, pending, (offset, line), self.config))
 
     def split(
