@@ -1,0 +1,297 @@
+"""Linear time on adversarial inputs: time per doubling, and a cap per megabyte.
+
+Strategy: each *family* (see :data:`FAMILIES`) is a function ``make(n) -> str`` giving about
+``n`` characters of one hostile pattern (a megabyte of ``<URL:``, a URL that never ends,
+nested parentheses ...). For each family :func:`urlsift.extract` is timed at 64 KiB,
+128 KiB, 256 KiB, 512 KiB and 1 MiB; each figure is the minimum of several runs (at least
+``--repeats``, more for small sizes until ``MIN_SAMPLE_S`` of runs are spent, so timer noise
+and load bursts on a shared machine do not make a ratio). A linear scan doubles its time
+when the input doubles; the issue allows at most 2.5x per doubling (:data:`MAX_GROWTH`)
+and at most 2 s for a megabyte (:data:`MAX_SECONDS_PER_MB`). The command-line path
+(``urlsift scan - --input-kind text --format jsonl`` reading standard input) is timed at
+the largest size, and one 10 MB line of generated mail is timed against its own cap.
+
+Prints a table, writes ``benchmarks/results/linear.json`` and exits 1 when a limit is broken.
+``tests/test_linear_time.py`` runs a fast version of the same families.
+
+Run: ``.venv/bin/python benchmarks/bench_linear.py [--quick] [--family NAME ...]``
+"""
+
+from __future__ import annotations
+
+import argparse
+import gc
+import json
+import os
+import platform
+import shutil
+import subprocess
+import sys
+import time
+from collections.abc import Callable
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+import urlsift
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+import gen_text  # noqa: E402
+
+RESULTS = HERE / "results" / "linear.json"
+KIB = 1 << 10
+SIZES = (64 * KIB, 128 * KIB, 256 * KIB, 512 * KIB, 1024 * KIB)
+MAX_GROWTH = 2.5
+"""Largest allowed time ratio between an input and one half its size."""
+MAX_SECONDS_PER_MB = 2.0
+"""Largest allowed time for a megabyte of any family."""
+MIN_SAMPLE_S = 0.25
+"""Runs at one size are repeated until at least this much time is spent (min of them)."""
+LONG_LINE = 10 * 10**6
+
+
+def _repeat(unit: str, n: int) -> str:
+    return unit * max(1, n // len(unit))
+
+
+def _one_line(n: int) -> str:
+    """Generated mail text with every line break replaced by a space: one long line."""
+    text = "".join(gen_text.iter_text("mail", n, seed=1))[:n]
+    return text.replace("\n", " ")
+
+
+def _nested(n: int) -> str:
+    return "http://x.example/" + "(" * (n // 2) + ")" * (n // 2)
+
+
+# name -> (what, make). Each make(n) gives about n characters.
+FAMILIES: dict[str, tuple[str, Callable[[int], str]]] = {
+    "url-open": ('"<URL:" repeated', lambda n: _repeat("<URL:", n)),
+    "angle-open": ('"<" repeated', lambda n: "<" * n),
+    "angle-scheme-open": ('"<http:" repeated', lambda n: _repeat("<http:", n)),
+    "a-dots": ('"a." repeated', lambda n: _repeat("a.", n)),
+    "mail-addresses": ('"a@b.com\\n" repeated', lambda n: _repeat("a@b.com\n", n)),
+    "http-unterminated": ('"http://" then "a" to the end', lambda n: "http://" + "a" * n),
+    "one-line": ("generated mail with no line break", _one_line),
+    "nested-parens-url": ('"http://x.example/" then n/2 "(" and n/2 ")"', _nested),
+    "parens": ('"(" repeated', lambda n: "(" * n),
+    "close-open-url": (
+        '"http://x.example/" then ")(" repeated',
+        lambda n: "http://x/" + ")(" * (n // 2),
+    ),
+    "wrapper-unclosed": ('"<URL:http://" then "b" to the end', lambda n: "<URL:http://" + "b" * n),
+    "wrapper-unclosed-lines": (
+        '"<URL:http://a/" then indented 70-character lines, never closed',
+        lambda n: "<URL:http://a/" + _repeat("b" * 70 + "\n  ", n),
+    ),
+    "dots": ('"." repeated', lambda n: "." * n),
+    "url-trailing-dots": (
+        '"http://a.example/" then "." to the end',
+        lambda n: "http://a.example/" + "." * n,
+    ),
+    "hyphen-breaks": (
+        '"http://a-\\n" then "b-\\n" repeated',
+        lambda n: "http://a-\n" + _repeat("b-\n", n),
+    ),
+    "quote-levels": (
+        "16 quote levels, a wrapper, a line at another depth, repeated",
+        lambda n: _repeat(">" * 16 + " <URL:http://a.example/x-\n> > y\n", n),
+    ),
+    "quote-prefixes": ('"> " repeated on one line', lambda n: _repeat("> ", n)),
+    "url-prefix": ('"URL:" repeated', lambda n: _repeat("URL:", n)),
+    "url-prefix-spaced": ('"URL: " repeated', lambda n: _repeat("URL: ", n)),
+    "scheme-word": ('"a" repeated, then ":"', lambda n: "a" * n + ":"),
+    "scheme-words": ('"aaaa...a:" (60 letters) repeated', lambda n: _repeat("a" * 60 + ":", n)),
+    "http-colons": ('"http:" repeated', lambda n: _repeat("http:", n)),
+    "http-slashes": ('"http://" repeated', lambda n: _repeat("http://", n)),
+    "short-urls": ('"http://a.b/ " repeated', lambda n: _repeat("http://a.b/x ", n)),
+    "angle-urls": ('"<http://a.b/>" repeated', lambda n: _repeat("<http://a.b/>", n)),
+    "page-breaks": (
+        "a wrapper broken by RFC page breaks, repeated",
+        lambda n: _repeat("<URL:http://a.example/\n\nX [Page 1]\n\fRFC 1 Y\n\nb>\n", n),
+    ),
+}
+
+
+@dataclass
+class Row:
+    family: str
+    what: str
+    seconds: dict[str, float] = field(default_factory=dict)  # size in bytes -> min seconds
+    growth: list[float] = field(default_factory=list)  # t(2n) / t(n)
+    urls_at_max: int = 0
+    cli_seconds: float | None = None
+    problems: list[str] = field(default_factory=list)
+
+
+def time_min(run: Callable[[], object], repeats: int, min_total: float = MIN_SAMPLE_S) -> float:
+    """Return the fastest of at least ``repeats`` runs, running on until ``min_total`` s."""
+    best = float("inf")
+    spent = 0.0
+    runs = 0
+    gc.collect()
+    gc.disable()  # a collection would land in one run and not the others
+    try:
+        while runs < repeats or (spent < min_total and runs < 50):
+            start = time.perf_counter()
+            run()
+            seconds = time.perf_counter() - start
+            best = min(best, seconds)
+            spent += seconds
+            runs += 1
+    finally:
+        gc.enable()
+    return best
+
+
+def _cli() -> list[str]:
+    exe = Path(sys.executable).with_name("urlsift")
+    program = str(exe) if exe.exists() else (shutil.which("urlsift") or "urlsift")
+    return [program, "scan", "-", "-q", "--input-kind", "text", "--format", "jsonl"]
+
+
+def time_cli(data: bytes, repeats: int) -> float:
+    """Fastest run of the CLI reading ``data`` on standard input (start-up included)."""
+
+    def run() -> None:
+        subprocess.run(_cli(), input=data, stdout=subprocess.DEVNULL, check=True)
+
+    return time_min(run, repeats, 0.0)
+
+
+def measure(name: str, sizes: tuple[int, ...], repeats: int, cli: bool) -> Row:
+    what, make = FAMILIES[name]
+    row = Row(name, what)
+    previous = None
+    for size in sizes:
+        text = make(size)
+        seconds = time_min(lambda text=text: urlsift.extract(text), repeats)  # type: ignore[misc]
+        row.seconds[str(size)] = seconds
+        if previous is not None:
+            ratio = seconds / previous if previous > 0 else 0.0
+            row.growth.append(ratio)
+            if ratio > MAX_GROWTH:
+                row.problems.append(f"x{ratio:.2f} from {size // 2 // KIB} to {size // KIB} KiB")
+        previous = seconds
+        limit = MAX_SECONDS_PER_MB * size / 10**6
+        if seconds > limit:
+            row.problems.append(f"{seconds:.2f} s for {size // KIB} KiB (limit {limit:.2f} s)")
+    big = make(sizes[-1])
+    row.urls_at_max = len(urlsift.extract(big))
+    if cli:
+        row.cli_seconds = time_cli(big.encode("utf-8", "surrogateescape"), repeats)
+        limit = MAX_SECONDS_PER_MB * sizes[-1] / 10**6
+        if row.cli_seconds > limit:
+            row.problems.append(f"CLI {row.cli_seconds:.2f} s (limit {limit:.2f} s)")
+    return row
+
+
+def long_line(size: int, repeats: int) -> dict[str, Any]:
+    """Time one ``size``-character line of generated mail, library and CLI."""
+    text = _one_line(size)
+    seconds = time_min(lambda: urlsift.extract(text), repeats, 0.0)
+    cli_seconds = time_cli(text.encode("utf-8"), 1)
+    limit = MAX_SECONDS_PER_MB * size / 10**6
+    return {
+        "bytes": len(text.encode("utf-8")),
+        "seconds": seconds,
+        "cli_seconds": cli_seconds,
+        "limit_s": limit,
+        "ok": seconds <= limit and cli_seconds <= limit,
+    }
+
+
+def print_table(rows: list[Row], sizes: tuple[int, ...]) -> None:
+    heads = [f"{s // KIB}K ms" for s in sizes]
+    header = ["family", *heads, "growth per doubling", "max", "CLI 1M ms", "URLs", "verdict"]
+    table = [header]
+    for row in rows:
+        table.append(
+            [
+                row.family,
+                *(f"{row.seconds[str(s)] * 1000:.1f}" for s in sizes),
+                " ".join(f"{g:.2f}" for g in row.growth),
+                f"{max(row.growth, default=0):.2f}",
+                "-" if row.cli_seconds is None else f"{row.cli_seconds * 1000:.0f}",
+                str(row.urls_at_max),
+                "FAIL: " + "; ".join(row.problems) if row.problems else "ok",
+            ]
+        )
+    widths = [max(len(r[i]) for r in table) for i in range(len(header))]
+    for n, cells in enumerate(table):
+        print(
+            "  "
+            + "  ".join(
+                c.ljust(w) if i in (0, len(cells) - 1, len(sizes) + 1) else c.rjust(w)
+                for i, (c, w) in enumerate(zip(cells, widths, strict=True))
+            ).rstrip()
+        )
+        if n == 0:
+            print("  " + "  ".join("-" * w for w in widths))
+
+
+def run(
+    quick: bool, families: list[str], repeats: int, output: Path
+) -> tuple[int, dict[str, object]]:
+    """Measure, print and write the JSON; return (exit status, report)."""
+    sizes = SIZES[:-1] if quick else SIZES
+    started = time.time()
+    rows = []
+    for name in families:
+        print(f"  {name}", file=sys.stderr, flush=True)
+        rows.append(measure(name, sizes, repeats, cli=True))
+    print(
+        f"\nlinear time: urlsift.extract, fastest of >= {repeats} runs per size; "
+        f"limits: x{MAX_GROWTH:g} per doubling, {MAX_SECONDS_PER_MB:g} s per MB"
+    )
+    print_table(rows, sizes)
+    line_size = LONG_LINE // 5 if quick else LONG_LINE
+    line = long_line(line_size, repeats)
+    print(
+        f"\none {line['bytes'] / 10**6:.0f} MB line of generated mail: library "
+        f"{line['seconds']:.2f} s, CLI {line['cli_seconds']:.2f} s "
+        f"(limit {line['limit_s']:.0f} s) -> {'ok' if line['ok'] else 'FAIL'}"
+    )
+    failed = [row.family for row in rows if row.problems]
+    if not line["ok"]:
+        failed.append("long-line")
+    print(f"\nlinear-time check: {'FAIL: ' + ', '.join(failed) if failed else 'PASS'}")
+    report: dict[str, object] = {
+        "meta": {
+            "date": time.strftime("%Y-%m-%dT%H:%M:%S%z", time.localtime(started)),
+            "wall_seconds": round(time.time() - started, 1),
+            "python": sys.version.split()[0],
+            "platform": platform.platform(),
+            "cpus": os.cpu_count(),
+            "quick": quick,
+            "repeats": repeats,
+            "sizes": list(sizes),
+            "max_growth": MAX_GROWTH,
+            "max_seconds_per_mb": MAX_SECONDS_PER_MB,
+        },
+        "families": [asdict(row) for row in rows],
+        "long_line": line,
+        "failed": failed,
+        "passed": not failed,
+    }
+    output.parent.mkdir(parents=True, exist_ok=True)
+    output.write_text(json.dumps(report, indent=2) + "\n", encoding="utf-8")
+    print(f"results written to {output}")
+    return (1 if failed else 0), report
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Command line; exit status 1 when a limit is broken."""
+    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
+    parser.add_argument("--quick", action="store_true", help="up to 512 KiB, 2 MB long line")
+    parser.add_argument("--family", action="append", choices=sorted(FAMILIES), help="repeatable")
+    parser.add_argument("--repeats", type=int, default=3, help="runs per size (fastest counts)")
+    parser.add_argument("--output", type=Path, default=RESULTS)
+    args = parser.parse_args(argv)
+    status, _ = run(args.quick, args.family or list(FAMILIES), args.repeats, args.output)
+    return status
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,188 @@
+"""Flat memory: peak RSS of ``urlsift scan`` streaming generated text at two sizes.
+
+Strategy: ``benchmarks/gen_text.py`` writes mail-like text (or an mbox archive) to a pipe
+and ``urlsift scan - -q --format jsonl`` reads it from standard input, output discarded,
+so neither side ever holds the input. The scan's peak resident memory is read two ways:
+
+* ``VmHWM`` from ``/proc/<pid>/status``, polled while it runs (the kernel's high-water
+  mark for that process image since its ``exec``; the last poll before exit is kept);
+* ``ru_maxrss`` from ``os.wait4`` on that process alone (exact at exit, but Linux carries
+  the forking parent's high-water mark over ``fork``/``exec``, so it is an upper bound
+  that includes this small driver's own footprint).
+
+Each input kind (``text``: plain mail text, ``--input-kind text``; ``mbox``: a generated
+archive with MIME decoding, ``--input-kind mbox``) runs at a small and a big size (1 MB and
+1 GB; ``--quick``: 1 MB and 100 MB). The check passes when every peak is under
+:data:`LIMIT_MB` and the big run's peak is within :data:`FLAT_MB` of the small run's.
+
+Prints a table, writes ``benchmarks/results/memory.json``, exits 1 when the check fails.
+
+Run: ``.venv/bin/python benchmarks/bench_memory.py [--quick] [--big 1G] [--small 1M]``
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import shutil
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+from gen_text import parse_size  # noqa: E402
+
+RESULTS = HERE / "results" / "memory.json"
+LIMIT_MB = 100.0
+"""Largest allowed peak RSS of the scan, in MiB."""
+FLAT_MB = 10.0
+"""Largest allowed growth of the peak from the small to the big input, in MiB."""
+POLL_S = 0.02
+KINDS = {"text": ("mail", "text"), "mbox": ("mbox", "mbox")}  # kind -> (generator, input kind)
+
+
+def _urlsift() -> str:
+    exe = Path(sys.executable).with_name("urlsift")
+    return str(exe) if exe.exists() else (shutil.which("urlsift") or "urlsift")
+
+
+def _vm_hwm_kb(pid: int) -> int | None:
+    try:
+        with open(f"/proc/{pid}/status", encoding="ascii") as status:
+            for line in status:
+                if line.startswith("VmHWM:"):
+                    return int(line.split()[1])
+    except OSError:
+        pass
+    return None  # gone, or a zombie (no memory left to report)
+
+
+def measure(kind: str, size: int, seed: int) -> dict[str, object]:
+    """Stream ``size`` bytes of generated ``kind`` through the CLI; return its peak RSS."""
+    generator, input_kind = KINDS[kind]
+    gen_command = [sys.executable, str(HERE / "gen_text.py"), generator, "--size", str(size)]
+    gen_command += ["--seed", str(seed)]
+    scan_command = [_urlsift(), "scan", "-", "-q", "--input-kind", input_kind]
+    scan_command += ["--format", "jsonl"]
+    start = time.perf_counter()
+    gen = subprocess.Popen(gen_command, stdout=subprocess.PIPE)
+    assert gen.stdout is not None
+    scan = subprocess.Popen(scan_command, stdin=gen.stdout, stdout=subprocess.DEVNULL)
+    gen.stdout.close()  # the scan holds the pipe's read end now
+    hwm = 0
+    while True:
+        value = _vm_hwm_kb(scan.pid)
+        if value is None:
+            break
+        hwm = max(hwm, value)
+        time.sleep(POLL_S)
+    _, status, usage = os.wait4(scan.pid, 0)
+    scan.returncode = os.waitstatus_to_exitcode(status)
+    seconds = time.perf_counter() - start
+    gen.wait()
+    if scan.returncode != 0 or gen.returncode != 0:
+        raise RuntimeError(f"{kind}: scan exit {scan.returncode}, generator exit {gen.returncode}")
+    return {
+        "kind": kind,
+        "input_kind": input_kind,
+        "bytes": size,
+        "seconds": round(seconds, 2),
+        "mb_per_s": round(size / 10**6 / seconds, 1),
+        "peak_rss_mb": round(hwm / 1024, 1),
+        "maxrss_wait4_mb": round(usage.ru_maxrss / 1024, 1),
+    }
+
+
+def _size_text(size: int) -> str:
+    return f"{size / 10**9:g} GB" if size >= 10**9 else f"{size / 10**6:g} MB"
+
+
+def run(
+    sizes: tuple[int, int], kinds: list[str], seed: int, output: Path
+) -> tuple[int, dict[str, object]]:
+    """Measure every kind at both sizes, print, write JSON; return (exit status, report)."""
+    started = time.time()
+    rows: list[dict[str, object]] = []
+    checks: list[dict[str, object]] = []
+    for kind in kinds:
+        pair = []
+        for size in sizes:
+            print(f"  {kind} {_size_text(size)}", file=sys.stderr, flush=True)
+            pair.append(measure(kind, size, seed))
+        rows += pair
+        small, big = (float(str(row["peak_rss_mb"])) for row in pair)
+        ok = max(small, big) < LIMIT_MB and big - small <= FLAT_MB
+        checks.append(
+            {"kind": kind, "small_mb": small, "big_mb": big, "ratio": big / small, "ok": ok}
+        )
+    print(f"\nmemory: urlsift scan - --format jsonl, input piped from gen_text.py (seed {seed})")
+    header = ("kind", "input", "seconds", "MB/s", "peak RSS (VmHWM)", "ru_maxrss (wait4)")
+    table = [header]
+    for row in rows:
+        table.append(
+            (
+                str(row["kind"]),
+                _size_text(int(str(row["bytes"]))),
+                f"{row['seconds']}",
+                f"{row['mb_per_s']}",
+                f"{row['peak_rss_mb']} MiB",
+                f"{row['maxrss_wait4_mb']} MiB",
+            )
+        )
+    widths = [max(len(r[i]) for r in table) for i in range(len(header))]
+    for n, cells in enumerate(table):
+        print("  " + "  ".join(c.rjust(w) for c, w in zip(cells, widths, strict=True)))
+        if n == 0:
+            print("  " + "  ".join("-" * w for w in widths))
+    print()
+    for check in checks:
+        print(
+            f"  {check['kind']}: peak {check['small_mb']} MiB at {_size_text(sizes[0])}, "
+            f"{check['big_mb']} MiB at {_size_text(sizes[1])} (x{check['ratio']:.2f}); "
+            f"< {LIMIT_MB:g} MiB and flat (growth <= {FLAT_MB:g} MiB): "
+            f"{'PASS' if check['ok'] else 'FAIL'}"
+        )
+    passed = all(bool(check["ok"]) for check in checks)
+    report: dict[str, object] = {
+        "meta": {
+            "date": time.strftime("%Y-%m-%dT%H:%M:%S%z", time.localtime(started)),
+            "wall_seconds": round(time.time() - started, 1),
+            "python": sys.version.split()[0],
+            "platform": platform.platform(),
+            "cpus": os.cpu_count(),
+            "sizes": list(sizes),
+            "limit_mb": LIMIT_MB,
+            "flat_mb": FLAT_MB,
+        },
+        "rows": rows,
+        "checks": checks,
+        "passed": passed,
+    }
+    output.parent.mkdir(parents=True, exist_ok=True)
+    output.write_text(json.dumps(report, indent=2) + "\n", encoding="utf-8")
+    print(f"results written to {output}")
+    return (0 if passed else 1), report
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Command line; exit status 1 when memory is not flat or not under the limit."""
+    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
+    parser.add_argument("--quick", action="store_true", help="1 MB and 100 MB")
+    parser.add_argument("--small", default="1M", help="small input size (default 1M)")
+    parser.add_argument("--big", help="big input size (default 1G; quick 100M)")
+    parser.add_argument("--kind", action="append", choices=sorted(KINDS), help="repeatable")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--output", type=Path, default=RESULTS)
+    args = parser.parse_args(argv)
+    big = parse_size(args.big or ("100M" if args.quick else "1G"))
+    sizes = (parse_size(args.small), big)
+    status, _ = run(sizes, args.kind or list(KINDS), args.seed, args.output)
+    return status
+
+
+if __name__ == "__main__":
+    sys.exit(main())
