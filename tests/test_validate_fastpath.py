@@ -1,8 +1,8 @@
 """The validator's fast path (a scheme's ``clean`` pattern) gives exactly the full checks' result.
 
-``validate`` first tries ``IpScheme.clean`` (http, https); these tests validate the same URLs
-with a registry whose http and https have no fast path and compare everything: validity,
-scheme, defects, parts and fragment, under both policies.
+``validate`` first tries a scheme's ``clean`` pattern (http, https, ftp, mailto, news); these
+tests validate the same URLs with a registry whose schemes have no fast path and compare
+everything: validity, scheme, defects, parts and fragment, under both policies.
 """
 
 from __future__ import annotations
@@ -15,14 +15,16 @@ from hypothesis import strategies as st
 
 from test_validate_properties import hostname, hostnumber, hpath, hsegment
 from urlsift import Policy, default_registry, validate
-from urlsift.schemes import IpScheme, SchemeRegistry
+from urlsift.schemes import IpScheme, OpaqueScheme, SchemeRegistry
+
+FAST_SCHEMES = ("http", "https", "ftp", "mailto", "news")
 
 
 def _full_checks_only() -> SchemeRegistry:
     registry = default_registry()
-    for name in ("http", "https"):
+    for name in FAST_SCHEMES:
         scheme = registry.lookup(name)
-        assert isinstance(scheme, IpScheme)
+        assert isinstance(scheme, IpScheme | OpaqueScheme)
         assert scheme.clean is not None  # the default registry does offer the fast path
         registry.register(dataclasses.replace(scheme, clean=None), replace=True)
     return registry
@@ -66,8 +68,22 @@ def test_fast_path_agrees_with_full_checks(
     _same(url)
 
 
-@given(st.text(max_size=40).map(lambda tail: "http:" + tail))
-def test_fast_path_agrees_on_any_text(url: str) -> None:
+@given(st.sampled_from(FAST_SCHEMES), st.text(max_size=40))
+def test_fast_path_agrees_on_any_text(scheme: str, tail: str) -> None:
+    _same(f"{scheme}:{tail}")
+
+
+@settings(max_examples=400)
+@given(
+    st.sampled_from(["ftp://", "FTP://", "mailto:", "news:", "NEWS:"]),
+    st.one_of(hostname, hostnumber, _EDGY),
+    st.one_of(st.none(), hpath, _EDGY),
+    st.sampled_from(["", ";type=i", ";TYPE=D", ";type=x", ";type=", "@", "@h.example", "*"]),
+)
+def test_fast_path_agrees_for_ftp_mailto_news(
+    prefix: str, head: str, path: str | None, tail: str
+) -> None:
+    url = prefix + head + ("" if path is None else f"/{path}") + tail
     _same(url)
 
 
@@ -91,6 +107,22 @@ def test_fast_path_agrees_on_any_text(url: str) -> None:
         "http://u@h/",
         "HTTP://H/",
         "http://h/#frag",
+        "ftp://h/a/b;type=i",
+        "ftp://h/a/b;type=x",
+        "ftp://h/a;b",
+        "ftp://u:p@h/",
+        "ftp://h:21/",
+        "ftp://h/%41",
+        "mailto:a@b.example",
+        "mailto:ab",
+        "mailto:",
+        "mailto:a%40b",
+        "mailto:a@b@c",
+        "news:comp.lang.c",
+        "news:*",
+        "news:1comp",
+        "news:a@b.example",
+        "news:",
     ],
 )
 def test_fast_path_agrees_on_edges(url: str) -> None:

@@ -467,6 +467,22 @@ HTTP_CLEAN_SCHEMEPART = (
     rf"(?:\?(?P<search>[{UNRESERVED_CHARS};:@&=]*+))?)?"
 )
 
+# The same for ftp: "//" hostname [ "/" fpath [ ";type=" ftptype ]], no login, no port, no
+# "%" (fsegment has no ";", so ";type=" can only end the URL).
+FTP_CLEAN_SCHEMEPART = (
+    f"//(?P<host>(?>{HOSTNAME}))"
+    f"(?:/(?P<path>[{UNRESERVED_CHARS}?:@&=/]*+)"
+    f"(?:{TYPE_LITERAL}(?P<type>{FTPTYPE}))?)?"
+)
+
+# mailto: an encoded822addr with an "@" (so no bad-address warning) and no "%".
+MAILTO_CLEAN_SCHEMEPART = (
+    f"(?P<address>(?=[{UNRESERVED_CHARS};/?:&=]*+@)[{UNRESERVED_CHARS}{RESERVED_CHARS}]++)"
+)
+
+# news: a group name (the "*" and article forms take the full checks).
+NEWS_CLEAN_SCHEMEPART = f"(?P<group>{GROUP})"
+
 
 # =======================================================================================
 # Compilation: the one place urlsift compiles grammar patterns.
@@ -501,3 +517,6 @@ FRAGMENT_OFFENDER_PATTERN = _compile(FRAGMENT_OFFENDER)
 ENCODED_CONTROL_PATTERN = _compile(ENCODED_CONTROL)
 ESCAPE_PATTERN = _compile(ESCAPE)
 HTTP_CLEAN_PATTERN = _compile(HTTP_CLEAN_SCHEMEPART)
+FTP_CLEAN_PATTERN = _compile(FTP_CLEAN_SCHEMEPART)
+MAILTO_CLEAN_PATTERN = _compile(MAILTO_CLEAN_SCHEMEPART)
+NEWS_CLEAN_PATTERN = _compile(NEWS_CLEAN_SCHEMEPART)
