@@ -24,6 +24,7 @@ ALLOWED = {
     "typing",
     "ipaddress",
     "math",
+    "operator",
 }
 
 

@@ -1,0 +1,145 @@
+"""Fuzz harness: the mail and news reader (mbox/MMDF, single messages, compressed files).
+
+Input layout: byte 0 picks the input kind (``auto``, ``mbox``, ``mail``, ``news``,
+``text``), the compression the bytes are wrapped in (none, gzip, bzip2, xz) and whether
+the compressed stream is cut short; byte 1 picks the mail options (small message and
+header caps, header scanning, attachments) and the chunking of the in-memory splitter
+check. The rest is the file's content.
+
+Invariants (anything else is a finding):
+
+* :func:`urlsift.runner.iter_results` on the file yields only :class:`~urlsift.Url`,
+  :class:`~urlsift.runner.UnitDefects` and :class:`~urlsift.runner.ReadFailure` records
+  and raises nothing; a read failure only happens when the file's decompressed stream is
+  damaged; every defect code is one documented in ``docs/defects.md`` and every source
+  defect is a warning; every URL record has a non-empty ``raw`` of length ``end - start``
+  and a message context unless the input is read as plain text;
+* :class:`~urlsift.sources.mbox.MboxSplitter` cuts the same messages from the bytes fed
+  whole and fed in chunks, and never holds more than a message cap plus one line.
+
+Run: ``python fuzz/fuzz_mail.py CORPUS_DIR fuzz/seeds/mail -dict=fuzz/mail.dict``
+(see fuzz/README.md).
+"""
+
+from __future__ import annotations
+
+import atexit
+import bz2
+import gzip
+import lzma
+import re
+import shutil
+import tempfile
+from pathlib import Path
+
+# Run as a script, this folder is on sys.path; the tests put it there too.
+from _harness import Choices, instrumented, run_atheris, split_bytes
+
+# The standard library's email and html packages do the MIME and HTML parsing: their
+# branches are worth coverage feedback too.
+with instrumented(__name__, ("urlsift", "email", "html")):
+    from urlsift import Url
+    from urlsift.runner import ReadFailure, ScanConfig, UnitDefects, iter_results
+    from urlsift.sources.archive import ArchiveStats, InputKind
+    from urlsift.sources.compress import MAGIC_LENGTH, sniff_compression
+    from urlsift.sources.mbox import MAX_SEPARATOR_LINE, MboxSplitter, RawMessage
+    from urlsift.sources.options import MailOptions
+
+_KINDS: tuple[InputKind, ...] = ("auto", "auto", "mbox", "mbox", "mail", "news", "text", "auto")
+_PACKERS = (
+    None,
+    lambda data: gzip.compress(data, mtime=0),
+    lambda data: bz2.compress(data, 1),
+    lambda data: lzma.compress(data),
+)
+_OPTIONS = (
+    MailOptions(),
+    MailOptions(scan_headers=True, include_attachments=True),
+    MailOptions(max_message_bytes=300, max_header_bytes=120),
+    MailOptions(scan_headers=True, max_message_bytes=0, max_header_bytes=0),
+)
+_SPLITTER_CAP = 200
+
+_DOCS = Path(__file__).resolve().parent.parent / "docs" / "defects.md"
+_DOCUMENTED = frozenset(re.findall(r"^\| `([a-z0-9-]+)` \|", _DOCS.read_text("utf-8"), re.M))
+
+_WORKDIR = Path(tempfile.mkdtemp(prefix="urlsift-fuzz-mail-"))
+atexit.register(shutil.rmtree, _WORKDIR, ignore_errors=True)
+
+
+def _check_splitter(data: bytes, seed: int) -> None:
+    def split(chunks: list[bytes]) -> list[RawMessage]:
+        splitter = MboxSplitter(_SPLITTER_CAP)
+        out: list[RawMessage] = []
+        for chunk in chunks:
+            out += splitter.feed(chunk)
+            # The current message's kept bytes, plus the partial line held back.
+            assert splitter.buffered_bytes <= _SPLITTER_CAP + MAX_SEPARATOR_LINE + 8, (
+                splitter.buffered_bytes
+            )
+        out += splitter.close()
+        assert splitter.close() == []
+        return out
+
+    whole = split([data])
+    assert split(split_bytes(data, seed)) == whole
+    assert [m.number for m in whole] == list(range(1, len(whole) + 1))
+    for message in whole:
+        assert len(message.data) <= _SPLITTER_CAP, message
+        assert message.truncated == (message.size > _SPLITTER_CAP), message
+
+
+def _check_scan(path: Path, kind: InputKind, options: MailOptions, damaged: bool) -> None:
+    stats = ArchiveStats()
+    config = ScanConfig(kind=kind, options=options)
+    for result in iter_results([str(path)], config, stats=stats):
+        if isinstance(result, Url):
+            assert result.raw, result
+            assert result.end - result.start == len(result.raw), result
+            assert result.url, result
+            if kind in ("mbox", "mail", "news"):
+                assert result.context is not None, result
+            elif kind == "text":
+                assert result.context is None, result
+            codes = [d.code for d in result.defects]
+        elif isinstance(result, UnitDefects):
+            assert result.defects, result
+            assert all(d.severity == "warning" for d in result.defects), result
+            codes = [d.code for d in result.defects]
+        else:
+            assert isinstance(result, ReadFailure), result
+            assert damaged, result
+            codes = []
+        undocumented = set(codes) - _DOCUMENTED
+        assert not undocumented, (undocumented, result)
+
+
+def TestOneInput(data: bytes) -> None:  # noqa: N802 - the name atheris and libFuzzer use
+    """Check the mail reader's invariants on one fuzz input (raises on a finding)."""
+    choices = Choices(data, 2)
+    payload = choices.payload
+    kind = _KINDS[choices.bits(0, 0, 3)]
+    pack = _PACKERS[choices.bits(0, 3, 2)]
+    cut = choices.bits(0, 5, 3)
+    options = _OPTIONS[choices.bits(1, 0, 2)]
+
+    _check_splitter(payload, choices.control[1])
+
+    content = payload if pack is None else pack(payload)
+    if pack is not None and cut:
+        content = content[: max(MAGIC_LENGTH, len(content) - cut * 7)]
+    # A stream counts as damaged when what is on disk is (or looks) compressed: a plain
+    # payload may itself start with gzip, bzip2 or xz magic bytes.
+    damaged = pack is not None or sniff_compression(content[:MAGIC_LENGTH]) != "none"
+    path = _WORKDIR / "input"
+    path.write_bytes(content)
+    _check_scan(path, kind, options, damaged)
+
+
+def main() -> None:
+    """Run this harness under atheris; libFuzzer options come from the command line."""
+    run_atheris(TestOneInput)
+
+
+if __name__ == "__main__":
+    main()
