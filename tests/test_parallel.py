@@ -431,7 +431,7 @@ def test_plain_text_pieces_are_scanned_as_one_text(tmp_path: Path) -> None:
 def test_plain_text_without_blank_lines_is_finished_in_the_parent(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(parallel, "MAX_TEXT_PIECE", 5000)
+    monkeypatch.setattr(parallel, "MAX_TEXT_PIECES", 3)
     text = "".join(f"line {i} http://h{i}.example/p\n" for i in range(2000))
     blank_at_start = "intro\n\n" + text
     paths = []

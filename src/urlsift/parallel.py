@@ -17,12 +17,13 @@ yields their results strictly in queue order, so the stream is the one
   them with :func:`urlsift.runner.scan_text_units`. A message is never cut between two
   batches, so per-message ``UnitDefects`` come out exactly once, as in one process.
 * **Plain text.** A text file (kind ``text``, or ``auto`` sniffing as text) is read and
-  decoded by the parent and cut into pieces of about ``batch_bytes`` characters, each one
+  decoded by the parent and cut into pieces of about ``batch_bytes // 4`` characters, each one
   item, at blank lines where no span can cross (:func:`urlsift.scanner.find_boundary`: not
   near a form feed, so never inside an RFC page break a wrapper may span). A worker scans
   a piece with a scanner whose ``origin`` is the piece's offset and line, so the records
   are exactly those of one scan. A file with no usable blank line within
-  :data:`MAX_TEXT_PIECE` characters is finished in the parent (memory stays bounded).
+  :data:`MAX_TEXT_PIECES` pieces' worth of text is finished in the parent, streaming
+  (a piece's records wait in the window, so a piece must stay small: memory).
 * **Parent only.** Standard input (``-``), and a path of kind ``auto`` that is not a regular
   file or directory (a FIFO, a device: sniffing it and reopening it in a worker would lose
   bytes), are scanned in the parent, sequentially, once every item before them is yielded.
@@ -107,8 +108,12 @@ still makes several batches per worker."""
 DEFAULT_BATCH_MESSAGES = 1000
 """Most messages per batch, whatever their size (bounds the results of one batch)."""
 
-MAX_TEXT_PIECE = 16 << 20
-"""Most characters of a plain-text file held while looking for a blank line to cut at."""
+TEXT_PIECE_DIVISOR = 4
+"""Plain text is cut into pieces of ``batch_bytes // TEXT_PIECE_DIVISOR`` characters."""
+
+MAX_TEXT_PIECES = 4
+"""Pieces' worth of plain text held while looking for a blank line to cut at; beyond it, the
+rest of the file is scanned in the parent."""
 
 WINDOW_PER_JOB = 2
 """Items queued or running per worker process (the default window is ``2 * jobs``)."""
@@ -335,19 +340,22 @@ class _Scheduler:
                 yield from self.push_work(_BatchWork(path, item, self.config))
 
     def plan_text(self, path: str, opened: CountedStream) -> Iterator[Result]:
-        """Cut a plain-text file at blank lines into pieces of about ``batch_bytes``.
+        """Cut a plain-text file at blank lines into pieces of about a quarter batch.
 
         Pieces are cut only where :func:`~urlsift.scanner.find_boundary` says no span can
         cross, and each is scanned with its ``origin``, so the records are those of one
-        scan. When no such point comes within ``MAX_TEXT_PIECE`` characters (a file with
+        scan. When no such point comes within ``MAX_TEXT_PIECES`` pieces (a file with
         no blank line), the rest of the file is scanned here, after every earlier item,
         so memory stays bounded. A read error ends the path with a ``ReadFailure`` (the
         text read since the last piece is scanned first).
         """
         chunks = text_chunks(opened, self.stats)
+        # A quarter of a message batch: text can be nothing but URLs, and a piece's records
+        # wait in the window until their turn, so they must stay few (memory).
+        piece_size = max(1, self.batch_bytes // TEXT_PIECE_DIVISOR)
         parts: list[str] = []  # text read since the last piece, joined only to cut it
         size = 0
-        retry_at = self.batch_bytes  # size at which to look for a cut again
+        retry_at = piece_size  # size at which to look for a cut again
         pending = ""
         offset, line = 0, 1
         try:
@@ -357,8 +365,8 @@ class _Scheduler:
                 if size < retry_at:
                     continue
                 pending = "".join(parts)
-                while len(pending) >= self.batch_bytes:
-                    cut = find_boundary(pending, self.batch_bytes - 1)
+                while len(pending) >= piece_size:
+                    cut = find_boundary(pending, piece_size - 1)
                     if cut is None:
                         break
                     piece, pending = pending[:cut], pending[cut:]
@@ -368,8 +376,8 @@ class _Scheduler:
                 parts, size = [pending], len(pending)
                 # When no cut was found, wait for another batch's worth before joining and
                 # searching again, so a file with rare blank lines is not copied quadratically.
-                retry_at = size + self.batch_bytes if size >= self.batch_bytes else self.batch_bytes
-                if size > MAX_TEXT_PIECE:  # no blank line in sight: finish here
+                retry_at = size + piece_size if size >= piece_size else piece_size
+                if size > MAX_TEXT_PIECES * piece_size:  # no blank line: finish here
                     yield from self.drain()
                     rest = itertools.chain((pending,), chunks)
                     unit = TextUnit(path, rest, origin=(offset, line))
