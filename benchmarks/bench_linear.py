@@ -21,9 +21,6 @@ from __future__ import annotations
 
 import argparse
 import gc
-import json
-import os
-import platform
 import shutil
 import subprocess
 import sys
@@ -38,6 +35,7 @@ import urlsift
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 import gen_text  # noqa: E402
+from _report import print_columns, run_meta, write_report  # noqa: E402
 
 RESULTS = HERE / "results" / "linear.json"
 KIB = 1 << 10
@@ -218,17 +216,7 @@ def print_table(rows: list[Row], sizes: tuple[int, ...]) -> None:
                 "FAIL: " + "; ".join(row.problems) if row.problems else "ok",
             ]
         )
-    widths = [max(len(r[i]) for r in table) for i in range(len(header))]
-    for n, cells in enumerate(table):
-        print(
-            "  "
-            + "  ".join(
-                c.ljust(w) if i in (0, len(cells) - 1, len(sizes) + 1) else c.rjust(w)
-                for i, (c, w) in enumerate(zip(cells, widths, strict=True))
-            ).rstrip()
-        )
-        if n == 0:
-            print("  " + "  ".join("-" * w for w in widths))
+    print_columns(table, left=(0, len(header) - 1, len(sizes) + 1))
 
 
 def run(
@@ -258,26 +246,20 @@ def run(
         failed.append("long-line")
     print(f"\nlinear-time check: {'FAIL: ' + ', '.join(failed) if failed else 'PASS'}")
     report: dict[str, object] = {
-        "meta": {
-            "date": time.strftime("%Y-%m-%dT%H:%M:%S%z", time.localtime(started)),
-            "wall_seconds": round(time.time() - started, 1),
-            "python": sys.version.split()[0],
-            "platform": platform.platform(),
-            "cpus": os.cpu_count(),
-            "quick": quick,
-            "repeats": repeats,
-            "sizes": list(sizes),
-            "max_growth": MAX_GROWTH,
-            "max_seconds_per_mb": MAX_SECONDS_PER_MB,
-        },
+        "meta": run_meta(
+            started,
+            quick=quick,
+            repeats=repeats,
+            sizes=list(sizes),
+            max_growth=MAX_GROWTH,
+            max_seconds_per_mb=MAX_SECONDS_PER_MB,
+        ),
         "families": [asdict(row) for row in rows],
         "long_line": line,
         "failed": failed,
         "passed": not failed,
     }
-    output.parent.mkdir(parents=True, exist_ok=True)
-    output.write_text(json.dumps(report, indent=2) + "\n", encoding="utf-8")
-    print(f"results written to {output}")
+    write_report(output, report)
     return (1 if failed else 0), report
 
 

@@ -23,9 +23,7 @@ Run: ``.venv/bin/python benchmarks/bench_memory.py [--quick] [--big 1G] [--small
 from __future__ import annotations
 
 import argparse
-import json
 import os
-import platform
 import shutil
 import subprocess
 import sys
@@ -34,6 +32,7 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
+from _report import print_columns, run_meta, write_report  # noqa: E402
 from gen_text import parse_size  # noqa: E402
 
 RESULTS = HERE / "results" / "memory.json"
@@ -133,11 +132,7 @@ def run(
                 f"{row['maxrss_wait4_mb']} MiB",
             )
         )
-    widths = [max(len(r[i]) for r in table) for i in range(len(header))]
-    for n, cells in enumerate(table):
-        print("  " + "  ".join(c.rjust(w) for c, w in zip(cells, widths, strict=True)))
-        if n == 0:
-            print("  " + "  ".join("-" * w for w in widths))
+    print_columns(table)
     print()
     for check in checks:
         print(
@@ -148,23 +143,12 @@ def run(
         )
     passed = all(bool(check["ok"]) for check in checks)
     report: dict[str, object] = {
-        "meta": {
-            "date": time.strftime("%Y-%m-%dT%H:%M:%S%z", time.localtime(started)),
-            "wall_seconds": round(time.time() - started, 1),
-            "python": sys.version.split()[0],
-            "platform": platform.platform(),
-            "cpus": os.cpu_count(),
-            "sizes": list(sizes),
-            "limit_mb": LIMIT_MB,
-            "flat_mb": FLAT_MB,
-        },
+        "meta": run_meta(started, sizes=list(sizes), limit_mb=LIMIT_MB, flat_mb=FLAT_MB),
         "rows": rows,
         "checks": checks,
         "passed": passed,
     }
-    output.parent.mkdir(parents=True, exist_ok=True)
-    output.write_text(json.dumps(report, indent=2) + "\n", encoding="utf-8")
-    print(f"results written to {output}")
+    write_report(output, report)
     return (0 if passed else 1), report
 
 

@@ -37,7 +37,6 @@ import gzip
 import io
 import json
 import os
-import platform
 import resource
 import shutil
 import statistics
@@ -54,6 +53,7 @@ from typing import IO, TextIO, cast
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "benchmarks"))
 import gen_text  # noqa: E402
+from _report import print_columns, run_meta, write_report  # noqa: E402
 
 SHARED = Path(os.environ.get("URLSIFT_CORPORA", "/work/shared/corpora"))
 MBOXES = ("linux-mips-2001.mbox.gz", "usrp-users-2019.mbox.gz")
@@ -601,11 +601,7 @@ def print_memory(rows: list[dict[str, object]]) -> None:
                 f"{row.get('tracemalloc_peak_kb', row.get('tracemalloc', '-'))} KiB peak",
             )
         )
-    widths = [max(len(r[i]) for r in table) for i in range(len(header))]
-    for n, cells in enumerate(table):
-        print("  " + "  ".join(c.rjust(w) for c, w in zip(cells, widths, strict=True)))
-        if n == 0:
-            print("  " + "  ".join("-" * w for w in widths))
+    print_columns(table)
 
 
 def check_targets(
@@ -745,19 +741,15 @@ def run(args: argparse.Namespace) -> tuple[int, dict[str, object]]:
     print_targets(targets)
 
     report: dict[str, object] = {
-        "meta": {
-            "date": time.strftime("%Y-%m-%dT%H:%M:%S%z", time.localtime(started)),
-            "wall_seconds": round(time.time() - started, 1),
-            "python": sys.version.split()[0],
-            "platform": platform.platform(),
-            "cpus": os.cpu_count(),
-            "quick": args.quick,
-            "repeats": args.repeats,
-            "budget_s": args.budget,
-            "timeout_s": args.timeout,
-            "seed": SEED,
-            "corpora": str(SHARED) if SHARED.exists() else None,
-        },
+        "meta": run_meta(
+            started,
+            quick=args.quick,
+            repeats=args.repeats,
+            budget_s=args.budget,
+            timeout_s=args.timeout,
+            seed=SEED,
+            corpora=str(SHARED) if SHARED.exists() else None,
+        ),
         "tools": {tool.name: tool.what for tool in selected},
         "texts": [{"name": t.name, "bytes": t.size, "what": t.what, "mbox": t.mbox} for t in texts],
         "results": [asdict(r) for r in results],
@@ -765,9 +757,8 @@ def run(args: argparse.Namespace) -> tuple[int, dict[str, object]]:
         "memory": memory,
         "targets": targets,
     }
-    args.output.parent.mkdir(parents=True, exist_ok=True)
-    args.output.write_text(json.dumps(report, indent=2) + "\n", encoding="utf-8")
-    print(f"\nresults written to {args.output}")
+    print()
+    write_report(args.output, report)
     return 0, report
 
 

@@ -14,7 +14,6 @@ Run: ``.venv/bin/python benchmarks/run_all.py [--quick] [--big 1G]``; about 2 mi
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 import time
 from pathlib import Path
@@ -25,6 +24,7 @@ sys.path.insert(0, str(HERE))
 import bench_linear  # noqa: E402
 import bench_memory  # noqa: E402
 import bench_scan  # noqa: E402
+from _report import write_report  # noqa: E402
 from gen_text import parse_size  # noqa: E402
 
 RESULTS = HERE / "results"
@@ -93,9 +93,8 @@ def main(argv: list[str] | None = None) -> int:
         "linear": linear,
         "memory": memory,
     }
-    args.output.parent.mkdir(parents=True, exist_ok=True)
-    args.output.write_text(json.dumps(report, indent=2) + "\n", encoding="utf-8")
-    print(f"\nall results written to {args.output}")
+    print()
+    write_report(args.output, report, "all results")
     return 1 if any(passed is False for _, passed, _ in verdicts) else 0
 
 
