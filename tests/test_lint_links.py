@@ -771,3 +771,38 @@ def test_documented_configuration_is_the_default(monkeypatch: pytest.MonkeyPatch
     assert set(table) == set(_CONFIG_KEYS)
     table["user-agent"] = table["user-agent"].replace("<version>", _version())
     assert LinkOptions.from_config(table) == LinkOptions()
+
+
+def test_cli_check_links_end_to_end(
+    server: Server, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The whole path: a document, `urlsift lint --check-links`, the real local server, the
+    # text output; the text rules (URL003) and the link rules side by side.
+    from click.testing import CliRunner
+
+    from urlsift.cli import main
+
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    base = server.url("")
+    (tmp_path / "page.md").write_text(
+        f"Good: {base}/ok\n\nGone: {base}/missing\n\nMoved: <{base}/moved>\n\n"
+        f"Broken: <URL:{base}/ok-\n  not-there>\n\nSkipped: {base}/missing?skip\n",
+        encoding="utf-8",
+    )
+    result = CliRunner().invoke(
+        main,
+        # URL007: the test server's port is not http's default.
+        [
+            *("lint", "--check-links", "--no-cache", "--exclude-link", r"\?skip$"),
+            *("--ignore", "URL007", "page.md"),
+        ],
+    )
+    lines = result.output.splitlines()
+    codes = [line.split(": ", 1)[1].split(" ", 1)[0] for line in lines if line.startswith("page")]
+    assert codes == ["URL101", "URL102", "URL003", "URL101"], result.output
+    assert f"HTTP 404 Not Found for {base}/missing" in lines[0]
+    assert f"redirects permanently to {base}/ok (301)" in lines[1]
+    assert "none of the readings" in lines[3]
+    assert result.exit_code == 1
+    assert ("HEAD", "/missing?skip") not in server.requests()
