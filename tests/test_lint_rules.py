@@ -113,3 +113,13 @@ def test_messages_stay_on_one_line() -> None:
     for d in diagnose(findings, "http://h.example/\udcff\n"):
         assert "\n" not in d.message
         d.message.encode("utf-8")
+
+
+@pytest.mark.timeout(20)
+def test_continuation_check_is_linear_on_a_long_word() -> None:
+    # A long word after a continuation candidate used to be searched for "scheme://" from
+    # every start (quadratic: 160 KB took 13 s, 1 MB minutes). Linear, this takes well
+    # under a second; the timeout only catches a return of the quadratic search.
+    text = "see http://a.example/x/\na/b.html " + "a" * 1_000_000 + " b\n"
+    diagnostics = lint_text(text, "notes.txt")[1]
+    assert [d.code for d in diagnostics] == ["URL008"]
