@@ -15,6 +15,8 @@ import random
 import sys
 from collections.abc import Callable
 from contextlib import AbstractContextManager
+from itertools import pairwise
+from typing import TypeVar
 
 
 class Choices:
@@ -54,26 +56,13 @@ def split_points(length: int, seed: int) -> list[int]:
     return sorted(points)
 
 
-def split(text: str, seed: int) -> list[str]:
-    """Cut ``text`` into chunks at :func:`split_points` (the chunks join back to ``text``)."""
-    out: list[str] = []
-    last = 0
-    for point in split_points(len(text), seed):
-        out.append(text[last:point])
-        last = point
-    out.append(text[last:])
-    return out
+_Chunkable = TypeVar("_Chunkable", str, bytes)
 
 
-def split_bytes(data: bytes, seed: int) -> list[bytes]:
-    """Cut ``data`` into chunks at :func:`split_points` (the chunks join back to ``data``)."""
-    out: list[bytes] = []
-    last = 0
-    for point in split_points(len(data), seed):
-        out.append(data[last:point])
-        last = point
-    out.append(data[last:])
-    return out
+def split(data: _Chunkable, seed: int) -> list[_Chunkable]:
+    """Cut text or bytes into chunks at :func:`split_points` (they join back to ``data``)."""
+    bounds = [0, *split_points(len(data), seed), len(data)]
+    return [data[start:end] for start, end in pairwise(bounds)]
 
 
 def is_subsequence(short: str, long: str) -> tuple[bool, str]:

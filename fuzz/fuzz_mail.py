@@ -33,7 +33,8 @@ import tempfile
 from pathlib import Path
 
 # Run as a script, this folder is on sys.path; the tests put it there too.
-from _harness import Choices, instrumented, run_atheris, split_bytes
+from _harness import Choices, instrumented, run_atheris
+from _harness import split as split_chunks
 
 # The standard library's email and html packages do the MIME and HTML parsing: their
 # branches are worth coverage feedback too.
@@ -82,7 +83,7 @@ def _check_splitter(data: bytes, seed: int) -> None:
         return out
 
     whole = split([data])
-    assert split(split_bytes(data, seed)) == whole
+    assert split(split_chunks(data, seed)) == whole
     assert [m.number for m in whole] == list(range(1, len(whole) + 1))
     for message in whole:
         assert len(message.data) <= _SPLITTER_CAP, message
