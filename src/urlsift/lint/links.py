@@ -25,7 +25,7 @@ import os
 import re
 import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from importlib import metadata
 from pathlib import Path
 from typing import Any, get_args
@@ -173,19 +173,8 @@ class LinkOptions:
             raise ConfigError(f"{_TABLE} {exc.option}", exc.value, exc.reason) from exc
 
     def _probe_settings(self) -> ProbeSettings:
-        return ProbeSettings(
-            timeout=self.timeout,
-            retries=self.retries,
-            backoff=self.backoff,
-            max_backoff=self.max_backoff,
-            max_retry_after=self.max_retry_after,
-            max_concurrency=self.max_concurrency,
-            max_per_host=self.max_per_host,
-            accept=self.accept,
-            max_redirects=self.max_redirects,
-            user_agent=self.user_agent,
-            method=self.method,
-        )
+        # ProbeSettings is the prober's subset of these fields, under the same names.
+        return ProbeSettings(**{f.name: getattr(self, f.name) for f in fields(ProbeSettings)})
 
 
 def _is_number(value: object) -> bool:
