@@ -95,3 +95,12 @@ def test_validate_is_a_library_function() -> None:
     assert not result.valid
     assert [(d.code, d.offset) for d in result.defects] == [("bad-port", 13), ("bad-ftp-type", 22)]
     assert urlsift.validate("http://www.example.com/").valid
+
+
+def test_wrapper_holding_only_quote_prefixes_reports_nothing() -> None:
+    # Found by the scanner fuzzer: "<URL: \n>    >" closed on the next line's text after
+    # its quote prefix, and the URL came out empty (like "<URL:>", it holds nothing).
+    assert urlsift.extract("> a <URL: \n>    > b") == []
+    assert urlsift.extract("> a <URL: \n> \n") == []
+    found = urlsift.extract("> <URL:\n> http://a.example/>")
+    assert [u.url for u in found] == ["http://a.example/"]

@@ -38,6 +38,8 @@ PIECES = [
     "> ",
     ">> ",
     "> > ",
+    ">   >",
+    "  > ",
     " ",
     "\t",
     ".",
@@ -184,3 +186,17 @@ _PAGE_BROKEN_WRAPPER = (
 @example(_PAGE_BROKEN_WRAPPER, 1)  # the blank line before a page footer is no boundary
 def test_pieces_scan_as_the_whole_text(text: str, size: int) -> None:
     assert _scan_pieces(text, size) == _scan([text])
+
+
+def test_a_quote_prefix_cut_by_a_chunk_boundary_is_not_decided_early() -> None:
+    # Found by the scanner fuzzer: with the text cut after ">  ", the prefix read "> " (one
+    # level) instead of ">   >" (two), so the wrapper and the hyphen-broken URL stopped at
+    # the line break as if another speaker's text followed.
+    text = ">   > see <URL:http://a.example/\n>   > path> and http://b.example/x-\n>   > y\n"
+    whole = _scan([text])
+    assert [c.raw for c in whole] == [
+        "<URL:http://a.example/\n>   > path>",
+        "http://b.example/x-\n>   > y",
+    ]
+    for cut in range(len(text)):
+        assert _scan([text[:cut], text[cut:]]) == whole, cut

@@ -53,6 +53,8 @@ TRIGGER_LOOKAHEAD = 1 + MAX_SCHEME_LENGTH + 1
 # Mail quote prefix at the start of a line: "> ", ">> ", "> > ", with up to three leading
 # spaces (as in indented quotations). Bounded: at most 16 levels.
 QUOTE_PREFIX = r"(?:[ \t]{0,3}>){1,16}[ \t]?"
+QUOTE_PREFIX_SPAN = 16 * 4 + 1
+"""Longest text :data:`QUOTE_PREFIX` can match (a match never extends past it)."""
 
 # Characters that end a bare URL: whitespace, "<", ">", '"', control characters (never
 # part of a URL; they would glue binary junk to it), and the invisible formatting

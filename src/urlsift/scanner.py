@@ -34,6 +34,7 @@ from ._context import (
     BRACKET_RE,
     MAX_SCHEME_LENGTH,
     PAGE_BREAK_SPAN,
+    QUOTE_PREFIX_SPAN,
     REGISTERED_SCHEMES,
     SCHEME_NAME,
     TRIGGER_LOOKAHEAD,
@@ -405,6 +406,15 @@ class Scanner:
         m = self._p.quote_prefix.match(self._buf, line_start, limit)
         return m.group() if m else ""
 
+    def _prefix_undecided(self, j: int, final: bool) -> bool:
+        """Could the quote prefix starting at ``j`` still grow with more text?
+
+        True while the buffer ends within a prefix's longest possible extent and holds only
+        prefix characters from ``j``: ``"> "`` may yet become ``">   >"`` (another speaker).
+        """
+        rest = self._buf[j : j + QUOTE_PREFIX_SPAN]
+        return not final and j + QUOTE_PREFIX_SPAN > len(self._buf) and not rest.strip(" \t>")
+
     def _line_quote_prefix(self, line_start_abs: int, i: int) -> str:
         """Return the mail quote prefix of the line that holds buffer index ``i``."""
         start = line_start_abs - self._base
@@ -490,18 +500,20 @@ class Scanner:
         limit = t + self._max_wrapper
         stop = self._p.wrapper_stop
         i = content
+        empty = True  # no text yet but whitespace, quote prefixes and page breaks
         while True:
             m = stop.search(buf, i, min(n, limit))
             if m is None:
                 if limit > n and not final:
                     return None
                 return self._unclosed(t, kind, content, min(n, limit), limit <= n, prefix, out)
+            empty = empty and not buf[i : m.start()].strip()
             ch = m.group()
             if ch == ">":
                 end: int = m.end()
+                if empty:
+                    return end  # "<URL:>" (or "<URL:\n> >") holds nothing to report
                 body = buf[content : end - 1]
-                if body.isspace() or not body:
-                    return end  # "<URL:>" holds nothing to report
                 out.append(self._make(kind, t, end, body, prefix=prefix))
                 return end
             if ch == "<":
@@ -509,10 +521,10 @@ class Scanner:
             # A line break: strip the first line's quote prefix, stop at a blank line.
             j = m.end()
             if key:
+                if self._prefix_undecided(j, final):
+                    return None
                 q = self._p.quote_prefix.match(buf, j)
                 if q is not None:
-                    if q.end() == n and not final:
-                        return None
                     if quote_key(q.group()) != key:  # another speaker's text: stop here
                         return self._unclosed(t, kind, content, m.start(), False, prefix, out)
                     j = q.end()
@@ -636,12 +648,11 @@ class Scanner:
                 break
             j = k + 1
             if key:
+                if self._prefix_undecided(j, final):
+                    return None
                 q = self._p.quote_prefix.match(buf, j)
-                if q is not None:
-                    if q.end() == n and not final:
-                        return None
-                    if quote_key(q.group()) == key:
-                        j = q.end()
+                if q is not None and quote_key(q.group()) == key:
+                    j = q.end()
             h = hspace.match(buf, j)
             j = h.end() if h else j
             if j == n and not final:
