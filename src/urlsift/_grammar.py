@@ -452,36 +452,65 @@ FRAGMENT_OFFENDER = rf'%(?!{HEX}{HEX})|[\x00-\x20\x7f<>"]|[^\x00-\x7f]'
 # Escapes of CR, LF and NUL (RFC 1738 §6: embedded encoded delimiters).
 ENCODED_CONTROL = "%(?:0[dDaA]|00)"
 
-# A *clean* http/https schemepart: the part after "http:" of a URL that the full checks would
-# find valid with no defect at all, with the parts they would report as named groups, in URL
-# order. It is a sub-language of HTTPURL's schemepart, chosen so no §6 warning can apply:
-#   "//" hostname [ "/" hpath [ "?" search ]]
-# with no port (non-default-port), no hostnumber (hostnumber-out-of-range) and no "%"
-# (encoded-control; escapes take the full checks). The host is atomic, as in HOST, so the
-# engine never comes back into it (linear). The validator tries it first and falls
-# back to the full checks when it does not match; a property test holds the two to the
-# same results.
-HTTP_CLEAN_SCHEMEPART = (
-    f"//(?P<host>(?>{HOSTNAME}))"
-    f"(?:/(?P<path>[{UNRESERVED_CHARS};:@&=/]*+)"
-    rf"(?:\?(?P<search>[{UNRESERVED_CHARS};:@&=]*+))?)?"
-)
+# ---------------------------------------------------------------------------------------
+# Clean schemeparts: the validator's fast path.
+# ---------------------------------------------------------------------------------------
+# A *clean* schemepart is the part after "scheme:" of a URL that the full checks would find
+# valid, with the parts they would report as named groups, in URL order. Each is a
+# sub-language of its scheme's rule, chosen so that the only defects the full checks could
+# find are warnings of two checks the validator reruns on a match: the port check (on the
+# ``port`` group: non-default, reserved or out-of-range ports) and the lexical scan of
+# ``~`` (see ``validation._validate_clean``). So: no "%" (escapes, and encoded controls,
+# take the full checks), no hostnumber (hostnumber-out-of-range), no password
+# (password-in-url) and no "." in a user name (deceptive-userinfo). Hosts are atomic, as in
+# HOST, so the engine never comes back into them (linear). The validator tries the pattern
+# first and falls back to the full checks when it does not match; a property test holds
+# the two to the same results.
 
-# The same for ftp: "//" hostname [ "/" fpath [ ";type=" ftptype ]], no login, no port, no
-# "%" (fsegment has no ";", so ";type=" can only end the URL).
-FTP_CLEAN_SCHEMEPART = (
-    f"//(?P<host>(?>{HOSTNAME}))"
-    f"(?:/(?P<path>[{UNRESERVED_CHARS}?:@&=/]*+)"
-    f"(?:{TYPE_LITERAL}(?P<type>{FTPTYPE}))?)?"
+# Characters that are valid wherever a uchar or an xchar may stand (no escapes).
+_U = UNRESERVED_CHARS
+_X = UNRESERVED_CHARS + RESERVED_CHARS
+
+
+def clean_ip_schemepart(tail: str, *, user: bool = False) -> str:
+    """Return a clean ``"//" login tail`` schemepart (see above).
+
+    Args:
+        tail: the pattern after hostport (with its leading ``/``), named groups inside.
+        user: allow ``user "@"`` before the host (a user name without ".", no password).
+    """
+    user_chars = _U.replace(".", "")
+    login = f"(?:(?P<user>[{user_chars};?&=]*+)@)?" if user else ""
+    return f"//{login}(?P<host>(?>{HOSTNAME}))(?::(?P<port>{DIGITS}))?{tail}"
+
+
+# http, https:  "//" hostport [ "/" hpath [ "?" search ]]
+HTTP_CLEAN_TAIL = rf"(?:/(?P<path>[{_U};:@&=/]*+)(?:\?(?P<search>[{_U};:@&=]*+))?)?"
+# ftp:  "//" login [ "/" fpath [ ";type=" ftptype ]] (fsegment has no ";", so ";type="
+# can only end the URL)
+FTP_CLEAN_TAIL = rf"(?:/(?P<path>[{_U}?:@&=/]*+)(?:{TYPE_LITERAL}(?P<type>{FTPTYPE}))?)?"
+# gopher:  "//" hostport [ "/" [ gtype [ selector ]]] (no "%", so no "%09" search)
+GOPHER_CLEAN_TAIL = f"(?:/(?:(?P<gtype>[{_X}])(?P<selector>[{_X}]*+))?)?"
+# nntp:  "//" hostport "/" group [ "/" digits ]
+NNTP_CLEAN_TAIL = f"/(?P<group>{GROUP})(?:/(?P<article>{DIGITS}))?"
+# telnet:  "//" login [ "/" ]
+TELNET_CLEAN_TAIL = "/?"
+# wais:  "//" hostport "/" database [ "?" search | "/" wtype "/" wpath ]
+WAIS_CLEAN_TAIL = (
+    rf"/(?P<database>[{_U}]*+)"
+    rf"(?:\?(?P<search>[{_U};:@&=]*+)|/(?P<wtype>[{_U}]*+)/(?P<wpath>[{_U}]*+))?"
 )
+# file:  "//" [ host ] "/" fpath (no port)
+FILE_CLEAN_SCHEMEPART = rf"//(?P<host>(?>{HOSTNAME}))?/(?P<path>[{_U}?:@&=/]*+)"
+# prospero:  "//" hostport "/" ppath (fieldspecs take the full checks)
+PROSPERO_CLEAN_TAIL = f"/(?P<path>[{_U}?:@&=/]*+)"
 
 # mailto: an encoded822addr with an "@" (so no bad-address warning) and no "%".
-MAILTO_CLEAN_SCHEMEPART = (
-    f"(?P<address>(?=[{UNRESERVED_CHARS};/?:&=]*+@)[{UNRESERVED_CHARS}{RESERVED_CHARS}]++)"
-)
+MAILTO_CLEAN_SCHEMEPART = f"(?P<address>(?=[{_U};/?:&=]*+@)[{_X}]++)"
 
-# news: a group name (the "*" and article forms take the full checks).
-NEWS_CLEAN_SCHEMEPART = f"(?P<group>{GROUP})"
+# news: a group name, or an article whose host is a hostname (the "*" form takes the full
+# checks). The article part is the whole schemepart, as the full checks report it.
+NEWS_CLEAN_SCHEMEPART = f"(?:(?P<group>{GROUP})|(?P<article>[{_U};/?:&=]++@(?>{HOSTNAME})))"
 
 
 # =======================================================================================
@@ -489,10 +518,26 @@ NEWS_CLEAN_SCHEMEPART = f"(?P<group>{GROUP})"
 # =======================================================================================
 
 
+def _stdlib_is_enough() -> bool:
+    # The stdlib ``re`` knows possessive repetitions and atomic groups from Python 3.11.
+    try:
+        re.compile("(?>a*+)")
+    except re.error:
+        return False
+    return True
+
+
+_STDLIB_RE = _stdlib_is_enough()
+
+
 def _compile(source: str) -> re.Pattern[str]:
-    # ``regex`` (for possessive repetitions and atomic groups on Python 3.10) has the same
-    # Pattern API as ``re`` (match/fullmatch/search/finditer with pos and endpos); it ships
-    # no type stubs, so the compiled pattern is typed as the ``re`` equivalent.
+    # Where ``re`` can, it compiles the grammar: it matches these patterns about twice as
+    # fast as ``regex`` (0.7 against 1.7 us for a clean http URL). Python 3.10 uses
+    # ``regex``, which has the same Pattern API (match/fullmatch/search/finditer with pos
+    # and endpos) and gives the same results here (the test suite runs on both). ``regex``
+    # ships no type stubs, so its pattern is typed as the ``re`` equivalent.
+    if _STDLIB_RE:
+        return re.compile(source)
     return cast("re.Pattern[str]", regex.compile(source))
 
 
@@ -516,7 +561,13 @@ LEXICAL_RUN_PATTERN = _compile(LEXICAL_RUN)
 FRAGMENT_OFFENDER_PATTERN = _compile(FRAGMENT_OFFENDER)
 ENCODED_CONTROL_PATTERN = _compile(ENCODED_CONTROL)
 ESCAPE_PATTERN = _compile(ESCAPE)
-HTTP_CLEAN_PATTERN = _compile(HTTP_CLEAN_SCHEMEPART)
-FTP_CLEAN_PATTERN = _compile(FTP_CLEAN_SCHEMEPART)
+HTTP_CLEAN_PATTERN = _compile(clean_ip_schemepart(HTTP_CLEAN_TAIL))
+FTP_CLEAN_PATTERN = _compile(clean_ip_schemepart(FTP_CLEAN_TAIL, user=True))
+GOPHER_CLEAN_PATTERN = _compile(clean_ip_schemepart(GOPHER_CLEAN_TAIL))
+NNTP_CLEAN_PATTERN = _compile(clean_ip_schemepart(NNTP_CLEAN_TAIL))
+TELNET_CLEAN_PATTERN = _compile(clean_ip_schemepart(TELNET_CLEAN_TAIL, user=True))
+WAIS_CLEAN_PATTERN = _compile(clean_ip_schemepart(WAIS_CLEAN_TAIL))
+FILE_CLEAN_PATTERN = _compile(FILE_CLEAN_SCHEMEPART)
+PROSPERO_CLEAN_PATTERN = _compile(clean_ip_schemepart(PROSPERO_CLEAN_TAIL))
 MAILTO_CLEAN_PATTERN = _compile(MAILTO_CLEAN_SCHEMEPART)
 NEWS_CLEAN_PATTERN = _compile(NEWS_CLEAN_SCHEMEPART)

@@ -419,9 +419,11 @@ class IpScheme:
     """Whether ``host?search`` (no ``/``) is tolerated as a lenient defect (http, https)."""
     clean: re.Pattern[str] | None = None
     """Optional fast path: a pattern whose full match of the part after ``scheme:`` proves the
-    URL valid with no defect, its named groups being the parts (see
-    ``_grammar.HTTP_CLEAN_SCHEMEPART``). Any scheme object may offer this attribute; the
-    validator falls back to :meth:`check` when it is absent or does not match."""
+    URL valid, its groups (all named, in URL order) being the parts; the only defects left
+    are those of :func:`check_port` on a ``port`` group and of the lexical scan of ``~``,
+    which the validator reruns (see ``_grammar.clean_ip_schemepart``). Any scheme object
+    may offer this attribute; the validator falls back to :meth:`check` when it is absent or
+    does not match."""
 
     def check(self, ctx: SchemeContext, start: int, end: int) -> None:
         """Check ``ctx.url[start:end]``, the part after ``scheme:``.
@@ -774,7 +776,7 @@ def _default_schemes() -> tuple[Scheme, ...]:
             search_without_path=True,
             clean=g.HTTP_CLEAN_PATTERN,
         ),
-        IpScheme("gopher", "gopherurl", 70, _gopher_path),
+        IpScheme("gopher", "gopherurl", 70, _gopher_path, clean=g.GOPHER_CLEAN_PATTERN),
         IpScheme(
             "nntp",
             "nntpurl",
@@ -782,13 +784,32 @@ def _default_schemes() -> tuple[Scheme, ...]:
             _nntp_path,
             path_required=True,
             missing_path_code="missing-group",
+            clean=g.NNTP_CLEAN_PATTERN,
         ),
-        IpScheme("telnet", "telneturl", 23, _telnet_path, userinfo=True),
-        IpScheme("wais", "waisurl", 210, _wais_path, path_required=True),
         IpScheme(
-            "file", "fileurl", None, _file_path, port=False, host_optional=True, path_required=True
+            "telnet", "telneturl", 23, _telnet_path, userinfo=True, clean=g.TELNET_CLEAN_PATTERN
         ),
-        IpScheme("prospero", "prosperourl", 1525, _prospero_path, path_required=True),
+        IpScheme(
+            "wais", "waisurl", 210, _wais_path, path_required=True, clean=g.WAIS_CLEAN_PATTERN
+        ),
+        IpScheme(
+            "file",
+            "fileurl",
+            None,
+            _file_path,
+            port=False,
+            host_optional=True,
+            path_required=True,
+            clean=g.FILE_CLEAN_PATTERN,
+        ),
+        IpScheme(
+            "prospero",
+            "prosperourl",
+            1525,
+            _prospero_path,
+            path_required=True,
+            clean=g.PROSPERO_CLEAN_PATTERN,
+        ),
         OpaqueScheme("mailto", _mailto, clean=g.MAILTO_CLEAN_PATTERN),
         OpaqueScheme("news", _news, clean=g.NEWS_CLEAN_PATTERN),
     )

@@ -25,7 +25,14 @@ from dataclasses import dataclass
 
 from . import _grammar as g
 from ._model import Defect, Policy
-from .schemes import Level, SchemeContext, SchemeRegistry, default_registry, quote
+from .schemes import (
+    Level,
+    SchemeContext,
+    SchemeRegistry,
+    check_port,
+    default_registry,
+    quote,
+)
 
 __all__ = ["LENIENT_UNSAFE_CHARACTERS", "Validation", "validate", "validate_readings"]
 
@@ -193,26 +200,75 @@ def _read_scheme(ctx: SchemeContext, end: int) -> int:
     return colon
 
 
-def _validate_clean(url: str, registry: SchemeRegistry) -> Validation | None:
-    # The fast path (most URLs in real text are plain http): when the scheme offers a
-    # ``clean`` pattern and it matches, the URL is valid with no defect under any policy.
+# Group names of each clean pattern, by group number (every group of one is named).
+_CLEAN_GROUPS: dict[re.Pattern[str], tuple[str, ...]] = {}
+
+
+def _clean_groups(clean: re.Pattern[str]) -> tuple[str, ...]:
+    names = _CLEAN_GROUPS.get(clean)
+    if names is None:
+        index = clean.groupindex
+        names = tuple(sorted(index, key=index.__getitem__))
+        if len(names) != clean.groups:
+            raise ValueError("a clean pattern's groups must all be named")
+        _CLEAN_GROUPS[clean] = names
+    return names
+
+
+def _validate_clean(url: str, registry: SchemeRegistry, policy: Policy | None) -> Validation | None:
+    # The fast path (most URLs in real text are plain): the scheme offers a ``clean``
+    # pattern, it matches the part before any "#", and the fragment holds nothing the loose
+    # fragment scan reports. The URL is then valid; the only defects it can have are those
+    # of the port check, rerun on the ``port`` group, and the lexical scan's finding for
+    # "~" (the one lenient unsafe character). "~" is matched as "$" would be: every rule
+    # that allows "$" steps over "~" and leaves it to the lexical scan.
     colon = url.find(":")
     if colon <= 0 or not url.isascii():
         return None
-    clean: re.Pattern[str] | None = getattr(registry.lookup(url[:colon]), "clean", None)
+    scheme = registry.lookup(url[:colon])
+    clean: re.Pattern[str] | None = getattr(scheme, "clean", None)
     if clean is None:
         return None
-    m = clean.fullmatch(url, colon + 1)
+    end = url.find("#", colon)
+    fragment = None
+    if end == -1:
+        end = len(url)
+    else:
+        if g.FRAGMENT_OFFENDER_PATTERN.search(url, end + 1) is not None:
+            return None
+        fragment = url[end + 1 :]
+    tilde = url.find("~", colon, end)
+    m = clean.fullmatch(url if tilde == -1 else url.replace("~", "$"), colon + 1, end)
     if m is None:
         return None
+    names = _clean_groups(clean)
+    spans = m.regs
+    parts = tuple(
+        (name, url[span[0] : span[1]])
+        for name, span in zip(names, spans[1:], strict=True)
+        if span[0] != -1
+    )
+    defects: tuple[Defect, ...] = ()
+    port = spans[names.index("port") + 1] if "port" in names else (-1, -1)
+    if tilde != -1 or port[0] != -1:
+        ctx = SchemeContext(url, policy if policy is not None else Policy())
+        if tilde != -1:
+            _scan_characters(ctx, 0, end, fragment=False)
+        if port[0] != -1:
+            check_port(ctx, scheme, port[0], port[1])
+        defects = tuple(sorted(ctx.defects, key=_offset))
     return Validation(
         url=url,
-        valid=True,
+        valid=not any(d.severity == "error" for d in defects),
         scheme=url[:colon].lower(),
-        defects=(),
-        parts=tuple((k, v) for k, v in m.groupdict().items() if v is not None),
-        fragment=None,
+        defects=defects,
+        parts=parts,
+        fragment=fragment,
     )
+
+
+def _offset(defect: Defect) -> int:
+    return defect.offset or 0
 
 
 def validate(
@@ -235,11 +291,10 @@ def validate(
     if not isinstance(url, str):
         raise TypeError(f"validate() needs a str, not {type(url).__name__}")
     registry = registry if registry is not None else default_registry()
+    quick = _validate_clean(url, registry, policy)
+    if quick is not None:
+        return quick
     hash_at = url.find("#")
-    if hash_at == -1:
-        quick = _validate_clean(url, registry)
-        if quick is not None:
-            return quick
     policy = policy if policy is not None else Policy()
     ctx = SchemeContext(url, policy)
     end = len(url) if hash_at == -1 else hash_at
@@ -254,7 +309,7 @@ def validate(
     if colon != -1:
         scheme = url[:colon].lower()
         registry.lookup(scheme).check(ctx, colon + 1, end)
-    defects = tuple(sorted(ctx.defects, key=lambda d: d.offset or 0))
+    defects = tuple(sorted(ctx.defects, key=_offset))
     return Validation(
         url=url,
         valid=not any(d.severity == "error" for d in defects),
