@@ -38,6 +38,7 @@ from test_validate_properties import (
 )
 from urlsift import Candidate, Scanner
 from urlsift import _grammar as g
+from urlsift.rejoin import Readings, rejoin, rejoin_lines, single_reading
 
 SHORT = settings(max_examples=40, deadline=None)
 MEDIUM = settings(max_examples=80, deadline=None)
@@ -300,3 +301,28 @@ def _check_round_trip(url: str, data: st.DataObject, hyphen_breaks: int) -> None
         "non-default-port",
         "reserved-port",
     }, result.defects
+
+
+@given(st.one_of(texts, texts.map(lambda t: t.replace(">", "> >").replace("\n", "\n\t"))))
+def test_rejoin_shortcut_gives_what_rejoining_line_by_line_gives(text: str) -> None:
+    # rejoin() skips the line-by-line work when a candidate has one plain reading; the
+    # shortcut must give exactly the long path's readings, and Judge takes it too.
+    scanner = Scanner()
+    for candidate in scanner.feed(text) + scanner.close():
+        single = single_reading(candidate)
+        full = rejoin_lines(candidate)
+        if single is not None:
+            event(f"shortcut: {candidate.kind}")
+            assert full == Readings(single, (), ())
+        assert rejoin(candidate) == full
+
+
+@given(valid_urls, st.sampled_from(["<URL:{}>", "<{}>", "<URL: {} >", "<URL:{}", "x {} y"]))
+def test_rejoin_shortcut_on_wrappers(url: str, form: str) -> None:
+    scanner = Scanner()
+    for candidate in scanner.feed(form.format(url)) + scanner.close():
+        single = single_reading(candidate)
+        if single is not None:
+            event(f"shortcut: {candidate.kind}")
+            assert rejoin_lines(candidate) == Readings(single, (), ())
+        assert rejoin(candidate) == rejoin_lines(candidate)

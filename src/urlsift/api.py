@@ -11,16 +11,16 @@ from __future__ import annotations
 
 from collections import OrderedDict
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from typing import Protocol
 
 import regex
 
 from ._model import Candidate, Defect, MessageContext, Policy, TextUnit, Url
-from .rejoin import rejoin
+from .rejoin import rejoin, single_reading
 from .scanner import DEFAULT_MAX_URL_LENGTH, Scanner
 from .schemes import SchemeRegistry, default_registry
-from .validation import Validation, validate_readings
+from .validation import Validation, validate, validate_readings
 
 _READ_SIZE = 1 << 16
 
@@ -51,16 +51,12 @@ def _text_defects(url: str) -> tuple[Defect, ...]:
     )
 
 
-@dataclass(frozen=True, slots=True)
-class _Verdict:
-    """What a candidate's readings conclude, whatever text they came from (cached)."""
-
-    index: int  # which reading was chosen (0: the rejoiner's primary)
-    url: str  # the primary reading chosen
-    alternatives: tuple[str, ...]  # the other readings, in the rejoiner's order
-    validation: Validation  # of ``url``
-    defects: tuple[Defect, ...]  # input-text defects inside ``url``, then the validator's
-    valid: bool  # no defect of severity error among ``defects``
+# What a candidate's readings conclude, whatever text they came from (cached): the index
+# of the reading chosen (0: the rejoiner's primary), that reading, the other readings in
+# the rejoiner's order, the chosen reading's validation, the input-text defects inside it
+# followed by the validator's, and whether none of those is an error. A plain tuple: one
+# is built per distinct URL, and a record class costs more than the rest of the step.
+_Verdict = tuple[int, str, tuple[str, ...], Validation, tuple[Defect, ...], bool]
 
 
 class Judge:
@@ -98,18 +94,20 @@ class Judge:
         if hit is not None:
             self._cache.move_to_end(texts)
             return hit
-        index, results = validate_readings(texts, policy=self._policy, registry=self._registry)
-        chosen = results[index]
+        if len(texts) == 1:  # the common case, without validate_readings' bookkeeping
+            index, chosen = 0, validate(texts[0], policy=self._policy, registry=self._registry)
+        else:
+            index, results = validate_readings(texts, policy=self._policy, registry=self._registry)
+            chosen = results[index]
         url = texts[index]
-        defects = (*_text_defects(url), *chosen.defects)
-        found = _Verdict(
-            index=index,
-            url=url,
-            alternatives=texts[:index] + texts[index + 1 :],
-            validation=chosen,
-            defects=defects,
-            valid=not any(d.severity == "error" for d in defects),
-        )
+        defects = chosen.defects
+        valid = chosen.valid
+        if not url.isascii():
+            text_defects = _text_defects(url)
+            if text_defects:
+                defects = (*text_defects, *defects)
+                valid = valid and not any(d.severity == "error" for d in text_defects)
+        found = (index, url, texts[:index] + texts[index + 1 :], chosen, defects, valid)
         if self._cache_size:
             self._cache[texts] = found
             if len(self._cache) > self._cache_size:
@@ -135,40 +133,46 @@ class Judge:
         Returns:
             The finished record.
         """
-        readings = rejoin(candidate)
-        verdict = self._choose((readings.primary, *readings.alternatives))
-        chosen = verdict.validation
-        defects = verdict.defects
-        valid = verdict.valid
-        if extra_defects or readings.defects:  # rare: most URLs carry only their own
+        single = single_reading(candidate)
+        if single is not None:  # most URLs: no rejoining, no rejoin defects
+            index, url, alternatives, chosen, defects, valid = self._choose((single,))
+            rejoin_defects: tuple[Defect, ...] = ()
+        else:
+            readings = rejoin(candidate)
+            index, url, alternatives, chosen, defects, valid = self._choose(
+                (readings.primary, *readings.alternatives)
+            )
             rejoin_defects = readings.defects
-            if verdict.index:  # an alternative was promoted: its offsets, not the primary's
+            if index and rejoin_defects:
+                # An alternative was promoted: its offsets, not the primary's.
                 rejoin_defects = tuple(
                     d
                     if d.offset is None
-                    else replace(d, offset=readings.offset_in(verdict.index, d.offset))
+                    else replace(d, offset=readings.offset_in(index, d.offset))
                     for d in rejoin_defects
                 )
+        if extra_defects or rejoin_defects:  # rare: most URLs carry only their own
             text_defects = (*extra_defects, *rejoin_defects)
             defects = (*text_defects, *defects)
             valid = valid and not any(d.severity == "error" for d in text_defects)
+        # Positional, in the field order of Url (a third faster than keywords).
         return Url(
-            url=verdict.url,
-            alternatives=verdict.alternatives,
-            raw=candidate.raw,
-            kind=candidate.kind,
-            scheme=chosen.scheme,
-            start=candidate.start,
-            end=candidate.end,
-            line=candidate.line,
-            column=candidate.column,
-            end_line=candidate.end_line,
-            source=source,
-            defects=defects,
-            valid=valid,
-            fragment=chosen.fragment,
-            parts=chosen.parts,
-            context=context,
+            url,
+            alternatives,
+            candidate.raw,
+            candidate.kind,
+            chosen.scheme,
+            candidate.start,
+            candidate.end,
+            candidate.line,
+            candidate.column,
+            candidate.end_line,
+            source,
+            defects,
+            valid,
+            chosen.fragment,
+            chosen.parts,
+            context,
         )
 
 

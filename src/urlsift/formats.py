@@ -14,9 +14,10 @@ from __future__ import annotations
 
 import csv
 import json
+import json.encoder
 from typing import TextIO
 
-from ._model import MessageContext, Url
+from ._model import Defect, MessageContext, Url
 from .runner import UnitDefects
 from .summary import UrlCount
 
@@ -84,6 +85,7 @@ class TextWriter:
 
 _encode_json = json.JSONEncoder(ensure_ascii=False).encode
 _encode_json_ascii = json.JSONEncoder(ensure_ascii=True).encode
+_encode_string = json.encoder.encode_basestring  # the string encoder _encode_json uses
 
 
 def _json_line(data: dict[str, object]) -> str:
@@ -97,6 +99,68 @@ def _json_line(data: dict[str, object]) -> str:
     return line
 
 
+def _json_or_null(value: str | None) -> str:
+    return "null" if value is None else _encode_string(value)
+
+
+def _defect_json(defect: Defect) -> str:
+    q = _encode_string
+    offset = "" if defect.offset is None else f', "offset": {defect.offset}'
+    return (
+        f'{{"code": {q(defect.code)}, "message": {q(defect.message)}, '
+        f'"severity": {q(defect.severity)}{offset}}}'
+    )
+
+
+def _pairs_json(pairs: tuple[tuple[str, str], ...]) -> str:
+    # As encoding dict(pairs): a repeated name keeps its first place and its last value.
+    if len(pairs) > 1:
+        merged = dict(pairs)
+        if len(merged) < len(pairs):
+            pairs = tuple(merged.items())
+    q = _encode_string
+    return "{" + ", ".join([f"{q(name)}: {q(value)}" for name, value in pairs]) + "}"
+
+
+def url_json(url: Url) -> str:
+    """Return ``url.to_dict()`` as one JSON text, exactly as :func:`_json_line` writes it.
+
+    Built field by field with the json module's own string encoder, which is twice as fast
+    as building the dict and encoding it (``JSONEncoder.encode`` sets up an encoder per
+    call); that matters at one record per URL. A property test holds the two to the same
+    text.
+    """
+    q = _encode_string
+    defects = ", ".join([_defect_json(d) for d in url.defects])
+    line = (
+        f'{{"url": {q(url.url)}, "alternatives": [{", ".join(map(q, url.alternatives))}], '
+        f'"raw": {q(url.raw)}, "kind": {q(url.kind)}, "scheme": {q(url.scheme)}, '
+        f'"start": {url.start}, "end": {url.end}, "line": {url.line}, '
+        f'"column": {url.column}, "end_line": {url.end_line}, "source": {q(url.source)}, '
+        f'"defects": [{defects}], "valid": {"true" if url.valid else "false"}'
+    )
+    if url.fragment is not None:
+        line += f', "fragment": {q(url.fragment)}'
+    if url.parts:
+        line += f', "parts": {_pairs_json(url.parts)}'
+    ctx = url.context
+    if ctx is not None:
+        line += (
+            f', "message": {ctx.number}, "message_offset": {ctx.offset}, '
+            f'"message_id": {_json_or_null(ctx.message_id)}, "date": {_json_or_null(ctx.date)}, '
+            f'"from": {_json_or_null(ctx.sender)}, "subject": {_json_or_null(ctx.subject)}, '
+            f'"part": {q(ctx.part)}, "content_type": {q(ctx.content_type)}'
+        )
+    line += "}"
+    if line.isascii():
+        return line
+    try:
+        line.encode("utf-8")
+    except UnicodeEncodeError:  # lone surrogates: escape them so the line stays UTF-8
+        line = _encode_json_ascii(url.to_dict())
+    return line
+
+
 class JsonlWriter:
     """One JSON object per line: :meth:`Url.to_dict`, defect records, count rows."""
 
@@ -106,7 +170,7 @@ class JsonlWriter:
 
     def write(self, url: Url) -> None:
         """Write one URL."""
-        self._stream.write(_json_line(url.to_dict()) + "\n")
+        self._stream.write(url_json(url) + "\n")
 
     def write_defects(self, record: UnitDefects) -> bool:
         """Write ``{"record": "defects", ...}`` (URL records have no ``record`` key)."""

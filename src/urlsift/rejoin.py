@@ -75,6 +75,24 @@ def _strip_quote(line: str, key: str) -> str:
     return line
 
 
+def single_reading(candidate: Candidate) -> str | None:
+    """Return the one reading of a candidate that needs no rejoining, else None.
+
+    The common case: a bare or prefixed URL on one line, or a closed wrapper holding no
+    whitespace. Its only reading is its body, with no alternative and no defect, which is
+    what :func:`rejoin` would return.
+    """
+    body = candidate.body
+    if candidate.truncated:
+        return None
+    if candidate.kind in _ONE_TOKEN_KINDS:
+        return body if "\n" not in body else None
+    # Every whitespace character but the space is unprintable (str.isprintable).
+    if candidate.terminated and " " not in body and body.isprintable():
+        return body
+    return None
+
+
 def rejoin(candidate: Candidate) -> Readings:
     """Turn a candidate's body into its readings.
 
@@ -84,10 +102,15 @@ def rejoin(candidate: Candidate) -> Readings:
     Returns:
         The primary reading, the alternatives and the defects found while rejoining.
     """
+    single = single_reading(candidate)
+    if single is not None:
+        return Readings(single, (), ())
+    return rejoin_lines(candidate)
+
+
+def rejoin_lines(candidate: Candidate) -> Readings:
+    """:func:`rejoin` without its shortcut: always rejoin line by line (tests compare them)."""
     body = candidate.body
-    if candidate.kind in _ONE_TOKEN_KINDS and "\n" not in body and not candidate.truncated:
-        # A bare or prefixed URL on one line has no whitespace to remove: the common case.
-        return Readings(body, (), ())
     defects: list[Defect] = []
     if "\f" in body:  # an RFC page break inside the wrapper: drop footer and header
         body = PAGE_BREAK_IN_BODY_RE.sub("\n", body)

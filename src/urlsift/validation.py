@@ -22,6 +22,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import cast
 
 from . import _grammar as g
 from ._model import Defect, Policy
@@ -200,19 +201,20 @@ def _read_scheme(ctx: SchemeContext, end: int) -> int:
     return colon
 
 
-# Group names of each clean pattern, by group number (every group of one is named).
-_CLEAN_GROUPS: dict[re.Pattern[str], tuple[str, ...]] = {}
+# Group names of each clean pattern by group number (every group of one is named), and
+# the number of its "port" group (0 when it has none).
+_CLEAN_GROUPS: dict[re.Pattern[str], tuple[tuple[str, ...], int]] = {}
 
 
-def _clean_groups(clean: re.Pattern[str]) -> tuple[str, ...]:
-    names = _CLEAN_GROUPS.get(clean)
-    if names is None:
+def _clean_groups(clean: re.Pattern[str]) -> tuple[tuple[str, ...], int]:
+    found = _CLEAN_GROUPS.get(clean)
+    if found is None:
         index = clean.groupindex
         names = tuple(sorted(index, key=index.__getitem__))
         if len(names) != clean.groups:
             raise ValueError("a clean pattern's groups must all be named")
-        _CLEAN_GROUPS[clean] = names
-    return names
+        found = _CLEAN_GROUPS[clean] = (names, index.get("port", 0))
+    return found
 
 
 def _validate_clean(url: str, registry: SchemeRegistry, policy: Policy | None) -> Validation | None:
@@ -241,30 +243,29 @@ def _validate_clean(url: str, registry: SchemeRegistry, policy: Policy | None) -
     m = clean.fullmatch(url if tilde == -1 else url.replace("~", "$"), colon + 1, end)
     if m is None:
         return None
-    names = _clean_groups(clean)
-    spans = m.regs
-    parts = tuple(
-        (name, url[span[0] : span[1]])
-        for name, span in zip(names, spans[1:], strict=True)
-        if span[0] != -1
+    names, port = _clean_groups(clean)
+    if tilde == -1:
+        values: tuple[str | None, ...] = m.groups()
+    else:  # the values as written, "~" and all
+        values = tuple(None if a == -1 else url[a:b] for a, b in m.regs[1:])
+    parts = cast(
+        "tuple[tuple[str, str], ...]",
+        tuple([pair for pair in zip(names, values, strict=True) if pair[1] is not None])
+        if None in values
+        else tuple(zip(names, values, strict=True)),
     )
-    defects: tuple[Defect, ...] = ()
-    port = spans[names.index("port") + 1] if "port" in names else (-1, -1)
-    if tilde != -1 or port[0] != -1:
-        ctx = SchemeContext(url, policy if policy is not None else Policy())
-        if tilde != -1:
-            _scan_characters(ctx, 0, end, fragment=False)
-        if port[0] != -1:
-            check_port(ctx, scheme, port[0], port[1])
-        defects = tuple(sorted(ctx.defects, key=_offset))
-    return Validation(
-        url=url,
-        valid=not any(d.severity == "error" for d in defects),
-        scheme=url[:colon].lower(),
-        defects=defects,
-        parts=parts,
-        fragment=fragment,
-    )
+    scheme_name = url[:colon].lower()
+    if tilde == -1 and not (port and values[port - 1] is not None):
+        return Validation(url, True, scheme_name, (), parts, fragment)  # the common case
+    ctx = SchemeContext(url, policy if policy is not None else Policy())
+    if tilde != -1:
+        _scan_characters(ctx, 0, end, fragment=False)
+    if port and values[port - 1] is not None:
+        start, stop = m.span(port)
+        check_port(ctx, scheme, start, stop)
+    defects = tuple(sorted(ctx.defects, key=_offset))
+    valid = not any(d.severity == "error" for d in defects)
+    return Validation(url, valid, scheme_name, defects, parts, fragment)
 
 
 def _offset(defect: Defect) -> int:

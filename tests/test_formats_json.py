@@ -1,0 +1,83 @@
+"""The JSON Lines writer's direct record encoding equals encoding the record's dict."""
+
+from __future__ import annotations
+
+import io
+import json
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+from urlsift import Defect, MessageContext, Url
+from urlsift.formats import JsonlWriter, _json_line, url_json
+
+# Text that stresses JSON string encoding: quotes, backslashes, controls, non-ASCII, lone
+# surrogates (undecodable input bytes), and characters JSON escapes specially.
+_TEXT = st.text(
+    alphabet=st.one_of(
+        st.sampled_from([*'a/:"\\\n\t\x00\x1f\x7f\u2028\u2029é€😀', "\udc80", "\udcff"]),
+        st.characters(),
+    ),
+    max_size=20,
+)
+_OPTIONAL = st.one_of(st.none(), _TEXT)
+_DEFECTS = st.lists(
+    st.builds(
+        Defect,
+        code=st.sampled_from(["bad-escape", "ambiguous-hyphen"]),
+        message=_TEXT,
+        severity=st.sampled_from(["error", "warning"]),
+        offset=st.one_of(st.none(), st.integers(0, 99)),
+    ),
+    max_size=3,
+).map(tuple)
+_CONTEXTS = st.one_of(
+    st.none(),
+    st.builds(
+        MessageContext,
+        number=st.integers(1, 10**6),
+        offset=st.integers(0, 10**12),
+        message_id=_OPTIONAL,
+        date=_OPTIONAL,
+        sender=_OPTIONAL,
+        subject=_OPTIONAL,
+        part=st.sampled_from(["1", "2.1"]),
+        content_type=st.sampled_from(["text/plain", "header", "text/html"]),
+    ),
+)
+_URLS = st.builds(
+    Url,
+    url=_TEXT,
+    alternatives=st.lists(_TEXT, max_size=3).map(tuple),
+    raw=_TEXT,
+    kind=st.sampled_from(["wrapped", "angle", "prefixed", "bare"]),
+    scheme=_TEXT,
+    start=st.integers(0, 10**9),
+    end=st.integers(0, 10**9),
+    line=st.integers(1, 10**6),
+    column=st.integers(1, 10**4),
+    end_line=st.integers(1, 10**6),
+    source=_TEXT,
+    defects=_DEFECTS,
+    valid=st.booleans(),
+    fragment=_OPTIONAL,
+    # Repeated names too: the dict keeps the first position and the last value.
+    parts=st.lists(st.tuples(st.sampled_from(["host", "path", "x"]), _TEXT), max_size=4).map(tuple),
+    context=_CONTEXTS,
+)
+
+
+@given(_URLS)
+def test_direct_encoding_equals_encoding_the_dict(url: Url) -> None:
+    line = url_json(url)
+    assert line == _json_line(url.to_dict())
+    assert json.loads(line) == json.loads(_json_line(url.to_dict()))
+    line.encode("utf-8")  # always valid UTF-8, lone surrogates escaped
+
+
+@given(_URLS)
+def test_writer_writes_one_line_per_record(url: Url) -> None:
+    out = io.StringIO()
+    JsonlWriter(out).write(url)
+    assert out.getvalue().count("\n") == 1
+    assert out.getvalue().endswith("\n")
