@@ -104,3 +104,15 @@ def test_wrapper_holding_only_quote_prefixes_reports_nothing() -> None:
     assert urlsift.extract("> a <URL: \n> \n") == []
     found = urlsift.extract("> <URL:\n> http://a.example/>")
     assert [u.url for u in found] == ["http://a.example/"]
+
+
+def test_judge_cache_is_bounded_and_changes_nothing() -> None:
+    text = " ".join(f"http://h{i % 5}.example/~{i % 3} ftp://h.example/a-\nb" for i in range(40))
+    scanner = urlsift.Scanner()
+    candidates = scanner.feed(text) + scanner.close()
+    uncached = urlsift.Judge(cache_size=0)
+    small = urlsift.Judge(cache_size=3)
+    for candidate in candidates:
+        assert small(candidate) == uncached(candidate)
+        assert len(small._cache) <= 3
+    assert not uncached._cache

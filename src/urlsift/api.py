@@ -9,7 +9,6 @@ stays bounded whatever the input size.
 
 from __future__ import annotations
 
-from collections import OrderedDict
 from collections.abc import Iterable, Iterator
 from dataclasses import replace
 from typing import Protocol
@@ -67,7 +66,10 @@ class Judge:
     rejoiner's primary reading (hyphen kept) stays first.
 
     Validation results are kept in a bounded cache keyed by the readings: a mailing-list
-    archive repeats the same few hundred URLs thousands of times (list footers).
+    archive repeats the same few hundred URLs thousands of times (list footers). When the
+    cache is full it is emptied and fills again: the URLs that repeat are back after one
+    more sighting, and no bookkeeping is paid per URL (an LRU order costs more than it
+    saves when most URLs are distinct, as in prose).
     """
 
     def __init__(
@@ -86,13 +88,12 @@ class Judge:
         """
         self._policy = policy if policy is not None else Policy()
         self._registry = registry if registry is not None else default_registry()
-        self._cache: OrderedDict[tuple[str, ...], _Verdict] = OrderedDict()
+        self._cache: dict[tuple[str, ...], _Verdict] = {}
         self._cache_size = cache_size
 
     def _choose(self, texts: tuple[str, ...]) -> _Verdict:
         hit = self._cache.get(texts)
         if hit is not None:
-            self._cache.move_to_end(texts)
             return hit
         if len(texts) == 1:  # the common case, without validate_readings' bookkeeping
             index, chosen = 0, validate(texts[0], policy=self._policy, registry=self._registry)
@@ -109,9 +110,9 @@ class Judge:
                 valid = valid and not any(d.severity == "error" for d in text_defects)
         found = (index, url, texts[:index] + texts[index + 1 :], chosen, defects, valid)
         if self._cache_size:
+            if len(self._cache) >= self._cache_size:
+                self._cache.clear()
             self._cache[texts] = found
-            if len(self._cache) > self._cache_size:
-                self._cache.popitem(last=False)
         return found
 
     def __call__(
