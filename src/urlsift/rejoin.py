@@ -156,8 +156,11 @@ def rejoin_lines(candidate: Candidate) -> Readings:
         else:
             removal_sets = [set(offsets)]
         for removed in removal_sets[:MAX_ALTERNATIVES]:
-            alternatives.append("".join(c for i, c in enumerate(primary) if i not in removed))
-            removed_offsets.append(tuple(sorted(removed)))
+            cuts = sorted(removed)
+            starts = [0, *(cut + 1 for cut in cuts)]
+            ends = [*cuts, len(primary)]
+            alternatives.append("".join(primary[a:b] for a, b in zip(starts, ends, strict=True)))
+            removed_offsets.append(tuple(cuts))
 
     if not candidate.terminated:
         closer = "<URL:...>" if candidate.kind == "wrapped" else "<...>"

@@ -243,7 +243,7 @@ def _validate_clean(url: str, registry: SchemeRegistry, policy: Policy | None) -
     m = clean.fullmatch(url if tilde == -1 else url.replace("~", "$"), colon + 1, end)
     if m is None:
         return None
-    names, port = _clean_groups(clean)
+    names, port = _CLEAN_GROUPS.get(clean) or _clean_groups(clean)
     if tilde == -1:
         values: tuple[str | None, ...] = m.groups()
     else:  # the values as written, "~" and all
