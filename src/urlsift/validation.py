@@ -22,7 +22,6 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import cast
 
 from . import _grammar as g
 from ._model import Defect, Policy
@@ -248,11 +247,11 @@ def _validate_clean(url: str, registry: SchemeRegistry, policy: Policy | None) -
         values: tuple[str | None, ...] = m.groups()
     else:  # the values as written, "~" and all
         values = tuple(None if a == -1 else url[a:b] for a, b in m.regs[1:])
-    parts = cast(
-        "tuple[tuple[str, str], ...]",
-        tuple([pair for pair in zip(names, values, strict=True) if pair[1] is not None])
+    # Pairs whose value is None are dropped, so every value is a str (mypy cannot see it).
+    parts: tuple[tuple[str, str], ...] = (
+        tuple([pair for pair in zip(names, values, strict=True) if pair[1] is not None])  # type: ignore[misc]
         if None in values
-        else tuple(zip(names, values, strict=True)),
+        else tuple(zip(names, values, strict=True))  # type: ignore[arg-type]
     )
     scheme_name = url[:colon].lower()
     if tilde == -1 and not (port and values[port - 1] is not None):
