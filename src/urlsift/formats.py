@@ -132,9 +132,11 @@ def url_json(url: Url) -> str:
     """
     q = _encode_string
     defects = ", ".join([_defect_json(d) for d in url.defects])
+    text = q(url.url)
+    raw = text if url.raw == url.url else q(url.raw)  # most bare URLs are written as is
     line = (
-        f'{{"url": {q(url.url)}, "alternatives": [{", ".join(map(q, url.alternatives))}], '
-        f'"raw": {q(url.raw)}, "kind": {q(url.kind)}, "scheme": {q(url.scheme)}, '
+        f'{{"url": {text}, "alternatives": [{", ".join(map(q, url.alternatives))}], '
+        f'"raw": {raw}, "kind": {q(url.kind)}, "scheme": {q(url.scheme)}, '
         f'"start": {url.start}, "end": {url.end}, "line": {url.line}, '
         f'"column": {url.column}, "end_line": {url.end_line}, "source": {q(url.source)}, '
         f'"defects": [{defects}], "valid": {"true" if url.valid else "false"}'
