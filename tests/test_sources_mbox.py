@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+import re
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -265,3 +266,39 @@ def test_mbox_shaped_input_chunking_is_invariant(lines: list[bytes], size: int) 
         for m in whole:
             if m.envelope:
                 assert data[m.offset : m.offset + 5] == b"From "
+
+
+def test_quoted_from_lines_in_some_messages_only() -> None:
+    # ">From " unquoting is skipped for messages that cannot hold one; chunking must not
+    # change which messages are unquoted.
+    messages = [
+        b"From a@b Sat Jan  1 10:00:00 2001\nSubject: %d\n\n%s\n\n" % (i, body)
+        for i, body in enumerate(
+            [b"plain", b">From the start\n>>From deeper", b"x >From mid-line", b"plain", b">From "]
+        )
+    ]
+    data = b"".join(messages)
+    whole = split(data)
+    assert [m.data.split(b"\n\n", 1)[1] for m in whole] == [
+        b"plain\n",
+        b"From the start\n>From deeper\n",
+        b"x >From mid-line\n",
+        b"plain\n",
+        b"From \n",
+    ]
+    for sizes in (ones(), randoms(4), randoms(5)):
+        assert key(split(data, sizes)) == key(whole)
+    assert key(split(data.replace(b"\n", b"\r\n"), randoms(6))) == key(
+        split(data.replace(b"\n", b"\r\n"))
+    )
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from([b"From ", b"1", b"12", b"2001", b":", b":30", b" ", b"a", b"\n"])))
+def test_envelope_stamp_is_both_searches(pieces: list[bytes]) -> None:
+    line = b"From " + b"".join(pieces)
+    both = re.search(rb"\b\d{1,2}:\d\d\b", line[5:]) is not None and (
+        re.search(rb"\b\d{4}\b", line[5:]) is not None
+    )
+    # the searches start at 5 with "From " before, so a word boundary there is the same
+    assert is_envelope_line(line) == (both and len(line) <= MAX_SEPARATOR_LINE)

@@ -4,14 +4,28 @@ Strategy: the standard library's ``email`` package does all of MIME, with
 ``policy=compat32`` so that malformed input becomes ``msg.defects`` instead of exceptions.
 This module only decides what to scan and how to turn bytes into ``str``:
 
-* Parsing. The header block (up to the first empty line, capped at ``max_header_bytes``),
-  less the fields this module never reads (``Received``, ``X-*``...: see
-  ``_UNREAD_FIELD``), is parsed with ``headersonly=True``. A message that is not ``multipart/*`` or
-  ``message/*`` then gets its body attached as the feed parser itself would attach it
-  (bytes as ASCII with surrogate escapes), which skips the parser's line-by-line body loop;
-  any other message, or a header block with a stray non-header line, is parsed in full.
-  The stdlib decodes the transfer encoding (``get_payload(decode=True)``): quoted-printable
-  soft line breaks vanish, so a URL broken by one comes out whole.
+* Parsing (the reference path). The header block (up to the first empty line, capped at
+  ``max_header_bytes``), less the fields this module never reads (``Received``, ``X-*``...:
+  see ``_UNREAD_FIELD``), is parsed with ``headersonly=True``. A message that is not
+  ``multipart/*`` or ``message/*`` then gets its body attached as the feed parser itself
+  would attach it (bytes as ASCII with surrogate escapes), which skips the parser's
+  line-by-line body loop; any other message, or a header block with a stray non-header
+  line, is parsed in full. The stdlib decodes the transfer encoding
+  (``get_payload(decode=True)``): quoted-printable soft line breaks vanish, so a URL broken
+  by one comes out whole.
+* Parsing (the fast paths; the same results, which tests check against the reference path
+  message by message). Messages are small and many, so the cost is per message, not per
+  byte. (1) A *clean* header block (every line a field or a continuation, LF line ends,
+  no CR) is cut into fields by one regular expression; each kept field goes through the
+  stdlib's own ``compat32.header_source_parse``, which is all the parser's header loop
+  does for such a block. (2) A single-part message then needs no ``Message`` at all unless
+  its body is quoted-printable, base64 or uuencoded, which the stdlib decodes on a
+  message holding just that body and its Content-Transfer-Encoding. (3) What the stdlib
+  concludes from a Content-Type or Content-Transfer-Encoding value (type, charset,
+  ``format``, ``delsp``) is cached by value. (4) A multipart's boundary is renamed to a
+  shared one before the feed parser sees it, when that provably changes nothing but the
+  name, so the parser's per-boundary regular expression comes from ``re``'s cache (see
+  :func:`_rename_boundary`). Anything else takes the reference path.
 * Walking. Parts are numbered like IMAP body parts: ``1`` for a single-part message, ``1``,
   ``2``, ``2.1``... inside multiparts; an encapsulated ``message/rfc822`` at ``n`` has its
   parts at ``n.1``, ``n.2``... Every ``text/*`` part is scanned; other parts are skipped and
@@ -45,7 +59,7 @@ from __future__ import annotations
 import codecs
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from email.header import decode_header
 from email.message import Message
 from email.parser import BytesParser
@@ -87,6 +101,7 @@ _PARSER = BytesParser(policy=compat32)
 # message, and the stdlib parser would otherwise handle each line in Python. Lines that are
 # not well-formed fields are kept, so the parser still sees (and reports) them.
 _READ_FIELDS = rb"content-type|content-transfer-encoding|message-id|date|from|subject"
+_ROOT_FIELDS = frozenset(_READ_FIELDS.decode("ascii").split("|"))
 _URL_FIELDS = rb"|list-[!-9;-~]*|archived-at|link"
 
 
@@ -254,7 +269,10 @@ def _find_body(data: bytes) -> tuple[int, int]:
     if data.startswith(b"\r\n"):
         return 0, 2
     lf = data.find(b"\n\n")
-    crlf = data.find(b"\n\r\n")
+    if lf >= 0 and data.find(b"\r", 0, lf) < 0:
+        return lf + 1, lf + 2  # no CR before it, so no CRLF blank line either
+    # An earlier CRLF blank line must end before this LF one: no need to search past it.
+    crlf = data.find(b"\n\r\n", 0, lf + 2 if lf >= 0 else len(data))
     if lf >= 0 and (crlf < 0 or lf < crlf):
         return lf + 1, lf + 2
     if crlf >= 0:
@@ -262,8 +280,206 @@ def _find_body(data: bytes) -> tuple[int, int]:
     return len(data), len(data)
 
 
+def _cap_header(data: bytes, max_header_bytes: int) -> tuple[bytes, int, int, list[Defect]]:
+    # (data, header length, body offset, defects) with the header block cut at the cap.
+    header_len, body_start = _find_body(data)
+    if header_len <= max_header_bytes:
+        return data, header_len, body_start, []
+    cut = data.rfind(b"\n", 0, max_header_bytes) + 1
+    defect = _warning("header-too-large", f"header block of {header_len} bytes cut to {cut} bytes")
+    data = data[:cut] + data[header_len:]
+    return data, cut, body_start - (header_len - cut), [defect]
+
+
+def _attach_body(msg: Message, body: bytes) -> None:
+    # The body as the feed parser itself attaches a non-multipart one: bytes read as
+    # ASCII with surrogate escapes (BytesParser), as one string.
+    msg.set_payload(body.decode("ascii", "surrogateescape"))
+
+
+def _parse_stdlib(data: bytes, header_len: int, body_start: int, keep_url_headers: bool) -> Message:
+    # The reference path: the header block less its unread fields through the stdlib's
+    # header-only parse; a message with structure (or a stray line among its headers)
+    # through the full feed parser.
+    unread = _UNREAD_FIELD_KEEP_URLS if keep_url_headers else _UNREAD_FIELD
+    header = unread.sub(b"", data[:header_len])
+    msg = _PARSER.parsebytes(header, headersonly=True)
+    if msg.get_payload() or msg.get_content_maintype() in ("multipart", "message"):
+        # A stray non-header line in the header block, or a body with structure:
+        # let the feed parser do everything.
+        return _PARSER.parsebytes(header + data[header_len:])
+    _attach_body(msg, data[body_start:])
+    return msg
+
+
+# -- fast path ---------------------------------------------------------------------------
+#
+# Most header blocks are clean: every line is a field (RFC 5322 §2.2: field-name, colon,
+# value) or a continuation line (starting with a space or tab), every line ends in LF, and
+# there is no CR. The feed parser's header loop is then fully determined: each field
+# becomes ``compat32.header_source_parse`` of its lines, in order, with no defect and no
+# body line. So one regular expression cuts the block into fields (they must tile it
+# exactly), and the kept ones go to that same stdlib function, instead of the parser's
+# Python loop over every line. Any other block (a ``From`` line, a stray line, a name with
+# a space before the colon, CRLF or a lone CR, a continuation first ...) takes the
+# reference path, which reports what the parser finds.
+def _field_pattern(names: bytes) -> re.Pattern[bytes]:
+    # Each match is one whole field: group 1 when it is kept (named ``names``), else 2.
+    # Anchored at line starts and possessive, so a long line that is no field costs one
+    # pass, not one per position (the block is up to max_header_bytes long).
+    return re.compile(
+        rb"^(?:((?i:" + names + rb"):.*+\n(?:[ \t].*+\n)*+)|([!-9;-~]++:.*+\n(?:[ \t].*+\n)*+))",
+        re.MULTILINE,
+    )
+
+
+_FIELD = _field_pattern(_READ_FIELDS)
+_FIELD_KEEP_URLS = _field_pattern(_READ_FIELDS + _URL_FIELDS)
+
+
+def _kept_fields(header: bytes, keep_url_headers: bool) -> list[bytes] | None:
+    # The kept fields of a clean header block, as written; None if it is not clean.
+    if b"\r" in header:
+        return None
+    # split() gives [gap, kept, other, gap, kept, other, ..., gap]: the fields tile the
+    # block when every gap is empty.
+    pieces = (_FIELD_KEEP_URLS if keep_url_headers else _FIELD).split(header)
+    if any(pieces[0::3]):
+        return None  # some line is neither a field nor a continuation
+    return list(filter(None, pieces[1::3]))
+
+
+def _raw_headers(fields: list[bytes]) -> list[tuple[str, str]]:
+    # (name, value) as the feed parser stores each field of a clean block:
+    # compat32.header_source_parse of the field's lines, which for such a field is the
+    # name up to the first colon and the rest with leading spaces and tabs and the final
+    # line end removed (the lines joined again as they were). Written out here, as a
+    # method call per field costs more than the work; a test holds it to the stdlib's.
+    headers = []
+    for field_text in fields:
+        name, value = field_text.decode("ascii", "surrogateescape").split(":", 1)
+        headers.append((name, value.lstrip(" \t").rstrip("\r\n")))
+    return headers
+
+
+def _message_of(headers: list[tuple[str, str]]) -> Message:
+    msg = Message(policy=compat32)
+    for name, value in headers:
+        msg.set_raw(name, value)
+    return msg
+
+
+# Boundaries: the feed parser compiles a regular expression for the boundary of every
+# multipart it meets (``re`` caches only 512 patterns, and boundaries are unique), which
+# costs more than the rest of parsing a small message. When the boundary's delimiter lines
+# are provably the only places the boundary occurs, the message is parsed with the
+# boundary renamed to one of these fixed strings (one not in the message), whose pattern
+# stays in ``re``'s cache; the parse is the same, line for line (see _rename_boundary).
+_SHARED_BOUNDARIES = tuple(f"=_urlsift_{n}_=".encode("ascii") for n in range(4))
+# RFC 2046 §5.1.1 bchars less space: nothing that quoting, unquoting, RFC 2231 or
+# parameter splitting would touch.
+_PLAIN_BOUNDARY = re.compile(r"[0-9A-Za-z'()+_,./:=?-]{1,70}")
+
+
+def _rename_boundary(
+    fields: list[bytes], index: int, body: bytes, boundary: str
+) -> tuple[bytes, str] | None:
+    """Return the message with its root boundary renamed and the new name, or None.
+
+    The feed parser uses a multipart's boundary B only through ``re.match`` of
+    ``--B(--)?[ \t]*(line end)?$`` against lines of the body (as the multipart's own
+    delimiter, and as an end-of-part test inside its parts). If every occurrence of ``--B``
+    in the body starts a line (after LF) that is exactly ``--B``, an optional ``--``,
+    spaces or tabs, and LF or CRLF (or the end), then replacing ``--B`` by ``--C``, for a C
+    that occurs nowhere in the message, changes exactly the lines that match B's pattern,
+    into lines that match C's with the same groups, and no other line matches either. The
+    parameter is renamed where it is written, which must be the only place B occurs in
+    the Content-Type field (``index`` in ``fields``); the caller checks that the parsed
+    root then reports C as its boundary. What differs is only the root's Content-Type
+    text and an epilogue's copies of delimiter lines, neither of which is read here.
+    """
+    if not _PLAIN_BOUNDARY.fullmatch(boundary):
+        return None
+    old = boundary.encode("ascii")
+    field_text = fields[index]
+    if field_text.count(old) != 1:
+        return None
+    delimiter = b"--" + old
+    at = body.find(delimiter)
+    while at >= 0:
+        if at == 0 or body[at - 1] != 0x0A:  # not at a line start (LF before)
+            return None
+        end = body.find(b"\n", at)
+        rest = body[at + len(delimiter) : end if end >= 0 else len(body)]
+        if rest.endswith(b"\r"):
+            rest = rest[:-1]
+        if rest.startswith(b"--"):
+            rest = rest[2:]
+        if rest.strip(b" \t"):
+            return None
+        at = body.find(delimiter, at + 1)
+    for new in _SHARED_BOUNDARIES:
+        if new not in body and not any(new in f for f in fields):
+            break
+    else:
+        return None
+    fields = fields.copy()
+    fields[index] = field_text.replace(old, new)
+    return b"".join(fields) + body.replace(delimiter, b"--" + new), new.decode("ascii")
+
+
+@lru_cache(maxsize=256)
+def _boundary_of(value: str) -> str | None:
+    # Message.get_boundary() of a message whose Content-Type is ``value``.
+    return _message_of([("Content-Type", value)]).get_boundary()
+
+
+def _parse_structured(fields: list[bytes], headers: list[tuple[str, str]], body: bytes) -> Message:
+    # A multipart or message/* message with a clean header block, for the walk: the feed
+    # parser parses the body with only the root's first Content-Type and
+    # Content-Transfer-Encoding fields, the only root headers it reads (through
+    # Message.get()), so the parts come out as from the whole kept block; the caller reads
+    # the root's other headers from ``headers``. The boundary is renamed when provable.
+    first: dict[str, int] = {}
+    for i, (name, _) in enumerate(headers):
+        key = name.lower()
+        if key in ("content-type", "content-transfer-encoding") and key not in first:
+            first[key] = i
+    keep = sorted(first.values())
+    fields = [fields[i] for i in keep]
+    if "content-type" in first:
+        root = _message_of([headers[first["content-type"]]])
+        value = headers[first["content-type"]][1]
+        content_type = _content_type_of(value) if value.isascii() else root.get_content_type()
+        boundary = root.get_boundary() if content_type.startswith("multipart/") else None
+        if boundary is not None:
+            renamed = _rename_boundary(fields, keep.index(first["content-type"]), body, boundary)
+            if renamed is not None:
+                msg = _PARSER.parsebytes(renamed[0])
+                parsed_value = msg.get("content-type")
+                after = (
+                    _boundary_of(parsed_value)
+                    if isinstance(parsed_value, str)
+                    else msg.get_boundary()
+                )
+                if after == renamed[1]:
+                    return msg
+    return _PARSER.parsebytes(b"".join(fields) + body)
+
+
+def _first_values(headers: list[tuple[str, str]]) -> dict[str, str]:
+    # The first value of each field the root is read for, by lower-case name, as
+    # Message.get() finds it.
+    values: dict[str, str] = {}
+    for name, value in headers:
+        key = name.lower()
+        if key in _ROOT_FIELDS and key not in values:
+            values[key] = value
+    return values
+
+
 def parse_message(
-    data: bytes, max_header_bytes: int, keep_url_headers: bool = True
+    data: bytes, max_header_bytes: int, keep_url_headers: bool = True, *, fast: bool = True
 ) -> tuple[Message, list[Defect]]:
     """Parse one message's bytes with the stdlib (``compat32``), capping the header block.
 
@@ -272,6 +488,9 @@ def parse_message(
         max_header_bytes: header bytes kept; later header lines are dropped.
         keep_url_headers: keep ``List-*``, ``Archived-At`` and ``Link`` (for
             ``scan_headers``); other fields than context and MIME ones are dropped.
+        fast: cut a clean header block into fields without the parser's line loop (see
+            the module notes); False always takes the parser's own path. Both give the
+            same message.
 
     Returns:
         The parsed message and any ``header-too-large`` defect.
@@ -280,28 +499,14 @@ def parse_message(
         Exception: whatever the stdlib parser raises on pathological input (for example
             ``RecursionError`` on extreme nesting); :func:`message_units` catches it.
     """
-    defects: list[Defect] = []
-    header_len, body_start = _find_body(data)
-    if header_len > max_header_bytes:
-        cut = data.rfind(b"\n", 0, max_header_bytes) + 1
-        defects.append(
-            _warning(
-                "header-too-large",
-                f"header block of {header_len} bytes cut to {cut} bytes",
-            )
-        )
-        data = data[:cut] + data[header_len:]
-        body_start -= header_len - cut
-        header_len = cut
-    unread = _UNREAD_FIELD_KEEP_URLS if keep_url_headers else _UNREAD_FIELD
-    header = unread.sub(b"", data[:header_len])
-    msg = _PARSER.parsebytes(header, headersonly=True)
-    if msg.get_payload() or msg.get_content_maintype() in ("multipart", "message"):
-        # A stray non-header line in the header block, or a body with structure:
-        # let the feed parser do everything.
-        msg = _PARSER.parsebytes(header + data[header_len:])
-    else:
-        msg.set_payload(data[body_start:].decode("ascii", "surrogateescape"))
+    data, header_len, body_start, defects = _cap_header(data, max_header_bytes)
+    fields = _kept_fields(data[:header_len], keep_url_headers) if fast else None
+    if fields is None:
+        return _parse_stdlib(data, header_len, body_start, keep_url_headers), defects
+    msg = _message_of(_raw_headers(fields))
+    if msg.get_content_maintype() in ("multipart", "message"):
+        return _PARSER.parsebytes(b"".join(fields) + data[header_len:]), defects
+    _attach_body(msg, data[body_start:])
     return msg, defects
 
 
@@ -329,14 +534,29 @@ class _TooDeepError(Exception):
 class _Walk:
     source: str
     options: MailOptions
-    base: MessageContext
+    number: int
+    offset: int
     result: MessageResult
-    root_type: str
-    found: list[Defect]  # every defect seen, for the count
+    root_type: str = "message/rfc822"
+    found: list[Defect] = field(default_factory=list)  # every defect seen, for the count
+    # The message's context fields, set once its header is read.
+    message_id: str | None = None
+    date: str | None = None
+    sender: str | None = None
+    subject: str | None = None
 
 
 def _context(walk: _Walk, path: str, content_type: str) -> MessageContext:
-    return replace(walk.base, part=path, content_type=content_type)
+    return MessageContext(
+        number=walk.number,
+        offset=walk.offset,
+        message_id=walk.message_id,
+        date=walk.date,
+        sender=walk.sender,
+        subject=walk.subject,
+        part=path,
+        content_type=content_type,
+    )
 
 
 def _emit(walk: _Walk, path: str, content_type: str, text: str, defects: list[Defect]) -> None:
@@ -360,16 +580,71 @@ def _param(params: dict[str, object], name: str) -> str | None:
     return str(value).strip()
 
 
-def _leaf(walk: _Walk, part: Message, path: str, inherited: list[Defect]) -> None:
-    content_type = part.get_content_type()
-    own: list[Defect] = []
+# -- what a part's headers say -------------------------------------------------------------
+#
+# The stdlib reads Content-Type and Content-Transfer-Encoding (``get_content_type``,
+# ``get_params``); what it concludes depends on the header's value alone, and a few values
+# ("text/plain; charset=us-ascii") make up most of an archive. So the conclusions are
+# cached by value, each computed once by the stdlib on a message holding just that header.
+# Values with 8-bit bytes (which the stdlib hands out as Header objects) are not cached.
+
+_TextParams = tuple[str | None, bool, bool]
+"""(charset in lower case or None, format=flowed, DelSp=yes) of a text part."""
+
+
+@lru_cache(maxsize=512)
+def _content_type_of(value: str) -> str:
+    # Message.get_content_type() of a part whose Content-Type is ``value``.
+    return _message_of([("Content-Type", value)]).get_content_type()
+
+
+def _part_type(part: Message) -> tuple[str, object]:
+    # (content type, the Content-Type value or None) of a parsed part.
+    value = part.get("content-type")
+    if isinstance(value, str):
+        return _content_type_of(value), value
+    return part.get_content_type(), value
+
+
+def _text_params(part: Message, plain: bool) -> _TextParams:
+    # The charset, and for text/plain the format=flowed and DelSp parameters.
+    params: dict[str, object] = {}
+    for key, value in part.get_params(failobj=[])[1:]:
+        params.setdefault(key.lower(), value)
+    charset = _param(params, "charset")
+    flowed = plain and (_param(params, "format") or "").lower() == "flowed"
+    delsp = flowed and (_param(params, "delsp") or "").lower() == "yes"
+    return (charset.lower() if charset else None), flowed, delsp
+
+
+@lru_cache(maxsize=512)
+def _text_params_of(value: str, plain: bool) -> _TextParams:
+    return _text_params(_message_of([("Content-Type", value)]), plain)
+
+
+def _part_text_params(part: Message, value: object, plain: bool) -> _TextParams:
+    if isinstance(value, str):
+        return _text_params_of(value, plain)
+    return _text_params(part, plain)
+
+
+@lru_cache(maxsize=256)
+def _transfer_encoding_of(value: str) -> str:
+    return _header_text(value).lower()
+
+
+def _scanned(walk: _Walk, path: str, content_type: str, own: list[Defect]) -> bool:
+    # Whether a leaf part of this type is scanned (counting it as skipped if not).
     if content_type.startswith("multipart/"):
         # The parser could not split it (no boundary, or none found): scan it as text.
         own.append(_warning("multipart-not-split", f"part {path}: {content_type} read as text"))
     elif not content_type.startswith("text/") and not walk.options.include_attachments:
         walk.result.skipped += 1
-        return
-    cte = _header_text(part.get("content-transfer-encoding", "")).lower()
+        return False
+    return True
+
+
+def _check_transfer_encoding(cte: str, path: str, own: list[Defect]) -> None:
     if cte not in KNOWN_TRANSFER_ENCODINGS:
         own.append(
             _warning(
@@ -377,16 +652,45 @@ def _leaf(walk: _Walk, part: Message, path: str, inherited: list[Defect]) -> Non
                 f"part {path}: transfer encoding {cte[:80]!r} read as 8bit",
             )
         )
+
+
+def _leaf(
+    walk: _Walk, part: Message, path: str, inherited: list[Defect], content_type: str | None
+) -> None:
+    value: object  # the Content-Type value, for the parameters
+    if content_type is None:
+        content_type, value = _part_type(part)
+    else:
+        value = part.get("content-type")
+    own: list[Defect] = []
+    if not _scanned(walk, path, content_type, own):
+        return
+    cte_value = part.get("content-transfer-encoding", "")
+    if isinstance(cte_value, str):
+        _check_transfer_encoding(_transfer_encoding_of(cte_value), path, own)
+    else:  # a Header object: the value has 8-bit bytes
+        _check_transfer_encoding(_header_text(cte_value).lower(), path, own)
     payload = part.get_payload(decode=True)
     if not isinstance(payload, bytes):
         payload = b""
     if part.defects:
         own.extend(_defects_of(part, path))  # after decoding: base64 defects appear then
-    params: dict[str, object] = {}
-    for key, value in part.get_params(failobj=[])[1:]:
-        params.setdefault(key.lower(), value)
-    charset = _param(params, "charset")
-    text, charset_defects = decode_text(payload, charset.lower() if charset else None)
+    params = _part_text_params(part, value, content_type == "text/plain")
+    _text_unit(walk, path, inherited, content_type, payload, params, own)
+
+
+def _text_unit(
+    walk: _Walk,
+    path: str,
+    inherited: list[Defect],
+    content_type: str,
+    payload: bytes,
+    params: _TextParams,
+    own: list[Defect],
+) -> None:
+    # A scanned leaf's bytes (after transfer decoding) as text, into a unit.
+    charset, flowed, delsp = params
+    text, charset_defects = decode_text(payload, charset)
     own.extend(charset_defects)
     if "\r" in text:
         text = _LINE_END.sub("\n", text)
@@ -397,19 +701,64 @@ def _leaf(walk: _Walk, part: Message, path: str, inherited: list[Defect]) -> Non
             own.append(
                 _warning("html-parse-error", f"part {path}: {type(exc).__name__}; raw markup")
             )
-    elif content_type == "text/plain" and (_param(params, "format") or "").lower() == "flowed":
-        delsp = (_param(params, "delsp") or "").lower() == "yes"
+    elif flowed:
         text = unflow(text, delsp)
     walk.found.extend(own)
     _emit(walk, path, content_type, text, inherited + own if own else inherited)
 
 
-def _walk_part(walk: _Walk, part: Message, path: str, inherited: list[Defect], depth: int) -> None:
-    # ``path`` is this part's number ("" for a multipart message's root).
+# get_payload(decode=True) decodes these (compared as it does, without stripping); any
+# other value gives the payload's bytes unchanged.
+_DECODED_TRANSFER_ENCODINGS = frozenset(
+    {"quoted-printable", "base64", "x-uuencode", "uuencode", "uue", "x-uue"}
+)
+
+
+def _fast_leaf(
+    walk: _Walk,
+    body: bytes,
+    inherited: list[Defect],
+    content_type: str,
+    ct_value: str | None,
+    cte_value: str | None,
+) -> None:
+    # _leaf for a single-part message from the fast path, its Content-Type and
+    # Content-Transfer-Encoding values ASCII (the first of each, as Message.get() finds
+    # them): the same steps, without a Message unless the stdlib has a body to decode.
+    own: list[Defect] = []
+    if not _scanned(walk, "1", content_type, own):
+        return
+    _check_transfer_encoding(_transfer_encoding_of(cte_value or ""), "1", own)
+    payload = body
+    if cte_value is not None and cte_value.lower() in _DECODED_TRANSFER_ENCODINGS:
+        part = _message_of([("Content-Transfer-Encoding", cte_value)])
+        _attach_body(part, body)
+        decoded = part.get_payload(decode=True)
+        payload = decoded if isinstance(decoded, bytes) else b""
+        if part.defects:
+            own.extend(_defects_of(part, "1"))
+    params = (
+        _text_params_of(ct_value, content_type == "text/plain")
+        if ct_value is not None
+        else (None, False, False)
+    )
+    _text_unit(walk, "1", inherited, content_type, payload, params, own)
+
+
+def _walk_part(
+    walk: _Walk,
+    part: Message,
+    path: str,
+    inherited: list[Defect],
+    depth: int,
+    content_type: str | None = None,
+) -> None:
+    # ``path`` is this part's number ("" for a multipart message's root); ``content_type``
+    # is the part's, when the caller already has it.
     if depth > MAX_MIME_DEPTH:
         raise _TooDeepError(path)
     if not part.is_multipart():
-        _leaf(walk, part, path or "1", inherited)
+        _leaf(walk, part, path or "1", inherited, content_type)
         return
     payload = part.get_payload()
     if not isinstance(payload, list):  # pragma: no cover - is_multipart() says it is
@@ -417,10 +766,12 @@ def _walk_part(walk: _Walk, part: Message, path: str, inherited: list[Defect], d
     own = _defects_of(part, path or "0")
     walk.found.extend(own)
     defects = inherited + own
-    if part.get_content_maintype() == "message":
+    if content_type is None:
+        content_type = _part_type(part)[0]
+    if content_type.startswith("message/"):
         here = path or "1"
         inner = payload[0] if payload else None
-        if part.get_content_type() not in ENCAPSULATED_TYPES or not isinstance(inner, Message):
+        if content_type not in ENCAPSULATED_TYPES or not isinstance(inner, Message):
             walk.result.skipped += 1
             return
         inner_payload = inner.get_payload()
@@ -435,32 +786,25 @@ def _walk_part(walk: _Walk, part: Message, path: str, inherited: list[Defect], d
             _walk_part(walk, child, child_path, defects, depth + 1)
 
 
-def _context_fields(msg: Message) -> tuple[MessageContext, list[Defect]]:
-    wanted = {"message-id": "", "date": "", "from": "", "subject": ""}
-    values: dict[str, str] = {}
-    for name, value in msg.raw_items():
-        key = name.lower()
-        if key in wanted and key not in values:
-            values[key] = _header_text(value)[:MAX_CONTEXT_CHARS]
-    defects: list[Defect] = []
-    subject = values.get("subject")
-    if subject is not None:
-        subject, defects = decode_subject(subject)
-        subject = subject[:MAX_CONTEXT_CHARS]
-    context = MessageContext(
-        number=0,
-        offset=0,
-        message_id=values.get("message-id"),
-        date=values.get("date"),
-        sender=values.get("from"),
-        subject=subject,
-    )
-    return context, defects
+def _set_context(walk: _Walk, values: dict[str, str]) -> list[Defect]:
+    # The message context from the first Message-ID, Date, From and Subject values.
+    value = values.get("message-id")
+    walk.message_id = None if value is None else _header_text(value)[:MAX_CONTEXT_CHARS]
+    value = values.get("date")
+    walk.date = None if value is None else _header_text(value)[:MAX_CONTEXT_CHARS]
+    value = values.get("from")
+    walk.sender = None if value is None else _header_text(value)[:MAX_CONTEXT_CHARS]
+    value = values.get("subject")
+    if value is None:
+        return []
+    subject, defects = decode_subject(_header_text(value)[:MAX_CONTEXT_CHARS])
+    walk.subject = subject[:MAX_CONTEXT_CHARS]
+    return defects
 
 
-def _header_unit(walk: _Walk, msg: Message, defects: list[Defect]) -> None:
+def _header_unit(walk: _Walk, headers: list[tuple[str, str]], defects: list[Defect]) -> None:
     lines = []
-    for name, value in msg.raw_items():
+    for name, value in headers:
         key = name.lower()
         if key.startswith("list-") or key in URL_HEADER_NAMES:
             lines.append(f"{name}: {_header_text(value, lossless=True)}")
@@ -475,6 +819,53 @@ def _header_unit(walk: _Walk, msg: Message, defects: list[Defect]) -> None:
         walk.result.header_units += 1
 
 
+def _start_message(
+    walk: _Walk,
+    known: list[Defect],
+    header_defects: list[Defect],
+    values: dict[str, str],
+    headers: list[tuple[str, str]],
+    root_type: str,
+) -> None:
+    # The root's header read: context, the message's defects, the header unit.
+    known += header_defects + _set_context(walk, values)
+    walk.root_type = root_type
+    if walk.options.scan_headers:
+        _header_unit(walk, headers, known)
+
+
+def _read_message(walk: _Walk, data: bytes, known: list[Defect], fast: bool) -> None:
+    # Parse and walk one message, adding its units to ``walk.result``; may raise.
+    options = walk.options
+    data, header_len, body_start, header_defects = _cap_header(data, options.max_header_bytes)
+    fields = _kept_fields(data[:header_len], options.scan_headers) if fast else None
+    if fields is None:
+        msg = _parse_stdlib(data, header_len, body_start, options.scan_headers)
+        headers = list(msg.raw_items())
+        values = _first_values(headers)
+    else:
+        headers = _raw_headers(fields)
+        values = _first_values(headers)
+        ct_value = values.get("content-type")
+        cte_value = values.get("content-transfer-encoding")
+        if (ct_value is None or ct_value.isascii()) and (cte_value is None or cte_value.isascii()):
+            content_type = "text/plain" if ct_value is None else _content_type_of(ct_value)
+            structured = content_type.startswith(("multipart/", "message/"))
+            if not structured:
+                _start_message(walk, known, header_defects, values, headers, content_type)
+                _fast_leaf(walk, data[body_start:], known, content_type, ct_value, cte_value)
+                return
+        else:  # 8-bit bytes in a value: the stdlib reads it through a Header object
+            msg = _message_of(headers)
+            structured = msg.get_content_maintype() in ("multipart", "message")
+        if structured:
+            msg = _parse_structured(fields, headers, data[header_len:])
+        else:
+            _attach_body(msg, data[body_start:])
+    _start_message(walk, known, header_defects, values, headers, msg.get_content_type())
+    _walk_part(walk, msg, "", known, 0, walk.root_type)
+
+
 def message_units(
     data: bytes,
     *,
@@ -483,6 +874,7 @@ def message_units(
     offset: int,
     options: MailOptions,
     defects: Sequence[Defect] = (),
+    fast: bool = True,
 ) -> MessageResult:
     """Turn one message's bytes into text units, one per scanned part. Never raises.
 
@@ -493,6 +885,8 @@ def message_units(
         offset: byte offset of the message in its archive.
         options: what to scan and the header cap.
         defects: defects already known for the message (from splitting or reading).
+        fast: take the fast paths (see the module notes); False parses every message
+            the reference way. Both give the same result (tests compare them).
 
     Returns:
         A :class:`MessageResult`. When the message yields no unit but has defects, one
@@ -500,24 +894,9 @@ def message_units(
     """
     result = MessageResult()
     known = list(defects)
-    base = MessageContext(number=number, offset=offset)
-    walk = _Walk(source, options, base, result, "message/rfc822", [])
+    walk = _Walk(source, options, number, offset, result)
     try:
-        msg, header_defects = parse_message(data, options.max_header_bytes, options.scan_headers)
-        fields, subject_defects = _context_fields(msg)
-        walk.base = MessageContext(
-            number=number,
-            offset=offset,
-            message_id=fields.message_id,
-            date=fields.date,
-            sender=fields.sender,
-            subject=fields.subject,
-        )
-        known += header_defects + subject_defects
-        walk.root_type = msg.get_content_type()
-        if options.scan_headers:
-            _header_unit(walk, msg, known)
-        _walk_part(walk, msg, "", known, 0)
+        _read_message(walk, data, known, fast)
     except Exception as exc:  # too deep, or the stdlib parser failed: scan the raw bytes
         if isinstance(exc, _TooDeepError):
             problem = _warning(
