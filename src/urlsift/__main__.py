@@ -1,5 +1,5 @@
 """``python -m urlsift``: the same as the ``urlsift`` command."""
 
-from .cli import main
+from .cli import run
 
-main(prog_name="urlsift")
+run()

@@ -188,6 +188,15 @@ def normalize_schemes(schemes: Iterable[str] | None) -> tuple[str, ...]:
     return tuple(sorted(names))
 
 
+def _scheme_setup(schemes: Iterable[str] | None) -> tuple[tuple[str, ...], frozenset[str]]:
+    # The normalised bare-URL schemes, and every scheme recognised after "<" or "URL:".
+    names = normalize_schemes(schemes)
+    return names, REGISTERED_SCHEMES | frozenset(names)
+
+
+_DEFAULT_SETUP = _scheme_setup(None)
+
+
 class Scanner:
     """Find URL spans in text fed in chunks of any size.
 
@@ -224,15 +233,19 @@ class Scanner:
         Raises:
             ConfigError: a scheme name or a limit is unusable.
         """
-        for option, value in (
-            ("max_url_length", max_url_length),
-            ("max_wrapper_length", max_wrapper_length),
-            ("block_size", block_size),
-        ):
-            if value < 16:
-                raise ConfigError(option, value, "must be at least 16")
-        self.schemes: tuple[str, ...] = normalize_schemes(schemes)
-        self._known_schemes = REGISTERED_SCHEMES | frozenset(self.schemes)
+        if min(max_url_length, max_wrapper_length, block_size) < 16:
+            for option, value in (
+                ("max_url_length", max_url_length),
+                ("max_wrapper_length", max_wrapper_length),
+                ("block_size", block_size),
+            ):
+                if value < 16:
+                    raise ConfigError(option, value, "must be at least 16")
+        # A scanner is made per text unit (per MIME part in an archive): the default
+        # scheme set's derived values are computed once.
+        names, known = _DEFAULT_SETUP if schemes is None else _scheme_setup(schemes)
+        self.schemes: tuple[str, ...] = names
+        self._known_schemes = known
         self._max_url = max_url_length
         self._max_wrapper = max_wrapper_length
         self._block_size = block_size
