@@ -460,7 +460,7 @@ ENCODED_CONTROL = "%(?:0[dDaA]|00)"
 # sub-language of its scheme's rule, chosen so that the only defects the full checks could
 # find are warnings of two checks the validator reruns on a match: the port check (on the
 # ``port`` group: non-default, reserved or out-of-range ports) and the lexical scan of
-# ``~`` (see ``validation._validate_clean``). So: no "%" (escapes, and encoded controls,
+# ``~`` (see ``validation.validate_clean``). So: no "%" (escapes, and encoded controls,
 # take the full checks), no hostnumber (hostnumber-out-of-range), no password
 # (password-in-url) and no "." in a user name (deceptive-userinfo). Hosts are atomic, as in
 # HOST, so the engine never comes back into them (linear). The validator tries the pattern

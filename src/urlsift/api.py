@@ -19,7 +19,7 @@ from ._model import Candidate, Defect, MessageContext, Policy, TextUnit, Url
 from .rejoin import rejoin, single_reading
 from .scanner import DEFAULT_MAX_URL_LENGTH, Scanner
 from .schemes import SchemeRegistry, default_registry
-from .validation import Validation, validate, validate_readings
+from .validation import Validation, validate, validate_clean, validate_readings
 
 _READ_SIZE = 1 << 16
 
@@ -91,6 +91,26 @@ class Judge:
         self._cache: dict[tuple[str, ...], _Verdict] = {}
         self._cache_size = cache_size
 
+    def _one(self, text: str) -> _Verdict:
+        # A candidate's only reading; most are clean ASCII URLs, judged by the validator's
+        # fast path alone (what validate() would return first), with no text defects.
+        key = (text,)
+        hit = self._cache.get(key)
+        if hit is not None:
+            return hit
+        chosen = validate_clean(text, self._registry, self._policy)
+        if chosen is None:
+            return self._choose(key)
+        found = (0, text, (), chosen, chosen.defects, chosen.valid)
+        self._remember(key, found)
+        return found
+
+    def _remember(self, key: tuple[str, ...], found: _Verdict) -> None:
+        if self._cache_size:
+            if len(self._cache) >= self._cache_size:
+                self._cache.clear()
+            self._cache[key] = found
+
     def _choose(self, texts: tuple[str, ...]) -> _Verdict:
         hit = self._cache.get(texts)
         if hit is not None:
@@ -109,10 +129,7 @@ class Judge:
                 defects = (*text_defects, *defects)
                 valid = valid and not any(d.severity == "error" for d in text_defects)
         found = (index, url, texts[:index] + texts[index + 1 :], chosen, defects, valid)
-        if self._cache_size:
-            if len(self._cache) >= self._cache_size:
-                self._cache.clear()
-            self._cache[texts] = found
+        self._remember(texts, found)
         return found
 
     def __call__(
@@ -136,7 +153,7 @@ class Judge:
         """
         single = single_reading(candidate)
         if single is not None:  # most URLs: no rejoining, no rejoin defects
-            index, url, alternatives, chosen, defects, valid = self._choose((single,))
+            index, url, alternatives, chosen, defects, valid = self._one(single)
             rejoin_defects: tuple[Defect, ...] = ()
         else:
             readings = rejoin(candidate)

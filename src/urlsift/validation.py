@@ -216,7 +216,12 @@ def _clean_groups(clean: re.Pattern[str]) -> tuple[tuple[str, ...], int]:
     return found
 
 
-def _validate_clean(url: str, registry: SchemeRegistry, policy: Policy | None) -> Validation | None:
+def validate_clean(url: str, registry: SchemeRegistry, policy: Policy | None) -> Validation | None:
+    """Validate a URL by the fast path alone: what :func:`validate` returns, or None.
+
+    None means the fast path does not decide (the full checks must). For callers that
+    validate many URLs with one registry (``Judge``); not part of the public API.
+    """
     # The fast path (most URLs in real text are plain): the scheme offers a ``clean``
     # pattern, it matches the part before any "#", and the fragment holds nothing the loose
     # fragment scan reports. The URL is then valid; the only defects it can have are those
@@ -291,7 +296,7 @@ def validate(
     if not isinstance(url, str):
         raise TypeError(f"validate() needs a str, not {type(url).__name__}")
     registry = registry if registry is not None else default_registry()
-    quick = _validate_clean(url, registry, policy)
+    quick = validate_clean(url, registry, policy)
     if quick is not None:
         return quick
     hash_at = url.find("#")
