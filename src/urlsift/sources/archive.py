@@ -7,10 +7,24 @@ Strategy: three layers, each bounded in memory by one message.
 2. *Messages*: an mbox or MMDF archive is split as a stream by :class:`~.mbox.MboxSplitter`
    (never indexed, never read twice); a single message (``.eml``, a news article) or
    each file of a Maildir, MH or news spool folder is one message, read up to
-   ``max_message_bytes``.
+   ``max_message_bytes`` -- unless it is *streamed* (below).
 3. *Parts*: :func:`~.mime.message_units` parses each message with the stdlib ``email``
    package and yields one :class:`~urlsift.TextUnit` per text part with its
    :class:`~urlsift.MessageContext`.
+
+Streamed single messages. A message file longer than :data:`STREAM_MIN_BYTES` (or than
+``max_message_bytes``) whose header block (found within ``max_header_bytes``) shows one
+part with a body used as is (:func:`~.mime.single_part_head`: not multipart or message,
+identity transfer encoding, not HTML or flowed, a streamable charset; or a part that is
+skipped) is never held: a first pass reads the body once, learning what decoding needs
+(:class:`~.bodystream.BodyCheck`) and keeping nothing, and the units are built from that
+(:func:`~.mime.streamed_message_units`) before any text exists, so their defects come first
+as always; the body unit's text is a second reading, decoded as it is scanned. The second
+reading is of the file itself (through a duplicated descriptor, see
+:class:`~.compress.Rereader`), or, for standard input and pipes, of a temporary copy made
+during the first pass. Memory is a few blocks, with no cap on the body (so no
+``message-truncated``); the units are those of reading the message whole (tests compare
+both). Anything else is read whole as before.
 
 Kinds are detected (:func:`detect_kind`) from the folder layout for directories and from the
 first decompressed bytes for files, including standard input, which is peeked, never read
@@ -29,20 +43,29 @@ by number), and ``offset`` is 0 for a message that is a file of its own.
 from __future__ import annotations
 
 import bz2
+import contextlib
 import lzma
 import os
 import re
 import sys
+import weakref
 import zlib
 from collections.abc import Iterator
 from dataclasses import dataclass, replace
-from typing import Literal, get_args
+from typing import IO, Literal, get_args
 
 from .._model import Defect, TextUnit
 from ..errors import ConfigError, SourceError
-from .compress import CountedStream, open_counted, sniff_compression
+from .bodystream import BodyCheck
+from .compress import CountedStream, Rereader, open_counted, rereader, sniff_compression
 from .mbox import MMDF_DELIMITER, MboxSplitter, RawMessage, is_envelope_line
-from .mime import message_units
+from .mime import (
+    MessageResult,
+    find_body,
+    message_units,
+    single_part_head,
+    streamed_message_units,
+)
 from .options import (
     DEFAULT_MAX_HEADER_BYTES,
     DEFAULT_MAX_MESSAGE_BYTES,
@@ -71,8 +94,15 @@ INPUT_KINDS: tuple[str, ...] = get_args(InputKind)
 READ_BLOCK_SIZE = 1 << 20
 """Bytes read from an archive at a time."""
 
+TEXT_BLOCK_SIZE = 64 << 10
+"""Bytes of a streamed body decoded at a time for the scanner (as for a text file)."""
+
 SNIFF_BYTES = 16 << 10
 """Decompressed bytes looked at to detect a file's kind."""
+
+STREAM_MIN_BYTES = 1 << 20
+"""A single message longer than this (or than ``max_message_bytes``) is streamed when its
+header allows (see the module notes); a shorter one is read whole."""
 
 # RFC 5322 §3.6.8: field-name = 1*ftext, ftext = %d33-57 / %d59-126 (printable, not ":").
 _FIELD_NAME = re.compile(rb"[!-9;-~]+:")
@@ -282,12 +312,16 @@ class CountingReader:
         self._stored = 0  # bytes peeked for detection are counted with the first read
         stats.files += 1
 
-    def read(self) -> bytes:
-        """Return the next block (``b""`` at the end or after a read error)."""
+    def read(self, size: int | None = None) -> bytes:
+        """Return the next block (``b""`` at the end or after a read error).
+
+        Args:
+            size: bytes wanted (fewer only at the end); default :data:`READ_BLOCK_SIZE`.
+        """
         if self.error is not None:
             return b""
         try:
-            block = self.opened.stream.read(READ_BLOCK_SIZE)
+            block = self.opened.stream.read(READ_BLOCK_SIZE if size is None else size)
             error = None if block else self.opened.decoded.take_error()
         except SourceError as exc:
             block, error = b"", exc
@@ -313,6 +347,11 @@ def _message(
     result = message_units(
         data, source=source, number=number, offset=offset, options=options, defects=defects
     )
+    _count(result, stats, truncated)
+    return result.units
+
+
+def _count(result: MessageResult, stats: ArchiveStats, truncated: bool) -> None:
     stats.messages += 1
     stats.parts += result.text_parts
     stats.header_units += result.header_units
@@ -321,7 +360,6 @@ def _message(
         stats.messages_with_defects += 1
     if truncated:
         stats.messages_truncated += 1
-    return result.units
 
 
 def raw_message_units(
@@ -362,12 +400,45 @@ def _single_units(
     options: MailOptions,
     stats: ArchiveStats,
 ) -> list[TextUnit]:
-    # One message per file: keep up to the cap, count (and skip) the rest.
+    # One message per file: streamed when long and its header allows, else read whole.
     reader = CountingReader(opened, stats)
     cap = max(0, options.max_message_bytes)
-    parts: list[bytes] = []
-    kept = size = 0
-    while block := reader.read():
+    blocks: list[bytes] = []
+    size = 0
+    eof = False
+
+    def read_block(wanted: int | None = None) -> None:
+        nonlocal size, eof
+        block = reader.read(wanted)
+        if block:
+            blocks.append(block)
+            size += len(block)
+        else:
+            eof = True
+
+    while size <= min(STREAM_MIN_BYTES, cap) and not eof:
+        read_block()
+    prefix = b"".join(blocks)
+    if not eof:
+        # The header block's end, as message_units finds it, is in the prefix once it
+        # holds max_header_bytes + 3 bytes, if it ends within max_header_bytes: when not
+        # found yet, read up to there at once (one more search, not one per block).
+        header_len, body_start = find_body(prefix)
+        if body_start == header_len and size <= options.max_header_bytes + 2:
+            read_block(options.max_header_bytes + 3 - size)
+            prefix = b"".join(blocks)
+            header_len, body_start = find_body(prefix)
+        if body_start > header_len and not eof:
+            units = _streamed_units(
+                path, opened, reader, prefix, header_len, body_start, number, options, stats
+            )
+            if units is not None:
+                return units
+    # Whole: keep up to the cap, count (and skip) the rest.
+    parts = [prefix[:cap]]
+    kept = len(parts[0])
+    blocks.clear()
+    while not eof and (block := reader.read()):
         size += len(block)
         if kept < cap:
             piece = block[: cap - kept]
@@ -382,6 +453,163 @@ def _single_units(
     if reader.error is not None:
         defects.append(reader.error)
     return _message(b"".join(parts), path, number, 0, options, stats, tuple(defects), truncated)
+
+
+def _streamed_units(
+    path: str,
+    opened: CountedStream,
+    reader: CountingReader,
+    prefix: bytes,
+    header_len: int,
+    body_start: int,
+    number: int,
+    options: MailOptions,
+    stats: ArchiveStats,
+) -> list[TextUnit] | None:
+    # The streamed path (see the module notes), or None to read the message whole.
+    head = single_part_head(prefix[:body_start], header_len, options)
+    if head is None:
+        return None
+    second: SecondReading | None = None
+    if head.scanned:
+        again = rereader(path, opened)
+        if again is not None:
+            second = SecondReading(path, again, body_start)
+        else:
+            import tempfile  # here: only standard input and pipes need it (and it is heavy)
+
+            try:
+                spool = tempfile.TemporaryFile()  # noqa: SIM115 - closed by SecondReading
+            except OSError:
+                return None
+            second = SecondReading(path, spool, 0)
+    check = BodyCheck(head.codec) if head.scanned else None
+    block = prefix[body_start:]  # may be empty: the prefix can end where the body starts
+    del prefix
+    size = 0
+    while True:
+        size += len(block)
+        if check is not None:
+            check.feed(block)
+        if second is not None:
+            second.keep(block)
+        block = reader.read()
+        if not block:
+            break
+    defects = () if reader.error is None else (reader.error,)
+    if second is None:
+        body = _no_body
+    else:
+        second.finish(size, reader.error is not None)
+        body = second.blocks
+    result = streamed_message_units(
+        head,
+        None if check is None else check.close(),
+        body,
+        source=path,
+        number=number,
+        offset=0,
+        options=options,
+        defects=defects,
+    )
+    _count(result, stats, False)
+    return result.units
+
+
+def _no_body() -> Iterator[bytes]:
+    # The body of a skipped part, never read again: no unit holds its text. (Only the raw
+    # fallback of streamed_message_units would, were a step to raise; none is known to.)
+    return iter(())
+
+
+def _close_quietly(source: Rereader | IO[bytes]) -> None:
+    with contextlib.suppress(OSError):
+        source.close()
+
+
+class SecondReading:
+    """A streamed body's bytes, read a second time (for its text).
+
+    From the file itself through a :class:`~.compress.Rereader`, skipping the header, or
+    from a temporary copy written during the first reading (:meth:`keep`). It owns that
+    source and closes it when :meth:`blocks` ends, on :meth:`close`, or when collected.
+
+    Args:
+        path: the path, for errors.
+        source: a rereader of the file, or an empty temporary file to copy the body into.
+        skip: decompressed bytes before the body in what ``source`` gives.
+    """
+
+    def __init__(self, path: str, source: Rereader | IO[bytes], skip: int) -> None:
+        self.path = path
+        self._source = source
+        self._skip = skip
+        self._size = 0
+        self._lenient = False
+        self._closer = weakref.finalize(self, _close_quietly, source)
+
+    def keep(self, block: bytes) -> None:
+        """Copy a block of the first reading, when the source is a temporary file.
+
+        Raises:
+            SourceError: the temporary file cannot be written (the source is then closed).
+        """
+        if isinstance(self._source, Rereader):
+            return
+        try:
+            self._source.write(block)
+        except OSError as exc:
+            self.close()
+            reason = exc.strerror or str(exc)
+            raise SourceError(self.path, f"cannot keep a temporary copy: {reason}") from exc
+
+    def finish(self, size: int, read_error: bool) -> None:
+        """Record the body's size, and whether the first reading ended on a read error."""
+        self._size = size
+        self._lenient = read_error
+
+    def close(self) -> None:
+        """Release the source (idempotent)."""
+        self._closer()
+
+    def blocks(self) -> Iterator[bytes]:
+        """Yield the body's bytes again, as many as the first reading saw, then close.
+
+        Raises:
+            SourceError: the file gives fewer bytes than the first time (it changed), or
+                cannot be read; not when the first reading itself ended on a read error
+                (already a defect), as a damaged compressed stream may end a little
+                earlier when read in other steps.
+        """
+        try:
+            yield from self._read()
+        finally:
+            self.close()
+
+    def _read(self) -> Iterator[bytes]:
+        source = self._source
+        stream: IO[bytes] = source.open().stream if isinstance(source, Rereader) else source
+        try:
+            if stream is source:
+                stream.seek(0)  # the temporary copy, written to its end
+            skip, left = self._skip, self._size
+            while skip > 0 and (data := stream.read(min(TEXT_BLOCK_SIZE, skip))):
+                skip -= len(data)
+            while left > 0 and not skip:
+                block = stream.read(min(TEXT_BLOCK_SIZE, left))
+                if not block:
+                    break
+                left -= len(block)
+                yield block
+        except OSError as exc:
+            if not self._lenient:
+                raise SourceError(self.path, f"second reading failed: {exc}") from exc
+            return
+        finally:
+            if stream is not source:
+                _close_quietly(stream)
+        if left > 0 and not self._lenient:
+            raise SourceError(self.path, "the file changed while it was read (now shorter)")
 
 
 def _folder_units(

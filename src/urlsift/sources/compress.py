@@ -13,6 +13,11 @@ corrupt or truncated compressed stream raises :class:`~urlsift.errors.SourceErro
 ``OSError``), never a codec-specific exception, and only after every byte decoded before
 the damage has been delivered: the read that meets the damage ends the data early, and the
 next ``read`` or the ``close`` raises.
+
+A regular file can be read a second time (:class:`Rereader`, for a message body streamed in
+two passes): through a duplicate of its descriptor, read with ``pread`` from offset 0, so
+the second reading sees the same file even if it was renamed or unlinked meanwhile, and
+needs nothing from the first stream, which may already be closed.
 """
 
 from __future__ import annotations
@@ -21,6 +26,8 @@ import bz2
 import gzip
 import io
 import lzma
+import os
+import stat
 import sys
 import zlib
 from collections.abc import Callable
@@ -154,6 +161,8 @@ class CountedStream:
     """Counts bytes read as stored (``stored.count``)."""
     decoded: CountingReader
     """Counts bytes delivered after decompression (``decoded.count``)."""
+    file: BinaryIO | None = None
+    """The file opened for a path (``None`` for standard input), for :func:`rereader`."""
 
 
 def _read_prefix(read: Callable[[int], bytes], size: int) -> bytes:
@@ -199,8 +208,21 @@ def open_counted(path: str, buffer_size: int = DEFAULT_BUFFER_SIZE) -> CountedSt
         if close is not None:
             close()
         raise SourceError(path, exc.strerror or str(exc)) from exc
+    return _counted(path, base.read, close, head, buffer_size, None if path == "-" else base)
+
+
+def _counted(
+    path: str,
+    read: Callable[[int], bytes],
+    close: Callable[[], None] | None,
+    head: bytes,
+    buffer_size: int,
+    file: BinaryIO | None,
+) -> CountedStream:
+    # The stream over ``read`` (whose first bytes, ``head``, were already read), decompressed
+    # as its magic bytes say.
     compression = sniff_compression(head)
-    stored = CountingReader(path, base.read, close, head)
+    stored = CountingReader(path, read, close, head)
     decoded = stored
     if compression != "none":
         opened: gzip.GzipFile | bz2.BZ2File | lzma.LZMAFile
@@ -226,7 +248,74 @@ def open_counted(path: str, buffer_size: int = DEFAULT_BUFFER_SIZE) -> CountedSt
         compression=compression,
         stored=stored,
         decoded=decoded,
+        file=file,
     )
+
+
+class Rereader:
+    """A second reading of a regular file, from its start, independent of the first stream.
+
+    It holds a duplicate of the file's descriptor (so the first stream may be closed, and
+    the file renamed or unlinked, meanwhile) and reads it with ``pread`` at its own offset.
+    Close it when done; :meth:`open` may be called more than once.
+    """
+
+    def __init__(self, path: str, fd: int) -> None:
+        self.path = path
+        self._fd: int | None = fd
+
+    def open(self, buffer_size: int = DEFAULT_BUFFER_SIZE) -> CountedStream:
+        """Return the file's bytes from the start, decompressed as :func:`open_counted` does.
+
+        Raises:
+            SourceError: when the reader is closed or the file cannot be read; later, from
+                ``read``, as for :func:`open_counted`.
+        """
+        fd = self._fd
+        if fd is None:
+            raise SourceError(self.path, "second reading already closed")
+        position = 0
+
+        def read(size: int) -> bytes:
+            nonlocal position
+            data = os.pread(fd, size, position)
+            position += len(data)
+            return data
+
+        try:
+            head = _read_prefix(read, MAGIC_LENGTH)
+        except OSError as exc:
+            raise SourceError(self.path, exc.strerror or str(exc)) from exc
+        return _counted(self.path, read, None, head, buffer_size, None)
+
+    def close(self) -> None:
+        """Release the duplicated descriptor (idempotent)."""
+        fd, self._fd = self._fd, None
+        if fd is not None:
+            os.close(fd)
+
+
+def rereader(path: str, opened: CountedStream) -> Rereader | None:
+    """Return a :class:`Rereader` for an opened regular file, or ``None``.
+
+    ``None`` for standard input and for anything that is not a regular file (a pipe, a
+    device), which cannot be read twice, and when the descriptor cannot be duplicated.
+    """
+    file = opened.file
+    if file is None or not hasattr(os, "pread"):  # no pread on Windows
+        return None
+    try:
+        fd = os.dup(file.fileno())
+    except (OSError, ValueError):
+        return None
+    try:
+        regular = stat.S_ISREG(os.fstat(fd).st_mode)
+    except OSError:
+        regular = False
+    if not regular:
+        os.close(fd)
+        return None
+    return Rereader(path, fd)
 
 
 def open_binary(path: str) -> BinaryIO:

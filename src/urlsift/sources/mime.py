@@ -26,6 +26,12 @@ This module only decides what to scan and how to turn bytes into ``str``:
   shared one before the feed parser sees it, when that provably changes nothing but the
   name, so the parser's per-boundary regular expression comes from ``re``'s cache (see
   :func:`_rename_boundary`). Anything else takes the reference path.
+* Parsing (streamed; again the same results, tests compare them). A single message too
+  large to hold, read by .archive in two passes: :func:`single_part_head` reads its header
+  block by the steps above and accepts a message whose only part has a body that is used
+  as is (see the notes above it); :func:`streamed_message_units` builds the units from
+  what a first pass learned about the body (:func:`plan_decoding` takes
+  :func:`decode_text`'s branches on it), with the text decoded lazily from a second pass.
 * Walking. Parts are numbered like IMAP body parts: ``1`` for a single-part message, ``1``,
   ``2``, ``2.1``... inside multiparts; an encapsulated ``message/rfc822`` at ``n`` has its
   parts at ``n.1``, ``n.2``... Every ``text/*`` part is scanned; other parts are skipped and
@@ -57,9 +63,10 @@ This module only decides what to scan and how to turn bytes into ``str``:
 from __future__ import annotations
 
 import codecs
+import itertools
 import re
-from collections.abc import Sequence
-from dataclasses import dataclass, field
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from dataclasses import dataclass, field, replace
 from email.header import decode_header
 from email.message import Message
 from email.parser import BytesParser
@@ -68,6 +75,7 @@ from email.utils import collapse_rfc2231_value
 from functools import lru_cache
 
 from .._model import Defect, MessageContext, TextUnit
+from .bodystream import LINE_END, BodyFacts, decode_stream, streamable_codec
 from .flowed import unflow
 from .htmltext import html_to_text
 from .options import MAX_CONTEXT_CHARS, MailOptions
@@ -91,7 +99,7 @@ URL_HEADER_NAMES = frozenset({"archived-at", "link"})
 _NOT_CHARSETS = frozenset({"unicode-escape", "raw-unicode-escape", "idna", "punycode", "undefined"})
 _ASCII_PROBE = bytes(range(0x20, 0x7F)) + b"\t\n\r"
 _FOLD = re.compile(r"\r?\n(?=[ \t])")
-_LINE_END = re.compile(r"\r\n?|\n")
+_LINE_END = LINE_END
 
 _PARSER = BytesParser(policy=compat32)
 
@@ -142,6 +150,25 @@ def _ascii_compatible(codec: str) -> bool:
         return False
 
 
+def _unknown_charset(charset: str) -> Defect:
+    return _warning("unknown-charset", f"unknown charset {charset[:80]!r}; read as UTF-8")
+
+
+def _charset_lies(charset: str | None) -> Defect:
+    return _warning(
+        "charset-decode-error",
+        f"bytes invalid in declared charset {charset!r}; they are valid UTF-8",
+    )
+
+
+def _charset_undecodable(charset: str | None) -> Defect:
+    declared = f"declared charset {charset[:80]!r}" if charset is not None else "no charset"
+    return _warning(
+        "charset-decode-error",
+        f"8-bit bytes invalid in {declared} and in UTF-8; kept as surrogate escapes",
+    )
+
+
 def decode_text(payload: bytes, charset: str | None) -> tuple[str, list[Defect]]:
     """Decode a part's bytes to text, never raising and never losing a byte.
 
@@ -158,9 +185,7 @@ def decode_text(payload: bytes, charset: str | None) -> tuple[str, list[Defect]]
     if charset is not None:
         codec = _codec_name(charset)
         if codec is None:
-            defects.append(
-                _warning("unknown-charset", f"unknown charset {charset[:80]!r}; read as UTF-8")
-            )
+            defects.append(_unknown_charset(charset))
     if payload.isascii() and (codec is None or _ascii_compatible(codec)):
         return payload.decode("ascii"), defects
     if codec is not None:
@@ -174,26 +199,62 @@ def decode_text(payload: bytes, charset: str | None) -> tuple[str, list[Defect]]
         pass
     else:
         if codec is not None:
-            defects.append(
-                _warning(
-                    "charset-decode-error",
-                    f"bytes invalid in declared charset {charset!r}; they are valid UTF-8",
-                )
-            )
+            defects.append(_charset_lies(charset))
         return text, defects
-    declared = f"declared charset {charset[:80]!r}" if charset is not None else "no charset"
-    defects.append(
-        _warning(
-            "charset-decode-error",
-            f"8-bit bytes invalid in {declared} and in UTF-8; kept as surrogate escapes",
-        )
-    )
+    defects.append(_charset_undecodable(charset))
     if codec is not None:
         try:
             return payload.decode(codec, "surrogateescape"), defects
         except (UnicodeError, LookupError):
             pass
     return payload.decode("utf-8", "surrogateescape"), defects
+
+
+def stream_codec(charset: str | None) -> tuple[bool, str | None]:
+    """Whether a body declared in ``charset`` can be decoded as a stream, and its codec.
+
+    Returns:
+        ``(streamable, codec)``: the codec is ``None`` for no charset or an unknown one
+        (read as UTF-8 by :func:`decode_text`); a known codec must be a
+        :func:`~.bodystream.streamable_codec`.
+    """
+    codec = None if charset is None else _codec_name(charset)
+    return codec is None or streamable_codec(codec), codec
+
+
+def plan_decoding(facts: BodyFacts, charset: str | None) -> tuple[str, list[Defect]]:
+    """Decide as :func:`decode_text` would, from facts learned about a payload not held.
+
+    The branches of decode_text, in its order, on :class:`~.bodystream.BodyFacts`; with
+    the codec returned, :func:`~.bodystream.decode_stream` (``surrogateescape``) then
+    gives decode_text's text, since the branch's decoding succeeds on this payload and
+    agrees with ``surrogateescape`` wherever it succeeds.
+
+    Args:
+        facts: what a :class:`~.bodystream.BodyCheck` for this charset's codec learned.
+        charset: the declared charset, for which :func:`stream_codec` says streamable.
+
+    Returns:
+        The codec to decode with, and decode_text's defects in its order.
+    """
+    defects: list[Defect] = []
+    codec: str | None = None
+    if charset is not None:
+        codec = _codec_name(charset)
+        if codec is None:
+            defects.append(_unknown_charset(charset))
+    if facts.ascii and (codec is None or _ascii_compatible(codec)):
+        return "ascii", defects
+    if codec is not None and facts.codec_valid:
+        return codec, defects
+    if facts.utf8_valid:
+        if codec is not None:
+            defects.append(_charset_lies(charset))
+        return "utf-8", defects
+    defects.append(_charset_undecodable(charset))
+    # decode_text then tries the declared codec with surrogateescape, which cannot fail
+    # for a streamable codec, and else UTF-8 with surrogateescape.
+    return codec or "utf-8", defects
 
 
 def _header_text(value: object, lossless: bool = False) -> str:
@@ -262,8 +323,18 @@ def _defects_of(part: Message, path: str) -> list[Defect]:
     return out
 
 
-def _find_body(data: bytes) -> tuple[int, int]:
-    # (length of the header block including its last line end, offset of the body).
+def find_body(data: bytes) -> tuple[int, int]:
+    """Find where a message's header block ends and its body starts.
+
+    The block ends at the first empty line (LF or CRLF); without one, it is all of
+    ``data``. On a prefix of a message, a result with ``body > header`` is the
+    message's own (no earlier blank line can end past the prefix); ``header == body``
+    (``len(data)``) means none was found yet.
+
+    Returns:
+        ``(header, body)``: the block's length including its last line end, and the
+        offset of the body.
+    """
     if data.startswith(b"\n"):
         return 0, 1
     if data.startswith(b"\r\n"):
@@ -282,7 +353,7 @@ def _find_body(data: bytes) -> tuple[int, int]:
 
 def _cap_header(data: bytes, max_header_bytes: int) -> tuple[bytes, int, int, list[Defect]]:
     # (data, header length, body offset, defects) with the header block cut at the cap.
-    header_len, body_start = _find_body(data)
+    header_len, body_start = find_body(data)
     if header_len <= max_header_bytes:
         return data, header_len, body_start, []
     cut = data.rfind(b"\n", 0, max_header_bytes) + 1
@@ -301,15 +372,25 @@ def _parse_stdlib(data: bytes, header_len: int, body_start: int, keep_url_header
     # The reference path: the header block less its unread fields through the stdlib's
     # header-only parse; a message with structure (or a stray line among its headers)
     # through the full feed parser.
-    unread = _UNREAD_FIELD_KEEP_URLS if keep_url_headers else _UNREAD_FIELD
-    header = unread.sub(b"", data[:header_len])
-    msg = _PARSER.parsebytes(header, headersonly=True)
-    if msg.get_payload() or msg.get_content_maintype() in ("multipart", "message"):
+    msg, header = _parse_header_stdlib(data[:header_len], keep_url_headers)
+    if _needs_full_parse(msg):
         # A stray non-header line in the header block, or a body with structure:
         # let the feed parser do everything.
         return _PARSER.parsebytes(header + data[header_len:])
     _attach_body(msg, data[body_start:])
     return msg
+
+
+def _parse_header_stdlib(header: bytes, keep_url_headers: bool) -> tuple[Message, bytes]:
+    # The header-only parse of the header block less its unread fields, and those bytes.
+    unread = _UNREAD_FIELD_KEEP_URLS if keep_url_headers else _UNREAD_FIELD
+    header = unread.sub(b"", header)
+    return _PARSER.parsebytes(header, headersonly=True), header
+
+
+def _needs_full_parse(msg: Message) -> bool:
+    # A header-only parse that met a non-header line (now its payload), or a structure.
+    return bool(msg.get_payload()) or msg.get_content_maintype() in ("multipart", "message")
 
 
 # -- fast path ---------------------------------------------------------------------------
@@ -325,10 +406,13 @@ def _parse_stdlib(data: bytes, header_len: int, body_start: int, keep_url_header
 # reference path, which reports what the parser finds.
 def _field_pattern(names: bytes) -> re.Pattern[bytes]:
     # Each match is one whole field: group 1 when it is kept (named ``names``), else 2.
-    # Anchored at line starts and possessive, so a long line that is no field costs one
-    # pass, not one per position (the block is up to max_header_bytes long).
+    # Anchored at line starts, so a long line that is no field costs one pass, not one per
+    # position (the block is up to max_header_bytes long); backtracking stays within a
+    # line, and cannot change a match: "." stops at LF, a name cannot hold the colon, and
+    # nothing follows the continuation lines. (Not possessive: Python 3.10's re has no
+    # "*+".)
     return re.compile(
-        rb"^(?:((?i:" + names + rb"):.*+\n(?:[ \t].*+\n)*+)|([!-9;-~]++:.*+\n(?:[ \t].*+\n)*+))",
+        rb"^(?:((?i:" + names + rb"):.*\n(?:[ \t].*\n)*)|([!-9;-~]+:.*\n(?:[ \t].*\n)*))",
         re.MULTILINE,
     )
 
@@ -560,9 +644,15 @@ def _context(walk: _Walk, path: str, content_type: str) -> MessageContext:
 
 
 def _emit(walk: _Walk, path: str, content_type: str, text: str, defects: list[Defect]) -> None:
+    _emit_chunks(walk, path, content_type, (text,) if text else (), defects)
+
+
+def _emit_chunks(
+    walk: _Walk, path: str, content_type: str, chunks: Iterable[str], defects: list[Defect]
+) -> None:
     unit = TextUnit(
         source=walk.source,
-        chunks=(text,) if text else (),
+        chunks=chunks,
         context=_context(walk, path, content_type),
         defects=tuple(defects),
     )
@@ -898,17 +988,7 @@ def message_units(
     try:
         _read_message(walk, data, known, fast)
     except Exception as exc:  # too deep, or the stdlib parser failed: scan the raw bytes
-        if isinstance(exc, _TooDeepError):
-            problem = _warning(
-                "mime-too-deep",
-                f"parts nested deeper than {MAX_MIME_DEPTH} levels (at {exc}); "
-                "message scanned as raw text",
-            )
-        else:
-            problem = _warning(
-                "message-parse-error",
-                f"{type(exc).__name__} while parsing; message scanned as raw text",
-            )
+        problem = _raw_scan_defect(exc)
         walk.found.append(problem)
         result.units.clear()
         result.text_parts = result.header_units = result.skipped = 0
@@ -916,14 +996,235 @@ def message_units(
         if "\r" in text:
             text = _LINE_END.sub("\n", text)
         _emit(walk, "1", "text/plain", text, [*known, problem])
+    return _finish(walk, known)
+
+
+def _raw_scan_defect(exc: Exception) -> Defect:
+    # The defect of a message whose parse or walk raised: it is then scanned as raw text.
+    if isinstance(exc, _TooDeepError):
+        return _warning(
+            "mime-too-deep",
+            f"parts nested deeper than {MAX_MIME_DEPTH} levels (at {exc}); "
+            "message scanned as raw text",
+        )
+    return _warning(
+        "message-parse-error",
+        f"{type(exc).__name__} while parsing; message scanned as raw text",
+    )
+
+
+def _finish(walk: _Walk, known: list[Defect]) -> MessageResult:
+    # The defect count; one unit without text for the defects of a message without units.
+    result = walk.result
     result.defects = len(known) + len(walk.found)
     if not result.units and result.defects:
         result.units.append(
             TextUnit(
-                source=source,
+                source=walk.source,
                 chunks=(),
                 context=_context(walk, "1", walk.root_type),
                 defects=tuple(known + walk.found),
             )
         )
     return result
+
+
+# -- streamed single-part messages -------------------------------------------------------
+#
+# A single message too large to hold (a message file of its own: see .archive) is read
+# in two passes when its header block allows: the block is read here by the same steps as
+# _read_message (the fast path when clean, else the stdlib's header-only parse), and when
+# it describes one leaf whose body the stdlib would hand over unchanged (not multipart/* or
+# message/*, no stray line in the block, a transfer encoding that get_payload(decode=True)
+# leaves alone, 8-bit or unknown ones included) and whose text needs no whole-text step
+# (not text/html, not format=flowed) in a charset .bodystream can decode as a stream, its
+# unit is built by the steps of _fast_leaf/_leaf and _text_unit, with decode_text's
+# decision taken from the body's facts (plan_decoding) and the text left as a lazy stream.
+# Anything else returns None and takes message_units on the whole message.
+
+BodyReader = Callable[[], Iterable[bytes]]
+"""Returns the body's bytes again, in blocks, each time it is called (lazily)."""
+
+
+@dataclass(frozen=True, slots=True)
+class SinglePartHead:
+    """The header block of a message that can take the streamed path.
+
+    Made by :func:`single_part_head`, used by :func:`streamed_message_units`.
+    """
+
+    raw: bytes
+    """The header block and the blank line after it, as read."""
+    headers: tuple[tuple[str, str], ...]
+    """The kept fields, as the parser stores them."""
+    values: tuple[tuple[str, str], ...]
+    """The first value of each field the context is read from, by lower-case name."""
+    content_type: str
+    """The message's (and its only part's) content type."""
+    charset: str | None
+    """The declared charset in lower case, as decode_text receives it."""
+    codec: str | None
+    """The codec a :class:`~.bodystream.BodyCheck` checks (``None``: UTF-8 only)."""
+    own: tuple[Defect, ...]
+    """The part's defects known from the header (transfer encoding, parser defects)."""
+    scanned: bool
+    """False when the part is skipped (not text, no ``include_attachments``): the body
+    is then not needed at all."""
+
+
+def single_part_head(
+    raw: bytes, header_len: int, options: MailOptions, *, fast: bool = True
+) -> SinglePartHead | None:
+    """Read a header block; return a head when the message can take the streamed path.
+
+    Args:
+        raw: the message's first bytes up to and including the blank line that ends the
+            header block (where :func:`message_units` would find it).
+        header_len: bytes of ``raw`` before that blank line.
+        options: as for :func:`message_units`.
+        fast: as for :func:`message_units`.
+
+    Returns:
+        A :class:`SinglePartHead`, or ``None`` when the message must be read whole: a block
+        longer than ``max_header_bytes``, a stray line, a structured type, a quoted-printable,
+        base64 or uuencoded body, ``text/html``, ``format=flowed``, a charset that is not
+        streamable, or anything raising. Never raises.
+    """
+    if header_len > options.max_header_bytes:
+        return None  # the block is cut first: message_units' business
+    try:
+        return _single_part_head(raw, header_len, options, fast)
+    except Exception:
+        return None
+
+
+def _single_part_head(
+    raw: bytes, header_len: int, options: MailOptions, fast: bool
+) -> SinglePartHead | None:
+    header = raw[:header_len]
+    fields = _kept_fields(header, options.scan_headers) if fast else None
+    msg: Message | None = None
+    if fields is None:  # _read_message's reference path (_parse_stdlib)
+        msg = _parse_header_stdlib(header, options.scan_headers)[0]
+        if _needs_full_parse(msg):
+            return None
+        headers = list(msg.raw_items())
+    else:
+        headers = _raw_headers(fields)
+    values = _first_values(headers)
+    ct_value = values.get("content-type")
+    cte_value = values.get("content-transfer-encoding")
+    if msg is None and not (
+        (ct_value is None or ct_value.isascii()) and (cte_value is None or cte_value.isascii())
+    ):
+        msg = _message_of(headers)  # 8-bit bytes in a value: as _read_message, a Message
+    if msg is None:  # _read_message's fast path
+        content_type = "text/plain" if ct_value is None else _content_type_of(ct_value)
+    else:
+        content_type = msg.get_content_type()
+    if content_type.startswith(("multipart/", "message/")):
+        return None
+    head = SinglePartHead(
+        raw=raw,
+        headers=tuple(headers),
+        values=tuple(values.items()),
+        content_type=content_type,
+        charset=None,
+        codec=None,
+        own=(),
+        scanned=content_type.startswith("text/") or options.include_attachments,
+    )
+    if not head.scanned:
+        return head  # skipped before its body is looked at (_scanned)
+    own: list[Defect] = []
+    params: _TextParams
+    if msg is None:  # _fast_leaf before its payload
+        _check_transfer_encoding(_transfer_encoding_of(cte_value or ""), "1", own)
+        if cte_value is not None and cte_value.lower() in _DECODED_TRANSFER_ENCODINGS:
+            return None
+        plain = content_type == "text/plain"
+        params = (None, False, False) if ct_value is None else _text_params_of(ct_value, plain)
+    else:  # _leaf on the root (as _walk_part calls it) before its payload
+        cte = msg.get("content-transfer-encoding", "")
+        _check_transfer_encoding(
+            _transfer_encoding_of(cte) if isinstance(cte, str) else _header_text(cte).lower(),
+            "1",
+            own,
+        )
+        if str(cte).lower() in _DECODED_TRANSFER_ENCODINGS:  # get_payload(decode=True)'s test
+            return None
+        if msg.defects:
+            own.extend(_defects_of(msg, "1"))
+        params = _part_text_params(msg, msg.get("content-type"), content_type == "text/plain")
+    charset, flowed, _ = params
+    streamable, codec = stream_codec(charset)
+    if content_type == "text/html" or flowed or not streamable:
+        return None  # a whole-text step (html_to_text, unflow), or a codec not streamed
+    return replace(head, charset=charset, codec=codec, own=tuple(own))
+
+
+def _decoded(body: BodyReader, codec: str, head: bytes = b"") -> Iterator[str]:
+    # The text of ``head`` then the body, read only when the first piece is asked for.
+    blocks = body()
+    yield from decode_stream(itertools.chain((head,), blocks) if head else blocks, codec)
+
+
+def streamed_message_units(
+    head: SinglePartHead,
+    facts: BodyFacts | None,
+    body: BodyReader,
+    *,
+    source: str,
+    number: int,
+    offset: int,
+    options: MailOptions,
+    defects: Sequence[Defect] = (),
+) -> MessageResult:
+    """Turn a streamed single-part message into units: :func:`message_units`' result.
+
+    The units, contexts, defects and counts are those :func:`message_units` gives for the
+    whole message; the body unit's chunks decode ``body()`` lazily, so its text is only
+    read when the chunks are iterated. Never raises on bad content.
+
+    Args:
+        head: from :func:`single_part_head`.
+        facts: from a :class:`~.bodystream.BodyCheck` of ``head.codec`` fed the whole body;
+            may be ``None`` when ``head.scanned`` is false.
+        body: gives the body's bytes (after the blank line) again, in blocks.
+        source: path reported on the units.
+        number: 1-based number of the message in its archive or folder.
+        offset: byte offset of the message in its archive.
+        options: as for :func:`message_units`.
+        defects: defects already known for the message (from reading it).
+
+    Returns:
+        A :class:`MessageResult`.
+
+    Raises:
+        ValueError: ``facts`` is ``None`` for a scanned part.
+    """
+    if facts is None and head.scanned:
+        raise ValueError("a scanned part needs the facts of its body")
+    result = MessageResult()
+    known = list(defects)
+    walk = _Walk(source, options, number, offset, result)
+    try:
+        _start_message(walk, known, [], dict(head.values), list(head.headers), head.content_type)
+        own: list[Defect] = []
+        if _scanned(walk, "1", head.content_type, own) and facts is not None:
+            # _fast_leaf/_leaf after the payload, then _text_unit for a text without
+            # whole-text step.
+            own.extend(head.own)
+            codec, charset_defects = plan_decoding(facts, head.charset)
+            own.extend(charset_defects)
+            walk.found.extend(own)
+            chunks = _decoded(body, codec)
+            _emit_chunks(walk, "1", head.content_type, chunks, known + own if own else known)
+    except Exception as exc:  # as message_units: the raw bytes as UTF-8 text
+        problem = _raw_scan_defect(exc)
+        walk.found.append(problem)
+        result.units.clear()
+        result.text_parts = result.header_units = result.skipped = 0
+        raw_text = _decoded(body, "utf-8", head.raw)
+        _emit_chunks(walk, "1", "text/plain", raw_text, [*known, problem])
+    return _finish(walk, known)
