@@ -441,3 +441,29 @@ def test_plain_text_without_blank_lines_is_finished_in_the_parent(
         paths.append(str(path))
     results = assert_same(paths, ScanConfig(kind="text"), jobs=2, batch_bytes=600)
     assert sum(isinstance(r, Url) for r in results) == 4000
+
+
+def test_a_long_single_message_streams_in_the_parent(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A single-message file that streams is scanned by the parent (a worker would return
+    # all its records at once); the output is the same, with files around it in order.
+    body = "".join(f"line {n} http://h{n}.example/p\n" for n in range(2000))
+    long_message = tmp_path / "long.eml"
+    long_message.write_bytes(f"From: a@b.example\nSubject: long\n\n{body}".encode())
+    monkeypatch.setattr(parallel, "STREAM_MIN_BYTES", 1024)
+    ran_in_parent: list[str] = []
+    sequential = parallel.iter_sequential
+
+    def spy(paths: Sequence[str], *args: Any) -> Any:
+        ran_in_parent.extend(paths)
+        return sequential(paths, *args)
+
+    monkeypatch.setattr(parallel, "iter_sequential", spy)
+    small = tmp_path / "small.eml"
+    small.write_bytes(b"From: a@b.example\n\nhttp://small.example/\n")
+    for kind in ("auto", "mail"):
+        paths = [str(small), str(long_message), str(small)]
+        results = assert_same(paths, ScanConfig(kind=kind))
+        assert sum(1 for r in results if isinstance(r, Url)) == 2002
+    assert ran_in_parent == [str(long_message), str(long_message)]

@@ -24,9 +24,12 @@ yields their results strictly in queue order, so the stream is the one
   are exactly those of one scan. A file with no usable blank line within
   :data:`MAX_TEXT_PIECES` pieces' worth of text is finished in the parent, streaming
   (a piece's records wait in the window, so a piece must stay small: memory).
-* **Parent only.** Standard input (``-``), and a path of kind ``auto`` that is not a regular
+* **Parent only.** Standard input (``-``), a path of kind ``auto`` that is not a regular
   file or directory (a FIFO, a device: sniffing it and reopening it in a worker would lose
-  bytes), are scanned in the parent, sequentially, once every item before them is yielded.
+  bytes), and a single-message file longer than
+  :data:`~urlsift.sources.archive.STREAM_MIN_BYTES` (which streams: a worker would return
+  all its records at once) are scanned in the parent, sequentially, once every item before
+  them is yielded.
   The parent also mirrors the archive reader's end of stream: a read error after the last
   message is added to that message's defects, or reported on its own, as
   :mod:`urlsift.sources.archive` does.
@@ -83,6 +86,7 @@ from .scanner import find_boundary
 from .sources.archive import (
     INPUT_KINDS,
     SNIFF_BYTES,
+    STREAM_MIN_BYTES,
     ArchiveStats,
     CountingReader,
     open_units,
@@ -305,7 +309,7 @@ class _Scheduler:
             yield from self.drain()
             yield from iter_sequential([path], self.config, self.stats)
         elif kind not in ("auto", "mbox", "text") or os.path.isdir(path):
-            yield from self.push_work(_PathWork(path, self.config))
+            yield from self.single(path)
         else:
             yield from self.plan_file(path)
 
@@ -328,7 +332,7 @@ class _Scheduler:
         if kind != "mbox":  # a single message or article, or a sniffing error
             with contextlib.suppress(OSError):  # likewise
                 opened.stream.close()
-            yield from self.push_work(_PathWork(path, self.config))
+            yield from self.single(path)
             return
         for item in self.split(path, opened):
             if isinstance(item, ReadFailure):
@@ -338,6 +342,14 @@ class _Scheduler:
                 yield from self.push_results(list(scan_text_units([item], self.config, judge)))
             else:
                 yield from self.push_work(_BatchWork(path, item, self.config))
+
+    def single(self, path: str) -> Iterator[Result]:
+        """A path read whole by the sequential code: in a worker, unless it streams."""
+        if _is_long_file(path):
+            yield from self.drain()
+            yield from iter_sequential([path], self.config, self.stats)
+        else:
+            yield from self.push_work(_PathWork(path, self.config))
 
     def plan_text(self, path: str, opened: CountedStream) -> Iterator[Result]:
         """Cut a plain-text file at blank lines into pieces of about a quarter batch.
@@ -438,6 +450,15 @@ class _Scheduler:
             if batch:
                 yield tuple(batch)
             yield ReadFailure(path, failure_reason(exc))
+
+
+def _is_long_file(path: str) -> bool:
+    # A regular file that may stream as one long message (see STREAM_MIN_BYTES).
+    try:
+        info = os.stat(path)
+    except OSError:
+        return False
+    return stat.S_ISREG(info.st_mode) and info.st_size > STREAM_MIN_BYTES
 
 
 def _is_special(path: str) -> bool:
