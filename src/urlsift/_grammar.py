@@ -28,8 +28,6 @@ from __future__ import annotations
 import re
 from typing import cast
 
-import regex
-
 # ---------------------------------------------------------------------------------------
 # Miscellaneous definitions (§5, end of the section). Character-class *bodies* (without the
 # surrounding brackets) are named *_CHARS so that rules can combine them in one class.
@@ -538,6 +536,8 @@ def _compile(source: str) -> re.Pattern[str]:
     # ships no type stubs, so its pattern is typed as the ``re`` equivalent.
     if _STDLIB_RE:
         return re.compile(source)
+    import regex  # only where re cannot (a runtime dependency for Python 3.10)
+
     return cast("re.Pattern[str]", regex.compile(source))
 
 

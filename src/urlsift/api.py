@@ -9,11 +9,10 @@ stays bounded whatever the input size.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Iterator
 from dataclasses import replace
 from typing import Protocol
-
-import regex
 
 from ._model import Candidate, Defect, MessageContext, Policy, TextUnit, Url
 from .rejoin import rejoin, single_reading
@@ -29,7 +28,7 @@ class _Readable(Protocol):
 
 
 # Lone surrogates: bytes that were not valid UTF-8 in the input (surrogateescape).
-_UNDECODED = regex.compile("[\udc80-\udcff]")
+_UNDECODED = re.compile("[\udc80-\udcff]")
 
 DEFAULT_VALIDATION_CACHE_SIZE = 4096
 """Distinct readings whose validation a :class:`Judge` remembers (archives repeat URLs)."""

@@ -337,7 +337,7 @@ class Scanner:
                 pos = n if final else max(pos, n - TRIGGER_LOOKAHEAD)
                 break
             t = m.start()
-            word = m.group("word") if m is colon else None
+            word = m.group(m.lastgroup) if m is colon and m.lastgroup else None
             if word is not None and t - len(word) < pos:
                 pos = t + 1  # the word belongs to the span decided before: not a trigger
                 continue
