@@ -18,7 +18,7 @@ from ._model import Candidate, Defect, MessageContext, Policy, TextUnit, Url
 from .rejoin import rejoin, single_reading
 from .scanner import DEFAULT_MAX_URL_LENGTH, Scanner
 from .schemes import SchemeRegistry, default_registry
-from .validation import Validation, validate, validate_clean, validate_readings
+from .validation import Validation, validate_checks, validate_clean, validate_readings
 
 _READ_SIZE = 1 << 16
 
@@ -90,20 +90,6 @@ class Judge:
         self._cache: dict[tuple[str, ...], _Verdict] = {}
         self._cache_size = cache_size
 
-    def _one(self, text: str) -> _Verdict:
-        # A candidate's only reading; most are clean ASCII URLs, judged by the validator's
-        # fast path alone (what validate() would return first), with no text defects.
-        key = (text,)
-        hit = self._cache.get(key)
-        if hit is not None:
-            return hit
-        chosen = validate_clean(text, self._registry, self._policy)
-        if chosen is None:
-            return self._choose(key)
-        found = (0, text, (), chosen, chosen.defects, chosen.valid)
-        self._remember(key, found)
-        return found
-
     def _remember(self, key: tuple[str, ...], found: _Verdict) -> None:
         if self._cache_size:
             if len(self._cache) >= self._cache_size:
@@ -115,7 +101,10 @@ class Judge:
         if hit is not None:
             return hit
         if len(texts) == 1:  # the common case, without validate_readings' bookkeeping
-            index, chosen = 0, validate(texts[0], policy=self._policy, registry=self._registry)
+            index = 0
+            chosen = validate_clean(texts[0], self._registry, self._policy) or validate_checks(
+                texts[0], self._registry, self._policy
+            )
         else:
             index, results = validate_readings(texts, policy=self._policy, registry=self._registry)
             chosen = results[index]
@@ -152,7 +141,7 @@ class Judge:
         """
         single = single_reading(candidate)
         if single is not None:  # most URLs: no rejoining, no rejoin defects
-            index, url, alternatives, chosen, defects, valid = self._one(single)
+            index, url, alternatives, chosen, defects, valid = self._choose((single,))
             rejoin_defects: tuple[Defect, ...] = ()
         else:
             readings = rejoin(candidate)

@@ -299,6 +299,14 @@ def validate(
     quick = validate_clean(url, registry, policy)
     if quick is not None:
         return quick
+    return validate_checks(url, registry, policy)
+
+
+def validate_checks(url: str, registry: SchemeRegistry, policy: Policy | None) -> Validation:
+    """Validate a URL by the full checks alone, for when :func:`validate_clean` gave None.
+
+    Not part of the public API (see :func:`validate`).
+    """
     hash_at = url.find("#")
     policy = policy if policy is not None else Policy()
     ctx = SchemeContext(url, policy)
