@@ -20,6 +20,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from test_sources_mime import MIME_SHAPED_LINES
 from urlsift.sources import mime
 from urlsift.sources.mbox import MboxSplitter
 from urlsift.sources.mime import MessageResult, message_units, parse_message
@@ -333,34 +334,19 @@ def test_rename_boundary_declines_odd_boundaries(boundary: str) -> None:
 
 _LINES = st.sampled_from(
     [
-        b"Content-Type: multipart/mixed; boundary=x\n",
+        *MIME_SHAPED_LINES,
         b'Content-Type: multipart/alternative; boundary="x"\n',
         b"Content-Type: multipart/mixed; boundary=xy\n",
-        b"Content-Type: text/html; charset=bogus\n",
-        b"Content-Type: text/plain; format=flowed; delsp=yes\n",
-        b"Content-Type: message/rfc822\n",
-        b"Content-Transfer-Encoding: base64\n",
-        b"Content-Transfer-Encoding: quoted-printable\n",
-        b"Subject: =?utf-8?b?w6k=?= =?bad?q?x?=\n",
         b"From: a@b\n",
         b"List-Id: <l.example>\n",
         b"X-Other: o\n",
         b"Bad Header\n",
-        b"--x\n",
-        b"--x--\n",
         b"--x \n",
         b"--xy\n",
         b"--xy--\n",
         b"a --x b\n",
-        b"\n",
         b"\r\n",
         b"\r",
-        b"<a href='http://h.example/'>x</a>\n",
-        b"http://u.example/=\n",
-        b"aGVsbG8=\n",
-        b"\xff\xfe\x00\n",
-        b" continuation\n",
-        b"> quoted \n",
     ]
 )
 

@@ -30,6 +30,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from test_sources_mime_fastpath import CORPUS, OPTION_SETS
 from test_sources_mime_fastpath import MESSAGES as FASTPATH_MESSAGES
 from urlsift import _model
 from urlsift.api import scan_units
@@ -44,14 +45,6 @@ from urlsift.sources.bodystream import (
 )
 from urlsift.sources.compress import open_counted, rereader
 from urlsift.sources.options import MailOptions
-
-CORPUS = Path(__file__).resolve().parent.parent / "corpora" / "mail"
-
-OPTION_SETS = (
-    MailOptions(),
-    MailOptions(scan_headers=True, include_attachments=True),
-    MailOptions(max_header_bytes=120),
-)
 
 HEAD = (
     b"From: Ann Lee <ann@example.org>\n"
