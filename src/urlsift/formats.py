@@ -15,6 +15,7 @@ from __future__ import annotations
 import csv
 import json
 import json.encoder
+from collections.abc import Callable
 from typing import TextIO
 
 from ._model import Defect, MessageContext, Url
@@ -89,13 +90,18 @@ _encode_string = json.encoder.encode_basestring  # the string encoder _encode_js
 
 
 def _json_line(data: dict[str, object]) -> str:
-    line = _encode_json(data)
+    return _utf8_or_escaped(_encode_json(data), lambda: data)
+
+
+def _utf8_or_escaped(line: str, data: Callable[[], dict[str, object]]) -> str:
+    # ``line`` when it encodes as UTF-8; else (lone surrogates) ``data()`` encoded with
+    # every non-ASCII character escaped, so the line stays valid UTF-8.
     if line.isascii():
         return line
     try:
         line.encode("utf-8")
-    except UnicodeEncodeError:  # lone surrogates: escape them so the line stays UTF-8
-        line = _encode_json_ascii(data)
+    except UnicodeEncodeError:
+        return _encode_json_ascii(data())
     return line
 
 
@@ -153,14 +159,7 @@ def url_json(url: Url) -> str:
             f'"from": {_json_or_null(ctx.sender)}, "subject": {_json_or_null(ctx.subject)}, '
             f'"part": {q(ctx.part)}, "content_type": {q(ctx.content_type)}'
         )
-    line += "}"
-    if line.isascii():
-        return line
-    try:
-        line.encode("utf-8")
-    except UnicodeEncodeError:  # lone surrogates: escape them so the line stays UTF-8
-        line = _encode_json_ascii(url.to_dict())
-    return line
+    return _utf8_or_escaped(line + "}", url.to_dict)
 
 
 class JsonlWriter:
