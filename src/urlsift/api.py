@@ -18,7 +18,7 @@ from ._model import Candidate, Defect, MessageContext, Policy, TextUnit, Url
 from .rejoin import rejoin, single_reading
 from .scanner import DEFAULT_MAX_URL_LENGTH, Scanner
 from .schemes import SchemeRegistry, default_registry
-from .validation import Validation, validate_checks, validate_clean, validate_readings
+from .validation import Validation, clean_fields, validate_checks, validate_readings
 
 _READ_SIZE = 1 << 16
 
@@ -32,6 +32,17 @@ _UNDECODED = re.compile("[\udc80-\udcff]")
 
 DEFAULT_VALIDATION_CACHE_SIZE = 4096
 """Distinct readings whose validation a :class:`Judge` remembers (archives repeat URLs)."""
+
+
+def _with_text_defects(
+    url: str, defects: tuple[Defect, ...], valid: bool
+) -> tuple[tuple[Defect, ...], bool]:
+    """Put the input-text defects inside ``url`` before the validator's ``defects``."""
+    text_defects = _text_defects(url)
+    if not text_defects:
+        return defects, valid
+    valid = valid and not any(d.severity == "error" for d in text_defects)
+    return (*text_defects, *defects), valid
 
 
 def _text_defects(url: str) -> tuple[Defect, ...]:
@@ -51,10 +62,20 @@ def _text_defects(url: str) -> tuple[Defect, ...]:
 
 # What a candidate's readings conclude, whatever text they came from (cached): the index
 # of the reading chosen (0: the rejoiner's primary), that reading, the other readings in
-# the rejoiner's order, the chosen reading's validation, the input-text defects inside it
-# followed by the validator's, and whether none of those is an error. A plain tuple: one
-# is built per distinct URL, and a record class costs more than the rest of the step.
-_Verdict = tuple[int, str, tuple[str, ...], Validation, tuple[Defect, ...], bool]
+# the rejoiner's order, the chosen reading's scheme, its defects (the input-text defects
+# inside it, then the validator's), whether none of those is an error, its fragment and
+# its parts. A plain tuple: one is built per distinct URL, and a record class costs more
+# than the rest of the step.
+_Verdict = tuple[
+    int,
+    str,
+    tuple[str, ...],
+    str,
+    tuple[Defect, ...],
+    bool,
+    str | None,
+    tuple[tuple[str, str], ...],
+]
 
 
 class Judge:
@@ -87,38 +108,60 @@ class Judge:
         """
         self._policy = policy if policy is not None else Policy()
         self._registry = registry if registry is not None else default_registry()
-        self._cache: dict[tuple[str, ...], _Verdict] = {}
+        # Keyed by the reading itself for one-reading candidates (most), else by the
+        # tuple of readings: a str never equals a tuple, so the two cannot collide.
+        self._cache: dict[str | tuple[str, ...], _Verdict] = {}
         self._cache_size = cache_size
 
-    def _remember(self, key: tuple[str, ...], found: _Verdict) -> None:
+    def _remember(self, key: str | tuple[str, ...], found: _Verdict) -> None:
         if self._cache_size:
             if len(self._cache) >= self._cache_size:
                 self._cache.clear()
             self._cache[key] = found
 
+    def _one(self, url: str) -> _Verdict:
+        """The verdict on a candidate with one reading (the common case)."""
+        hit = self._cache.get(url)
+        if hit is not None:
+            return hit
+        fields = clean_fields(url, self._registry, self._policy)
+        if fields is None:
+            found = self._verdict(0, (url,), validate_checks(url, self._registry, self._policy))
+        else:
+            _, valid, scheme, defects, parts, fragment = fields
+            if not url.isascii():
+                defects, valid = _with_text_defects(url, defects, valid)
+            found = (0, url, (), scheme, defects, valid, fragment, parts)
+        self._remember(url, found)
+        return found
+
     def _choose(self, texts: tuple[str, ...]) -> _Verdict:
+        """The verdict on a candidate with several readings (a hyphen at a line break)."""
         hit = self._cache.get(texts)
         if hit is not None:
             return hit
-        if len(texts) == 1:  # the common case, without validate_readings' bookkeeping
-            index = 0
-            chosen = validate_clean(texts[0], self._registry, self._policy) or validate_checks(
-                texts[0], self._registry, self._policy
-            )
-        else:
-            index, results = validate_readings(texts, policy=self._policy, registry=self._registry)
-            chosen = results[index]
-        url = texts[index]
-        defects = chosen.defects
-        valid = chosen.valid
-        if not url.isascii():
-            text_defects = _text_defects(url)
-            if text_defects:
-                defects = (*text_defects, *defects)
-                valid = valid and not any(d.severity == "error" for d in text_defects)
-        found = (index, url, texts[:index] + texts[index + 1 :], chosen, defects, valid)
+        index, results = validate_readings(texts, policy=self._policy, registry=self._registry)
+        found = self._verdict(index, texts, results[index])
         self._remember(texts, found)
         return found
+
+    @staticmethod
+    def _verdict(index: int, texts: tuple[str, ...], chosen: Validation) -> _Verdict:
+        url = texts[index]
+        defects, valid = chosen.defects, chosen.valid
+        if not url.isascii():
+            defects, valid = _with_text_defects(url, defects, valid)
+        alternatives = texts[:index] + texts[index + 1 :]
+        return (
+            index,
+            url,
+            alternatives,
+            chosen.scheme,
+            defects,
+            valid,
+            chosen.fragment,
+            chosen.parts,
+        )
 
     def __call__(
         self,
@@ -141,11 +184,11 @@ class Judge:
         """
         single = single_reading(candidate)
         if single is not None:  # most URLs: no rejoining, no rejoin defects
-            index, url, alternatives, chosen, defects, valid = self._choose((single,))
+            _, url, alternatives, scheme, defects, valid, fragment, parts = self._one(single)
             rejoin_defects: tuple[Defect, ...] = ()
         else:
             readings = rejoin(candidate)
-            index, url, alternatives, chosen, defects, valid = self._choose(
+            index, url, alternatives, scheme, defects, valid, fragment, parts = self._choose(
                 (readings.primary, *readings.alternatives)
             )
             rejoin_defects = readings.defects
@@ -167,7 +210,7 @@ class Judge:
             alternatives,
             candidate.raw,
             candidate.kind,
-            chosen.scheme,
+            scheme,
             candidate.start,
             candidate.end,
             candidate.line,
@@ -176,8 +219,8 @@ class Judge:
             source,
             defects,
             valid,
-            chosen.fragment,
-            chosen.parts,
+            fragment,
+            parts,
             context,
         )
 
