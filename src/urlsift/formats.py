@@ -16,9 +16,9 @@ import csv
 import json
 import json.encoder
 from collections.abc import Callable
-from typing import TextIO
+from typing import TextIO, get_args
 
-from ._model import Defect, MessageContext, Url
+from ._model import Defect, Kind, MessageContext, Url
 from .runner import UnitDefects
 from .summary import UrlCount
 
@@ -128,6 +128,9 @@ def _pairs_json(pairs: tuple[tuple[str, str], ...]) -> str:
     return "{" + ", ".join([f"{q(name)}: {q(value)}" for name, value in pairs]) + "}"
 
 
+_KIND_JSON = {kind: _encode_string(kind) for kind in get_args(Kind)}
+
+
 def url_json(url: Url) -> str:
     """Return ``url.to_dict()`` as one JSON text, exactly as :func:`_json_line` writes it.
 
@@ -137,12 +140,15 @@ def url_json(url: Url) -> str:
     text.
     """
     q = _encode_string
-    defects = ", ".join([_defect_json(d) for d in url.defects])
+    # Most URLs have no defects and no alternatives, and are written as they read.
+    defects = ", ".join([_defect_json(d) for d in url.defects]) if url.defects else ""
+    alternatives = ", ".join(map(q, url.alternatives)) if url.alternatives else ""
     text = q(url.url)
-    raw = text if url.raw == url.url else q(url.raw)  # most bare URLs are written as is
+    raw = text if url.raw == url.url else q(url.raw)
+    kind = _KIND_JSON.get(url.kind) or q(url.kind)
     line = (
-        f'{{"url": {text}, "alternatives": [{", ".join(map(q, url.alternatives))}], '
-        f'"raw": {raw}, "kind": {q(url.kind)}, "scheme": {q(url.scheme)}, '
+        f'{{"url": {text}, "alternatives": [{alternatives}], '
+        f'"raw": {raw}, "kind": {kind}, "scheme": {q(url.scheme)}, '
         f'"start": {url.start}, "end": {url.end}, "line": {url.line}, '
         f'"column": {url.column}, "end_line": {url.end_line}, "source": {q(url.source)}, '
         f'"defects": [{defects}], "valid": {"true" if url.valid else "false"}'

@@ -443,13 +443,13 @@ class Scanner:
         start: int,
         end: int,
         body: str,
-        *,
+        prefix: str,
+        at: tuple[int, int] | None,
         terminated: bool = True,
         truncated: bool = False,
-        prefix: str = "",
-        at: tuple[int, int] | None = None,
     ) -> Candidate:
         # ``at``: (line, absolute line start) of ``start`` when the caller already has it.
+        # Arguments are positional in the hot calls (cheaper than keywords).
         line, line_start = self._line_info(start) if at is None else at
         base = self._base
         end_line = line + self._buf.count("\n", start, end - 1) if end - 1 > start else line
@@ -528,7 +528,7 @@ class Scanner:
                 if empty:
                     return end  # "<URL:>" (or "<URL:\n> >") holds nothing to report
                 body = buf[content : end - 1]
-                out.append(self._make(kind, t, end, body, prefix=prefix, at=at))
+                out.append(self._make(kind, t, end, body, prefix, at))
                 return end
             if ch == "<":
                 return self._unclosed(t, kind, content, m.start(), False, prefix, out)
@@ -596,9 +596,7 @@ class Scanner:
             if colon < 0 or not buf[colon + 1 : j].strip("/"):
                 return t + 1
         truncated = at_bound and j == stop
-        out.append(
-            self._make(kind, t, j, buf[i:j], terminated=False, truncated=truncated, prefix=prefix)
-        )
+        out.append(self._make(kind, t, j, buf[i:j], prefix, None, False, truncated))
         return j
 
     def _at_prefix(self, t: int, final: bool, out: list[Candidate]) -> int | None:
@@ -645,7 +643,7 @@ class Scanner:
             if e - url_start > self._max_url:  # the bound covers the whole span
                 cut = url_start + self._max_url
                 out.append(
-                    self._make(kind, start, cut, buf[url_start:cut], truncated=True, prefix=prefix)
+                    self._make(kind, start, cut, buf[url_start:cut], prefix, None, True, True)
                 )
                 self._skipping = True
                 return cut
@@ -691,9 +689,7 @@ class Scanner:
         colon = buf.index(":", url_start)
         if not buf[colon + 1 : end].strip("/") or buf.startswith(":", colon + 1):
             return -1
-        out.append(
-            self._make(kind, start, end, buf[url_start:end], prefix=prefix, at=(line, line_start))
-        )
+        out.append(self._make(kind, start, end, buf[url_start:end], prefix, (line, line_start)))
         return end
 
     def _trim(self, start: int, end: int) -> int:
