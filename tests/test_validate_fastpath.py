@@ -267,3 +267,26 @@ def test_fast_path_decides_common_urls_alone(url: str) -> None:
         assert isinstance(scheme, IpScheme | OpaqueScheme)
         registry.register(_NoFullChecks(scheme), replace=True)
     assert validate(url, registry=registry) == validate(url, registry=FULL)
+
+
+def test_clean_hostname_takes_the_same_hosts_as_hostname() -> None:
+    # The clean patterns write hostname as possessive runs (faster); HOSTNAME is the BNF's
+    # shape. Followed by what may follow a host in a clean pattern (a port, a path, the
+    # end), both must accept the same strings and take the same host: every string of up
+    # to six host and delimiter characters.
+    import itertools
+    import re
+
+    from urlsift import _grammar as g
+
+    after = r"(?::[0-9]++)?(?:/[^\n]*)?"
+    bnf = re.compile(f"(?P<host>(?>{g.HOSTNAME})){after}")
+    runs = re.compile(f"(?P<host>{g.CLEAN_HOSTNAME}){after}")
+    checked = 0
+    for size in range(7):
+        for chars in itertools.product("aZ1-.:/", repeat=size):
+            text = "".join(chars)
+            a, b = bnf.fullmatch(text), runs.fullmatch(text)
+            assert (a and a.span("host")) == (b and b.span("host")), text
+            checked += 1
+    assert checked > 100_000

@@ -470,6 +470,19 @@ _U = UNRESERVED_CHARS
 _X = UNRESERVED_CHARS + RESERVED_CHARS
 
 
+# hostname = *[ domainlabel "." ] toplabel, for the clean patterns: the same language as
+# HOSTNAME, written as runs (a label is runs of alphadigits joined by runs of "-"), with
+# every repetition possessive. Three times faster in ``re`` than HOSTNAME's one alternation
+# per character. Possessive labels never give back a "." they took, so where HOSTNAME
+# would match a shorter host ending before a "." (a last label starting with a digit:
+# "a.b.2c"), this matches nothing; in a clean pattern no host may be followed by ".", so
+# both reject the URL. Inside a URL that matches, both take the same host. A test holds the
+# two to the same matches over every short string of host characters.
+_CLEAN_DOMAINLABEL = f"{ALPHADIGIT}++(?:-++{ALPHADIGIT}++)*+"
+_CLEAN_TOPLABEL = f"{ALPHA}{ALPHADIGIT}*+(?:-++{ALPHADIGIT}++)*+"
+CLEAN_HOSTNAME = rf"(?:{_CLEAN_DOMAINLABEL}\.)*+{_CLEAN_TOPLABEL}"
+
+
 def clean_ip_schemepart(tail: str, *, user: bool = False) -> str:
     """Return a clean ``"//" login tail`` schemepart (see above).
 
@@ -479,7 +492,7 @@ def clean_ip_schemepart(tail: str, *, user: bool = False) -> str:
     """
     user_chars = _U.replace(".", "")
     login = f"(?:(?P<user>[{user_chars};?&=]*+)@)?" if user else ""
-    return f"//{login}(?P<host>(?>{HOSTNAME}))(?::(?P<port>{DIGITS}))?{tail}"
+    return f"//{login}(?P<host>{CLEAN_HOSTNAME})(?::(?P<port>{DIGITS}))?{tail}"
 
 
 # http, https:  "//" hostport [ "/" hpath [ "?" search ]]
@@ -499,7 +512,7 @@ WAIS_CLEAN_TAIL = (
     rf"(?:\?(?P<search>[{_U};:@&=]*+)|/(?P<wtype>[{_U}]*+)/(?P<wpath>[{_U}]*+))?"
 )
 # file:  "//" [ host ] "/" fpath (no port)
-FILE_CLEAN_SCHEMEPART = rf"//(?P<host>(?>{HOSTNAME}))?/(?P<path>[{_U}?:@&=/]*+)"
+FILE_CLEAN_SCHEMEPART = rf"//(?P<host>{CLEAN_HOSTNAME})?/(?P<path>[{_U}?:@&=/]*+)"
 # prospero:  "//" hostport "/" ppath (fieldspecs take the full checks)
 PROSPERO_CLEAN_TAIL = f"/(?P<path>[{_U}?:@&=/]*+)"
 
@@ -508,7 +521,7 @@ MAILTO_CLEAN_SCHEMEPART = f"(?P<address>(?=[{_U};/?:&=]*+@)[{_X}]++)"
 
 # news: a group name, or an article whose host is a hostname (the "*" form takes the full
 # checks). The article part is the whole schemepart, as the full checks report it.
-NEWS_CLEAN_SCHEMEPART = f"(?:(?P<group>{GROUP})|(?P<article>[{_U};/?:&=]++@(?>{HOSTNAME})))"
+NEWS_CLEAN_SCHEMEPART = f"(?:(?P<group>{GROUP})|(?P<article>[{_U};/?:&=]++@{CLEAN_HOSTNAME}))"
 
 
 # =======================================================================================

@@ -201,18 +201,18 @@ def _read_scheme(ctx: SchemeContext, end: int) -> int:
 
 
 # Group names of each clean pattern by group number (every group of one is named), and
-# the number of its "port" group (0 when it has none).
-_CLEAN_GROUPS: dict[re.Pattern[str], tuple[tuple[str, ...], int]] = {}
+# the number of its "port" group (0 when it has none). Keyed by the pattern's id, as
+# hashing a compiled pattern hashes its whole program (200 ns a URL). The entry holds the
+# pattern, which therefore lives on: its id cannot pass to another object.
+_CLEAN_GROUPS: dict[int, tuple[re.Pattern[str], tuple[str, ...], int]] = {}
 
 
-def _clean_groups(clean: re.Pattern[str]) -> tuple[tuple[str, ...], int]:
-    found = _CLEAN_GROUPS.get(clean)
-    if found is None:
-        index = clean.groupindex
-        names = tuple(sorted(index, key=index.__getitem__))
-        if len(names) != clean.groups:
-            raise ValueError("a clean pattern's groups must all be named")
-        found = _CLEAN_GROUPS[clean] = (names, index.get("port", 0))
+def _clean_groups(clean: re.Pattern[str]) -> tuple[re.Pattern[str], tuple[str, ...], int]:
+    index = clean.groupindex
+    names = tuple(sorted(index, key=index.__getitem__))
+    if len(names) != clean.groups:
+        raise ValueError("a clean pattern's groups must all be named")
+    found = _CLEAN_GROUPS[id(clean)] = (clean, names, index.get("port", 0))
     return found
 
 
@@ -259,7 +259,7 @@ def clean_fields(url: str, registry: SchemeRegistry, policy: Policy | None) -> C
     m = clean.fullmatch(url if tilde == -1 else url.replace("~", "$"), colon + 1, end)
     if m is None:
         return None
-    names, port = _CLEAN_GROUPS.get(clean) or _clean_groups(clean)
+    _, names, port = _CLEAN_GROUPS.get(id(clean)) or _clean_groups(clean)
     if tilde == -1:
         values: tuple[str | None, ...] = m.groups()
     else:  # the values as written, "~" and all
