@@ -27,6 +27,21 @@ def test_extract_returns_frozen_slotted_records() -> None:
     assert url.source == "-"
 
 
+def test_candidates_are_immutable_named_tuples() -> None:
+    scanner = urlsift.Scanner()
+    (candidate,) = scanner.feed("see <URL:http://a.example/> now") + scanner.close()
+    assert isinstance(candidate, urlsift.Candidate)
+    with pytest.raises(AttributeError):
+        candidate.body = "x"  # type: ignore[misc]
+    assert not hasattr(candidate, "__dict__")
+    assert candidate._replace(body="x").body == "x"
+    assert (candidate.kind, candidate.body, candidate.terminated) == (
+        "wrapped",
+        "http://a.example/",
+        True,
+    )
+
+
 def test_iter_urls_takes_chunks_and_streams() -> None:
     text = "a <URL:ftp://h.example/x\n y> b http://c.example/\n"
     expected = [u.url for u in urlsift.extract(text)]

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass, field, fields
 from operator import attrgetter
-from typing import Literal
+from typing import Literal, NamedTuple
 
 Kind = Literal["wrapped", "angle", "prefixed", "bare"]
 """How a URL was written: ``<URL:...>``, ``<scheme:...>``, ``URL:scheme:...`` or bare."""
@@ -101,9 +101,14 @@ class TextUnit:
     that starts at a line start (a plain-text file split for parallel scanning)."""
 
 
-@dataclass(frozen=True, slots=True)
-class Candidate:
-    """A span of text the scanner recognised as a URL, before rejoining and validation."""
+class Candidate(NamedTuple):
+    """A span of text the scanner recognised as a URL, before rejoining and validation.
+
+    A named tuple, not a frozen dataclass like the other records: the scanner makes one
+    per URL, and a frozen dataclass sets each field through ``object.__setattr__`` (0.8 us
+    against 0.2 us for eleven fields). It is immutable and typed all the same; it also
+    unpacks and compares as a tuple.
+    """
 
     kind: Kind
     """How the URL was written."""

@@ -120,7 +120,7 @@ class Judge:
             self._cache[key] = found
 
     def _one(self, url: str) -> _Verdict:
-        """The verdict on a candidate with one reading (the common case)."""
+        """The verdict on a candidate with one reading (most)."""
         hit = self._cache.get(url)
         if hit is not None:
             return hit
@@ -188,8 +188,10 @@ class Judge:
             rejoin_defects: tuple[Defect, ...] = ()
         else:
             readings = rejoin(candidate)
-            index, url, alternatives, scheme, defects, valid, fragment, parts = self._choose(
-                (readings.primary, *readings.alternatives)
+            index, url, alternatives, scheme, defects, valid, fragment, parts = (
+                self._choose((readings.primary, *readings.alternatives))
+                if readings.alternatives
+                else self._one(readings.primary)
             )
             rejoin_defects = readings.defects
             if index and rejoin_defects:
