@@ -130,4 +130,19 @@ def test_judge_cache_is_bounded_and_changes_nothing() -> None:
     for candidate in candidates:
         assert small(candidate) == uncached(candidate)
         assert len(small._cache) <= 3
+        assert len(small._seen) <= 3
     assert not uncached._cache
+    assert not uncached._seen
+
+
+def test_judge_caches_a_verdict_from_its_second_sighting() -> None:
+    scanner = urlsift.Scanner()
+    candidates = scanner.feed("http://a.example/ http://b.example/ " * 3) + scanner.close()
+    judge = urlsift.Judge()
+    judge(candidates[0])
+    judge(candidates[1])
+    assert not judge._cache  # each seen once: nothing kept
+    judge(candidates[2])
+    assert list(judge._cache) == ["http://a.example/"]
+    # The cached verdict gives the same record as a fresh judge.
+    assert judge(candidates[4]) == urlsift.Judge(cache_size=0)(candidates[4])

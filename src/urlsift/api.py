@@ -86,10 +86,12 @@ class Judge:
     rejoiner's primary reading (hyphen kept) stays first.
 
     Validation results are kept in a bounded cache keyed by the readings: a mailing-list
-    archive repeats the same few hundred URLs thousands of times (list footers). When the
-    cache is full it is emptied and fills again: the URLs that repeat are back after one
-    more sighting, and no bookkeeping is paid per URL (an LRU order costs more than it
-    saves when most URLs are distinct, as in prose).
+    archive repeats the same few hundred URLs thousands of times (list footers). A verdict
+    enters the cache at its reading's second sighting (first sightings are remembered in
+    a set of the same bound), so prose whose URLs are all distinct keeps no verdicts. When
+    either is full it is emptied and fills again: the URLs that repeat are back after a
+    few more sightings, and no bookkeeping is paid per URL (an LRU order costs more than
+    it saves when most URLs are distinct).
     """
 
     def __init__(
@@ -112,12 +114,23 @@ class Judge:
         # tuple of readings: a str never equals a tuple, so the two cannot collide.
         self._cache: dict[str | tuple[str, ...], _Verdict] = {}
         self._cache_size = cache_size
+        # Readings seen once: a verdict is kept only from a reading's second sighting, so
+        # text whose URLs are all distinct (prose) pays one set insertion per URL instead
+        # of keeping thousands of verdicts alive for the garbage collector to walk.
+        self._seen: set[str | tuple[str, ...]] = set()
 
     def _remember(self, key: str | tuple[str, ...], found: _Verdict) -> None:
-        if self._cache_size:
+        if not self._cache_size:
+            return
+        seen = self._seen
+        if key in seen:
             if len(self._cache) >= self._cache_size:
                 self._cache.clear()
             self._cache[key] = found
+        else:
+            if len(seen) >= self._cache_size:
+                seen.clear()
+            seen.add(key)
 
     def _one(self, url: str) -> _Verdict:
         """The verdict on a candidate with one reading (most)."""
