@@ -64,6 +64,9 @@ TARGET_TOOL = "urlsift+jsonl"
 TARGET_TEXT = "gen-mail"
 TARGET_MBPS = 40.0
 TARGET_FLOOR_SHARE = 1 / 3  # at least a third of the floor's speed (the issue aims for 1/2)
+# "The floor" of the target: the simple pattern that finds the schemes urlsift reports
+# (see benchmarks/README.md, "Which floor"). floor-http's share is printed for information.
+TARGET_FLOOR = "floor-schemes"
 TARGET_MBOX_MBPS = 20.0
 TARGET_PEAK_RSS_MB = 100.0
 SEED = 1
@@ -629,15 +632,22 @@ def check_targets(
                 )
         result = by_key.get((TARGET_TOOL, text))
         if result is not None:
-            for floor, share in (
-                ("floor-http", result.share_floor),
-                ("floor-schemes", result.share_floor_schemes),
-            ):
-                add(
-                    f"{TARGET_TOOL} on {text} >= 1/3 of {floor} speed (aim 1/2)",
-                    share,
-                    TARGET_FLOOR_SHARE,
-                    "share",
+            add(
+                f"{TARGET_TOOL} on {text} >= 1/3 of {TARGET_FLOOR} speed (aim 1/2)",
+                result.share_floor_schemes,
+                TARGET_FLOOR_SHARE,
+                "share",
+            )
+            if result.share_floor is not None:
+                checks.append(
+                    {
+                        "target": f"(information) {TARGET_TOOL} on {text}: share of "
+                        "floor-http speed (a literal-prefix search for http(s) only)",
+                        "value": result.share_floor,
+                        "limit": None,
+                        "unit": "share",
+                        "passed": None,
+                    }
                 )
     for text in ("mbox-gen", "mbox-real"):
         for tool, jobs in (("urlsift-mbox-cli", ""), ("urlsift-mbox-cli-j2", " -j2")):
