@@ -388,4 +388,8 @@ def extract(
     """
     if not isinstance(text, str):
         raise TypeError(f"extract() takes str, not {type(text).__name__}")
-    return list(iter_urls([text], source=source, schemes=schemes, policy=policy))
+    # scan_unit's steps without its generators: the whole text is at hand.
+    scanner = Scanner(None if schemes is None else list(schemes))
+    decide = Judge(policy=policy)
+    candidates = scanner.feed(text) + scanner.close()
+    return [decide(candidate, source=source) for candidate in candidates]
