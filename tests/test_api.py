@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import dataclasses
+import inspect
 import io
 
 import pytest
 
 import urlsift
 from urlsift import ConfigError, Scanner, Url
+from urlsift._model import MessageContext, TextUnit, _direct_init
 
 
 def test_public_names() -> None:
@@ -146,3 +148,38 @@ def test_judge_caches_a_verdict_from_its_second_sighting() -> None:
     assert list(judge._cache) == ["http://a.example/"]
     # The cached verdict gives the same record as a fresh judge.
     assert judge(candidates[4]) == urlsift.Judge(cache_size=0)(candidates[4])
+
+
+@pytest.mark.parametrize("record", [Url, MessageContext, TextUnit])
+def test_direct_init_takes_the_dataclass_parameters(record: type) -> None:
+    # _direct_init replaces the dataclass __init__ of the records made per URL or per
+    # part: same parameters, defaults and results, still frozen.
+    specs = dataclasses.fields(record)
+    params = list(inspect.signature(record.__init__).parameters.values())[1:]
+    assert [p.name for p in params] == [f.name for f in specs]
+    assert [p.default for p in params] == [
+        inspect.Parameter.empty if f.default is dataclasses.MISSING else f.default for f in specs
+    ]
+    values = {f.name: f"value of {f.name}" for f in specs}
+    made = record(**values)
+    assert dataclasses.asdict(made) == values
+    assert record(*values.values()) == made
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        setattr(made, specs[0].name, "x")
+
+
+def test_direct_init_refuses_what_it_cannot_copy() -> None:
+    @dataclasses.dataclass(frozen=True, slots=True)
+    class Factory:
+        items: list[int] = dataclasses.field(default_factory=list)
+
+    @dataclasses.dataclass(frozen=True, slots=True)
+    class Post:
+        a: int
+
+        def __post_init__(self) -> None:
+            pass
+
+    for cls in (Factory, Post):
+        with pytest.raises(TypeError):
+            _direct_init(cls)
