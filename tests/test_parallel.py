@@ -20,6 +20,7 @@ import pytest
 from urlsift import Url, parallel
 from urlsift.errors import ConfigError
 from urlsift.runner import ReadFailure, Result, ScanConfig, UnitDefects, iter_results
+from urlsift.sources import archive
 from urlsift.sources.archive import ArchiveStats, MailOptions
 
 CORPUS = Path(__file__).resolve().parent.parent / "corpora" / "mail"
@@ -467,3 +468,96 @@ def test_a_long_single_message_streams_in_the_parent(
         results = assert_same(paths, ScanConfig(kind=kind))
         assert sum(1 for r in results if isinstance(r, Url)) == 2002
     assert ran_in_parent == [str(long_message), str(long_message)]
+
+
+# -- folders in batches ------------------------------------------------------------------
+
+
+def _work_items(monkeypatch: pytest.MonkeyPatch) -> list[Any]:
+    # Every item the scheduler submits, in order (recorded in the parent).
+    items: list[Any] = []
+    submit = parallel._Scheduler.submit
+
+    def spy(self: Any, work: Any) -> Any:
+        items.append(work)
+        return submit(self, work)
+
+    monkeypatch.setattr(parallel._Scheduler, "submit", spy)
+    return items
+
+
+def test_a_folder_is_scanned_in_batches_of_files(
+    inputs: dict[str, str], monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    items = _work_items(monkeypatch)
+    mh = tmp_path / "mh"
+    mh.mkdir()
+    rng = random.Random(8)
+    for n in range(1, 31):
+        (mh / str(n)).write_bytes(_message(n, rng))
+    for config in (ScanConfig(), ScanConfig(kind="maildir"), ScanConfig(kind="mh")):
+        items.clear()
+        results = assert_same([inputs["maildir"], str(mh)], config)
+        folders = [w for w in items if isinstance(w, parallel._FolderWork)]
+        for folder, kind in ((inputs["maildir"], "maildir"), (str(mh), "mh")):
+            batches = [w for w in folders if w.folder == folder]
+            if config.kind in ("auto", kind):
+                # Batches of at most 7 files or about 2 KB (SMALL), together the folder's
+                # files in order, each numbered on from the one before.
+                listed = archive.folder_files(folder, config.kind)
+                assert len(batches) > 3
+                assert all(len(w.files) <= SMALL["batch_messages"] for w in batches)
+                assert [f for w in batches for f in w.files] == listed
+                starts = [1]
+                for w in batches[:-1]:
+                    starts.append(starts[-1] + len(w.files))
+                assert [w.first for w in batches] == starts
+            else:  # read as the other kind, the folder lists no message file
+                assert not batches
+        if config.kind == "auto":  # every message keeps its number in the folder
+            numbers = {
+                r.context.number
+                for r in results
+                if isinstance(r, Url) and r.context and r.source.startswith(str(mh))
+            }
+            assert numbers == set(range(1, 31))
+
+
+def test_a_long_message_file_in_a_folder_streams_in_the_parent(
+    inputs: dict[str, str], monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    items = _work_items(monkeypatch)
+    folder = tmp_path / "maildir"
+    for sub in ("cur", "new", "tmp"):
+        (folder / sub).mkdir(parents=True)
+    body = "".join(f"line {n} http://h{n}.example/p\n" for n in range(2000))
+    (folder / "cur" / "1.a").write_bytes(b"From: a@b.example\n\nhttp://first.example/\n")
+    (folder / "cur" / "2.b").write_bytes(f"From: a@b.example\n\n{body}".encode())
+    (folder / "cur" / "3.c").write_bytes(b"From: a@b.example\n\nhttp://last.example/\n")
+    monkeypatch.setattr(parallel, "STREAM_MIN_BYTES", 1024)
+    results = assert_same([str(folder)])
+    assert sum(isinstance(r, Url) for r in results) == 2002
+    files = [w.files for w in items if isinstance(w, parallel._FolderWork)]
+    assert files == [(str(folder / "cur" / "1.a"),), (str(folder / "cur" / "3.c"),)]
+
+
+def test_a_read_error_ends_a_folder_where_one_process_ends_it(
+    inputs: dict[str, str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # An OSError escaping the per-file step (here: the 10th file) ends the folder's scan in
+    # one process with a ReadFailure for the folder; batches after it must not be reported.
+    files = archive.folder_files(inputs["maildir"], "auto")
+    single_units = archive._single_units
+
+    def failing(path: str, *args: Any) -> Any:
+        if path == files[9]:
+            raise OSError(5, "Input/output error")
+        return single_units(path, *args)
+
+    monkeypatch.setattr(archive, "_single_units", failing)
+    results = assert_same([inputs["maildir"], inputs["notes.txt"]])
+    failures = [r for r in results if isinstance(r, ReadFailure)]
+    assert failures == [ReadFailure(inputs["maildir"], "Input/output error")]
+    numbers = {r.context.number for r in results if isinstance(r, Url) and r.context}
+    assert max(numbers, default=0) == 9
+    assert any(isinstance(r, Url) and r.source == inputs["notes.txt"] for r in results)

@@ -24,9 +24,15 @@ yields their results strictly in queue order, so the stream is the one
   are exactly those of one scan. A file with no usable blank line within
   :data:`MAX_TEXT_PIECES` pieces' worth of text is finished in the parent, streaming
   (a piece's records wait in the window, so a piece must stay small: memory).
+* **Folders.** A Maildir, MH folder or news spool is listed by the parent
+  (:func:`urlsift.sources.archive.folder_files`) and its message files are grouped into
+  batches like an archive's messages, each numbered from its first file's place in the
+  folder (:func:`urlsift.sources.archive.folder_units`). A read error that ends a folder's
+  scan in one process ends it at the same place here: the later batches of that folder
+  are dropped.
 * **Parent only.** Standard input (``-``), a path of kind ``auto`` that is not a regular
   file or directory (a FIFO, a device: sniffing it and reopening it in a worker would lose
-  bytes), and a single-message file longer than
+  bytes), and a single-message file (or a folder's message file) longer than
   :data:`~urlsift.sources.archive.STREAM_MIN_BYTES` (which streams: a worker would return
   all its records at once) are scanned in the parent, sequentially, once every item before
   them is yielded.
@@ -89,6 +95,8 @@ from .sources.archive import (
     STREAM_MIN_BYTES,
     ArchiveStats,
     CountingReader,
+    folder_files,
+    folder_units,
     open_units,
     raw_message_units,
     sniff_kind,
@@ -150,7 +158,17 @@ class _TextWork:
     config: ScanConfig
 
 
-_Work = _PathWork | _BatchWork | _TextWork
+@dataclass(frozen=True, slots=True)
+class _FolderWork:
+    """Consecutive message files of one Maildir, MH folder or news spool."""
+
+    folder: str  # the folder's path, as given (for a ReadFailure)
+    files: tuple[str, ...]
+    first: int  # the number of the first file's message in the folder
+    config: ScanConfig
+
+
+_Work = _PathWork | _BatchWork | _TextWork | _FolderWork
 
 
 @dataclass(frozen=True, slots=True)
@@ -159,6 +177,7 @@ class _Outcome:
 
     results: list[Result]
     stats: ArchiveStats
+    stopped: bool = False  # a folder's scan ended here with a ReadFailure, as in one process
 
 
 @lru_cache(maxsize=8)
@@ -177,6 +196,8 @@ def _run(work: _Work) -> _Outcome:
         unit = TextUnit(source=work.source, chunks=(work.text,), origin=work.origin)
         judge = _judge(work.config.policy)
         return _Outcome(list(scan_text_units([unit], work.config, judge)), stats)
+    if isinstance(work, _FolderWork):
+        return _run_folder(work.folder, list(work.files), work.first, work.config, stats)
     config = work.config
     units = (
         unit
@@ -184,6 +205,21 @@ def _run(work: _Work) -> _Outcome:
         for unit in raw_message_units(raw, work.source, config.options, stats)
     )
     return _Outcome(list(scan_text_units(units, config, _judge(config.policy))), stats)
+
+
+def _run_folder(
+    folder: str, files: list[str], first: int, config: ScanConfig, stats: ArchiveStats
+) -> _Outcome:
+    # Message files of a folder, as iter_sequential scans them: a read error that escapes
+    # the per-file step ends the folder's scan with a ReadFailure for the folder.
+    results: list[Result] = []
+    units = folder_units(files, config.options, stats, first)
+    try:
+        results.extend(scan_text_units(units, config, _judge(config.policy)))
+    except OSError as exc:
+        results.append(ReadFailure(folder, failure_reason(exc)))
+        return _Outcome(results, stats, stopped=True)
+    return _Outcome(results, stats)
 
 
 def _worker_main(work: _Work) -> _Outcome:
@@ -203,6 +239,7 @@ class _Entry:
     work: _Work | None = None
     future: Future[_Outcome] | None = None
     outcome: _Outcome | None = None
+    group: object | None = None  # the folder scan the item belongs to, if any
 
 
 class _Scheduler:
@@ -228,6 +265,7 @@ class _Scheduler:
         self.queue: deque[_Entry] = deque()
         self.executor: ProcessPoolExecutor | None = None
         self.broken = False
+        self.stopped: set[object] = set()  # folder scans ended by a ReadFailure
 
     # -- the queue -------------------------------------------------------------------
 
@@ -242,8 +280,8 @@ class _Scheduler:
         while self.queue and self.ready(self.queue[0]):
             yield from self.pop()
 
-    def push_work(self, work: _Work) -> Iterator[Result]:
-        return self.push(_Entry(work=work))
+    def push_work(self, work: _Work, group: object | None = None) -> Iterator[Result]:
+        return self.push(_Entry(work=work, group=group))
 
     def push_results(self, results: list[Result]) -> Iterator[Result]:
         return self.push(_Entry(outcome=_Outcome(results, ArchiveStats())))
@@ -264,6 +302,11 @@ class _Scheduler:
     def pop(self) -> Iterator[Result]:
         """Wait for the oldest item and yield its results (merging its statistics)."""
         entry = self.queue.popleft()
+        if entry.group is not None and entry.group in self.stopped:
+            # One process stopped this folder at an earlier item's read failure.
+            if entry.future is not None:
+                entry.future.cancel()
+            return
         outcome = entry.outcome
         if outcome is None:
             if entry.future is not None:
@@ -274,6 +317,8 @@ class _Scheduler:
             if outcome is None:
                 assert entry.work is not None
                 outcome = _run(entry.work)
+        if outcome.stopped:
+            self.stopped.add(entry.group)
         _add_stats(self.stats, outcome.stats)
         yield from outcome.results
 
@@ -308,10 +353,59 @@ class _Scheduler:
         if path == "-" or (kind == "auto" and _is_special(path)):
             yield from self.drain()
             yield from iter_sequential([path], self.config, self.stats)
-        elif kind not in ("auto", "mbox", "text") or os.path.isdir(path):
+        elif os.path.isdir(path):
+            yield from self.plan_folder(path)
+        elif kind not in ("auto", "mbox", "text"):
             yield from self.single(path)
         else:
             yield from self.plan_file(path)
+
+    def plan_folder(self, path: str) -> Iterator[Result]:
+        """Cut a folder's message files into batches, as an mbox into batches of messages.
+
+        A batch ends at ``batch_messages`` files or once its files reach ``batch_bytes``.
+        A file long enough to stream is scanned here, after every earlier item (a worker
+        would return all its records at once). When the folder cannot be listed (or is
+        not a folder of the kind asked), one worker meets the error the sequential way.
+        """
+        try:
+            files = folder_files(path, self.config.kind)
+        except OSError:
+            yield from self.single(path)
+            return
+        group = object()  # this scan of the folder (a path may be given twice)
+        batch: list[str] = []
+        first = size = 0
+        for number, file in enumerate(files, 1):
+            if _is_long_file(file):
+                if batch:
+                    yield from self.push_folder(path, batch, first, group)
+                    batch, size = [], 0
+                yield from self.drain()
+                if group in self.stopped:
+                    return
+                units = folder_units([file], self.config.options, self.stats, number)
+                try:
+                    yield from scan_text_units(units, self.config, _judge(self.config.policy))
+                except OSError as exc:
+                    yield ReadFailure(path, failure_reason(exc))
+                    return
+                continue
+            if not batch:
+                first = number
+            batch.append(file)
+            size += _file_size(file)
+            if len(batch) >= self.batch_messages or size >= self.batch_bytes:
+                yield from self.push_folder(path, batch, first, group)
+                batch, size = [], 0
+        if batch:
+            yield from self.push_folder(path, batch, first, group)
+
+    def push_folder(
+        self, path: str, files: list[str], first: int, group: object
+    ) -> Iterator[Result]:
+        work = _FolderWork(path, tuple(files), first, self.config)
+        return self.push_work(work, group)
 
     def plan_file(self, path: str) -> Iterator[Result]:
         # Kind auto or mbox, not a directory: the parent opens it, as open_units would.
@@ -459,6 +553,13 @@ def _is_long_file(path: str) -> bool:
     except OSError:
         return False
     return stat.S_ISREG(info.st_mode) and info.st_size > STREAM_MIN_BYTES
+
+
+def _file_size(path: str) -> int:
+    try:
+        return os.stat(path).st_size
+    except OSError:
+        return 0  # the per-file step reports it
 
 
 def _is_special(path: str) -> bool:

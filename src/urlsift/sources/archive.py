@@ -612,10 +612,39 @@ class SecondReading:
             raise SourceError(self.path, "the file changed while it was read (now shorter)")
 
 
-def _folder_units(
-    files: list[str], options: MailOptions, stats: ArchiveStats
+def folder_files(path: str, kind: InputKind) -> list[str]:
+    """List the message files of a folder, in the order their messages are numbered.
+
+    Args:
+        path: a directory.
+        kind: ``auto`` (detect the folder's kind), ``maildir``, ``mh`` or ``news``.
+
+    Returns:
+        The files (Maildir: ``cur`` then ``new``, by name; MH and news: by number).
+
+    Raises:
+        SourceError: the directory is no folder of that kind, or another kind was asked.
+        OSError: the directory cannot be listed.
+    """
+    if kind == "auto":
+        kind = _folder_kind(path)
+    if kind == "maildir":
+        return _maildir_files(path)
+    if kind in ("mh", "news"):
+        return _numbered_files(path)
+    raise SourceError(path, f"is a directory, not a {kind} file")
+
+
+def folder_units(
+    files: list[str], options: MailOptions, stats: ArchiveStats, first: int = 1
 ) -> Iterator[TextUnit]:
-    for number, file in enumerate(files, 1):
+    """Yield the text units of a folder's message files, numbering them from ``first``.
+
+    The per-file step of :func:`open_units` for folders, also used by the parallel engine
+    on batches of files (``first`` is then the number of the batch's first message). A
+    file that cannot be opened gives a defect-only unit (``message-unreadable``).
+    """
+    for number, file in enumerate(files, first):
         try:
             opened = open_counted(file)
         except SourceError as exc:
@@ -695,14 +724,7 @@ def _open_units(
 ) -> Iterator[TextUnit]:
     is_dir = path != "-" and os.path.isdir(path)
     if is_dir:
-        if kind == "auto":
-            kind = _folder_kind(path)
-        if kind == "maildir":
-            yield from _folder_units(_maildir_files(path), options, stats)
-        elif kind in ("mh", "news"):
-            yield from _folder_units(_numbered_files(path), options, stats)
-        else:
-            raise SourceError(path, f"is a directory, not a {kind} file")
+        yield from folder_units(folder_files(path, kind), options, stats)
         return
     if kind in ("maildir", "mh"):
         raise SourceError(path, f"is not a directory, so not a {kind} folder")
