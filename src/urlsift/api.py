@@ -140,10 +140,8 @@ class Judge:
         fields = clean_fields(url, self._registry, self._policy)
         if fields is None:
             found = self._verdict(0, (url,), validate_checks(url, self._registry, self._policy))
-        else:
+        else:  # the fast path decides ASCII URLs only: no undecoded bytes inside
             _, valid, scheme, defects, parts, fragment = fields
-            if not url.isascii():
-                defects, valid = _with_text_defects(url, defects, valid)
             found = (0, url, (), scheme, defects, valid, fragment, parts)
         self._remember(url, found)
         return found

@@ -217,8 +217,8 @@ def _clean_groups(clean: re.Pattern[str]) -> tuple[re.Pattern[str], tuple[str, .
 
 
 # What :func:`validate` concludes, as a plain tuple in the field order of
-# :class:`Validation` (for ``Judge``, which builds one per distinct URL and keeps only the
-# fields; a record would cost a third of the fast path).
+# :class:`Validation`: for ``Judge``, which copies the fields into each ``Url`` and has no
+# use for the record (0.5 us, a quarter of the fast path).
 CleanFields = tuple[str, bool, str, tuple[Defect, ...], tuple[tuple[str, str], ...], str | None]
 
 
