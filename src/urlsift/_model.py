@@ -1,7 +1,9 @@
 """Result records shared by every layer of urlsift.
 
-Strategy: every record is a frozen, slotted dataclass, so results are cheap, hashable where
-their fields are, and cannot be changed behind the caller's back. Records keep both what was
+Strategy: every record is a frozen, slotted dataclass (but :class:`Candidate`, a named
+tuple: see its notes), so results are cheap, hashable where their fields are, and cannot be
+changed behind the caller's back. The records made per URL or per MIME part build faster
+through :func:`_direct_init`. Records keep both what was
 written (``raw``, the span and its line:column) and what was concluded (``url``,
 ``alternatives``, ``defects``). Nothing here does I/O or parsing; this module only imports
 the standard library.
