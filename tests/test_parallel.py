@@ -19,7 +19,14 @@ import pytest
 
 from urlsift import Url, parallel
 from urlsift.errors import ConfigError
-from urlsift.runner import ReadFailure, Result, ScanConfig, UnitDefects, iter_results
+from urlsift.runner import (
+    ReadFailure,
+    Result,
+    ScanConfig,
+    UnitDefects,
+    iter_results,
+    iter_sequential,
+)
 from urlsift.sources import archive
 from urlsift.sources.archive import ArchiveStats, MailOptions
 
@@ -454,7 +461,7 @@ def test_a_long_single_message_streams_in_the_parent(
     long_message.write_bytes(f"From: a@b.example\nSubject: long\n\n{body}".encode())
     monkeypatch.setattr(parallel, "STREAM_MIN_BYTES", 1024)
     ran_in_parent: list[str] = []
-    sequential = parallel.iter_sequential
+    sequential = iter_sequential
 
     def spy(paths: Sequence[str], *args: Any) -> Any:
         ran_in_parent.extend(paths)
