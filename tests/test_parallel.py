@@ -562,9 +562,12 @@ def test_a_read_error_ends_a_folder_where_one_process_ends_it(
         return single_units(path, *args)
 
     monkeypatch.setattr(archive, "_single_units", failing)
-    results = assert_same([inputs["maildir"], inputs["notes.txt"]])
-    failures = [r for r in results if isinstance(r, ReadFailure)]
-    assert failures == [ReadFailure(inputs["maildir"], "Input/output error")]
-    numbers = {r.context.number for r in results if isinstance(r, Url) and r.context}
-    assert max(numbers, default=0) == 9
-    assert any(isinstance(r, Url) and r.source == inputs["notes.txt"] for r in results)
+    # In worker batches, then with every file counted as long, so read in the parent.
+    for stream_min_bytes in (parallel.STREAM_MIN_BYTES, 0):
+        monkeypatch.setattr(parallel, "STREAM_MIN_BYTES", stream_min_bytes)
+        results = assert_same([inputs["maildir"], inputs["notes.txt"]])
+        failures = [r for r in results if isinstance(r, ReadFailure)]
+        assert failures == [ReadFailure(inputs["maildir"], "Input/output error")]
+        numbers = {r.context.number for r in results if isinstance(r, Url) and r.context}
+        assert max(numbers, default=0) == 9
+        assert any(isinstance(r, Url) and r.source == inputs["notes.txt"] for r in results)

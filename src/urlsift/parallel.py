@@ -197,7 +197,12 @@ def _run(work: _Work) -> _Outcome:
         judge = _judge(work.config.policy)
         return _Outcome(list(scan_text_units([unit], work.config, judge)), stats)
     if isinstance(work, _FolderWork):
-        return _run_folder(work.folder, list(work.files), work.first, work.config, stats)
+        results = list(
+            _folder_results(work.folder, list(work.files), work.first, work.config, stats)
+        )
+        # Only a read error that ended the folder's scan puts a ReadFailure among them.
+        stopped = bool(results) and isinstance(results[-1], ReadFailure)
+        return _Outcome(results, stats, stopped)
     config = work.config
     units = (
         unit
@@ -207,19 +212,16 @@ def _run(work: _Work) -> _Outcome:
     return _Outcome(list(scan_text_units(units, config, _judge(config.policy))), stats)
 
 
-def _run_folder(
+def _folder_results(
     folder: str, files: list[str], first: int, config: ScanConfig, stats: ArchiveStats
-) -> _Outcome:
+) -> Iterator[Result]:
     # Message files of a folder, as iter_sequential scans them: a read error that escapes
     # the per-file step ends the folder's scan with a ReadFailure for the folder.
-    results: list[Result] = []
     units = folder_units(files, config.options, stats, first)
     try:
-        results.extend(scan_text_units(units, config, _judge(config.policy)))
+        yield from scan_text_units(units, config, _judge(config.policy))
     except OSError as exc:
-        results.append(ReadFailure(folder, failure_reason(exc)))
-        return _Outcome(results, stats, stopped=True)
-    return _Outcome(results, stats)
+        yield ReadFailure(folder, failure_reason(exc))
 
 
 def _worker_main(work: _Work) -> _Outcome:
@@ -384,12 +386,10 @@ class _Scheduler:
                 yield from self.drain()
                 if group in self.stopped:
                     return
-                units = folder_units([file], self.config.options, self.stats, number)
-                try:
-                    yield from scan_text_units(units, self.config, _judge(self.config.policy))
-                except OSError as exc:
-                    yield ReadFailure(path, failure_reason(exc))
-                    return
+                for result in _folder_results(path, [file], number, self.config, self.stats):
+                    yield result
+                    if isinstance(result, ReadFailure):
+                        return  # the folder's scan ends here, as in one process
                 continue
             if not batch:
                 first = number
