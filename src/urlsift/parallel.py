@@ -379,7 +379,8 @@ class _Scheduler:
         batch: list[str] = []
         first = size = 0
         for number, file in enumerate(files, 1):
-            if _is_long_file(file):
+            file_size = _regular_size(file)  # one stat per file
+            if _is_long(file_size):
                 if batch:
                     yield from self.push_folder(path, batch, first, group)
                     batch, size = [], 0
@@ -394,7 +395,7 @@ class _Scheduler:
             if not batch:
                 first = number
             batch.append(file)
-            size += _file_size(file)
+            size += file_size or 0
             if len(batch) >= self.batch_messages or size >= self.batch_bytes:
                 yield from self.push_folder(path, batch, first, group)
                 batch, size = [], 0
@@ -439,7 +440,7 @@ class _Scheduler:
 
     def single(self, path: str) -> Iterator[Result]:
         """A path read whole by the sequential code: in a worker, unless it streams."""
-        if _is_long_file(path):
+        if _is_long(_regular_size(path)):
             yield from self.drain()
             yield from iter_sequential([path], self.config, self.stats)
         else:
@@ -546,20 +547,19 @@ class _Scheduler:
             yield ReadFailure(path, failure_reason(exc))
 
 
-def _is_long_file(path: str) -> bool:
-    # A regular file that may stream as one long message (see STREAM_MIN_BYTES).
+def _regular_size(path: str) -> int | None:
+    # The size of a regular file; None for anything else, or when stat fails (the
+    # per-file step reports that).
     try:
         info = os.stat(path)
     except OSError:
-        return False
-    return stat.S_ISREG(info.st_mode) and info.st_size > STREAM_MIN_BYTES
+        return None
+    return info.st_size if stat.S_ISREG(info.st_mode) else None
 
 
-def _file_size(path: str) -> int:
-    try:
-        return os.stat(path).st_size
-    except OSError:
-        return 0  # the per-file step reports it
+def _is_long(size: int | None) -> bool:
+    # A regular file of this size may stream as one long message (see STREAM_MIN_BYTES).
+    return size is not None and size > STREAM_MIN_BYTES
 
 
 def _is_special(path: str) -> bool:
