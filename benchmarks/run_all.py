@@ -4,8 +4,8 @@ Strategy: run, in this order and in one go, ``bench_scan.py`` (throughput next t
 floors and the peers, on generated and real texts, with the issue's throughput and memory
 targets), ``bench_linear.py`` (adversarial families at 1, 4 and 16 MiB, growth per 4x, cap
 per MiB) and ``bench_memory.py`` (peak RSS of the CLI streaming 1 MB and 1 GB of generated
-input). Each prints its own tables; this script then prints one PASS/FAIL list and writes everything to
-``benchmarks/results/all.json`` (each script also writes its own file there).
+input). Each prints its own tables; this script then prints one PASS/FAIL list and writes
+everything to ``benchmarks/results/all.json`` (each script also writes its own file there).
 
 Run: ``.venv/bin/python benchmarks/run_all.py [--quick] [--big 1G]``; about 2 minutes with
 ``--quick``, 15 or more without. Exit status 1 when any target or limit is not met.
