@@ -176,9 +176,7 @@ def measure(name: str, sizes: tuple[int, ...], repeats: int, cli: bool) -> Row:
             ratio = seconds / previous if previous > 0 else 0.0
             row.growth.append(ratio)
             if ratio > MAX_GROWTH:
-                row.problems.append(
-                    f"x{ratio:.2f} from {size // STEP // KIB} to {size // KIB} KiB"
-                )
+                row.problems.append(f"x{ratio:.2f} from {size // STEP // KIB} to {size // KIB} KiB")
         previous = seconds
         limit = MAX_SECONDS_PER_MB * size / MIB
         if seconds > limit:
