@@ -62,7 +62,10 @@ class _LazyGroup(click.Group):
     ``scan`` on a small file should not pay for it.
     """
 
-    lazy: ClassVar[dict[str, tuple[str, str]]] = {"lint": ("urlsift._cli_lint", "lint_command")}
+    lazy: ClassVar[dict[str, tuple[str, str]]] = {
+        "lint": ("urlsift._cli_lint", "lint_command"),
+        "report": ("urlsift._cli_report", "report_command"),
+    }
 
     def list_commands(self, ctx: click.Context) -> list[str]:
         return sorted({*super().list_commands(ctx), *self.lazy})

@@ -1,0 +1,289 @@
+"""Lay the report's figures out as one self-contained HTML page.
+
+Promise: :func:`render_html` returns a complete HTML document with inline CSS and inline
+SVG charts: no script, no external resource, so it opens anywhere without a network. Each
+chart sits beside a table of the same numbers (read by screen readers, copied by people,
+checked by the tests); every table cell is a count defined in
+:mod:`urlsift.report.aggregate`, and the page says how each is counted. Tables carry ids
+(``t-summary``, ``t-months``, ``t-hosts``, ``t-schemes``, ``t-defects``,
+``t-message-defects``, ``t-messages``) and numeric cells a ``data-count`` with the exact
+integer.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from html import escape
+
+from . import charts
+from .aggregate import ReportData
+
+_CSS = """
+body{font:14px/1.45 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;margin:0;
+color:#1b1f24;background:#f6f7f9}
+header{background:#1b1f24;color:#fff;padding:18px 28px}
+header h1{margin:0;font-size:22px}
+header p{margin:4px 0 0;color:#c9d1d9;font-size:13px}
+main{padding:8px 28px 28px;max-width:1400px}
+section{background:#fff;border:1px solid #d8dee4;border-radius:8px;margin:18px 0;
+padding:14px 18px}
+section h2{margin:0 0 8px;font-size:17px}
+.pair{display:flex;flex-wrap:wrap;gap:18px;align-items:flex-start}
+.chart{flex:1 1 560px;max-width:720px}
+.chart svg{width:100%;height:auto}
+.numbers{flex:1 1 320px;max-height:440px;overflow:auto}
+table{border-collapse:collapse;font-size:13px}
+th,td{padding:3px 8px;border-bottom:1px solid #eaeef2;text-align:left;vertical-align:top}
+td.n,th.n{text-align:right;font-variant-numeric:tabular-nums}
+thead th{position:sticky;top:0;background:#f6f8fa}
+caption{caption-side:bottom;text-align:left;color:#57606a;font-size:12px;padding-top:6px}
+.cards{display:flex;flex-wrap:wrap;gap:12px;margin:0;padding:0}
+.cards div{background:#fff;border:1px solid #d8dee4;border-radius:8px;padding:10px 16px;
+min-width:130px}
+.cards dt{color:#57606a;font-size:12px}.cards dd{margin:0;font-size:22px;font-weight:600}
+.subject{max-width:380px;overflow-wrap:anywhere}
+footer{color:#57606a;font-size:12px;padding:0 28px 24px}
+"""
+
+
+def _share(part: int, whole: int) -> str:
+    # One decimal, or two below 0.1% so that a count above zero never reads as 0.0%.
+    if not whole:
+        return "-"
+    percent = 100 * part / whole
+    return f"{percent:.2f}%" if 0 < percent < 0.095 else f"{percent:.1f}%"
+
+
+def _count(value: int) -> str:
+    return f'<td class="n" data-count="{value}">{value:,}</td>'
+
+
+def _table(
+    table_id: str,
+    headers: Sequence[str],
+    rows: Iterable[Sequence[str]],
+    caption: str,
+    numeric_from: int = 1,
+) -> str:
+    head = "".join(
+        f'<th scope="col"{" class=n" if i >= numeric_from else ""}>{escape(h)}</th>'
+        for i, h in enumerate(headers)
+    )
+    body = "".join(f"<tr>{''.join(cells)}</tr>" for cells in rows)
+    return (
+        f'<table id="{table_id}"><caption>{escape(caption)}</caption>'
+        f"<thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
+    )
+
+
+def _label(text: str) -> str:
+    return f'<th scope="row">{escape(text)}</th>'
+
+
+def _section(section_id: str, title: str, chart: str, table: str) -> str:
+    inner = f'<div class="chart">{chart}</div>' if chart else ""
+    return (
+        f'<section id="{section_id}"><h2>{escape(title)}</h2><div class="pair">{inner}'
+        f'<div class="numbers">{table}</div></div></section>'
+    )
+
+
+def _summary(data: ReportData) -> str:
+    cards = [
+        ("URLs", f"{data.urls:,}"),
+        ("invalid", _share(data.invalid, data.urls)),
+        ("messages with URLs", f"{data.messages:,}"),
+        ("hosts", f"{data.distinct_hosts:,}"),
+    ]
+    card_html = "".join(f"<div><dt>{k}</dt><dd>{v}</dd></div>" for k, v in cards)
+    rows = [
+        (_label("URL records"), _count(data.urls)),
+        (_label("invalid URL records"), _count(data.invalid)),
+        (_label("messages (or files) with records"), _count(data.messages)),
+        (_label("undated URL records"), _count(data.undated)),
+        (_label("distinct hosts (folded)"), _count(data.distinct_hosts)),
+        (_label("URL records without a host"), _count(data.hostless)),
+    ]
+    table = _table(
+        "t-summary",
+        ("what", "count"),
+        rows,
+        "Every count is a number of JSONL records, as the notes at the end define.",
+    )
+    return (
+        f'<section id="summary"><h2>Summary</h2><div class="pair"><dl class="cards">'
+        f'{card_html}</dl><div class="numbers">{table}</div></div></section>'
+    )
+
+
+def _months(data: ReportData) -> str:
+    rows = [(_label(r.month), _count(r.urls), _count(r.invalid)) for r in data.months]
+    table = _table(
+        "t-months",
+        ("month", "URLs", "invalid"),
+        rows,
+        f"URL records by the year and month of their message's Date header as written; "
+        f"{data.undated:,} undated records are not shown.",
+    )
+    chart = charts.months_chart(data) if data.months else ""
+    return _section("months", "URLs per month", chart, table)
+
+
+def _hosts(data: ReportData) -> str:
+    rows = [
+        (_label(h.host), _count(h.total), *(_count(n) for n in h.per_period)) for h in data.hosts
+    ]
+    table = _table(
+        "t-hosts",
+        ("host", "all", *data.periods),
+        rows,
+        f"URL records per host (lower case, without a leading www.), all of them and the "
+        f"dated ones per period; {data.hostless:,} records have no host (mailto:, news: ...).",
+    )
+    chart = charts.hosts_chart(data) if data.hosts and data.periods else ""
+    return _section("hosts", "Top hosts over time", chart, table)
+
+
+def _schemes(data: ReportData) -> str:
+    rows = [
+        (_label(s), _count(n), f'<td class="n">{_share(n, data.urls)}</td>')
+        for s, n in data.schemes
+    ]
+    table = _table("t-schemes", ("scheme", "URLs", "share"), rows, "URL records per scheme field.")
+    chart = (
+        charts.bars_chart(
+            "URLs per scheme", [s for s, _ in data.schemes], [n for _, n in data.schemes], "URLs"
+        )
+        if data.schemes
+        else ""
+    )
+    return _section("schemes", "Schemes", chart, table)
+
+
+def _defects(data: ReportData) -> str:
+    rows = [
+        (
+            _label("invalid (any error)"),
+            "<td>error</td>",
+            _count(data.invalid),
+            f'<td class="n">{_share(data.invalid, data.urls)}</td>',
+        )
+    ]
+    rows += [
+        (
+            _label(d.code),
+            f"<td>{escape(', '.join(d.severities))}</td>",
+            _count(d.urls),
+            f'<td class="n">{_share(d.urls, data.urls)}</td>',
+        )
+        for d in data.defects
+    ]
+    table = _table(
+        "t-defects",
+        ("defect", "severity", "URLs", "share"),
+        rows,
+        "URL records with valid false, and URL records carrying each defect code (a record "
+        "with a code twice counts once); shares are of all URL records.",
+        numeric_from=2,
+    )
+    labels = ["invalid", *(d.code for d in data.defects)]
+    values = [
+        100 * n / data.urls if data.urls else 0.0
+        for n in (data.invalid, *(d.urls for d in data.defects))
+    ]
+    chart = (
+        charts.bars_chart(
+            "Share of URLs: invalid, and with each defect",
+            labels,
+            values,
+            "%",
+            charts.INVALID_COLOR,
+        )
+        if data.urls
+        else ""
+    )
+    html = _section("defects", "Invalid URLs and defects", chart, table)
+    if data.message_defects:
+        code_rows = [(_label(code), _count(n)) for code, n in data.message_defects]
+        html += _section(
+            "message-defects",
+            "Problems reading the messages",
+            "",
+            _table(
+                "t-message-defects",
+                ("defect", "count"),
+                code_rows,
+                'Defects of the {"record": "defects"} records: a message whose MIME structure, '
+                "charset or encoding had a problem.",
+            ),
+        )
+    return html
+
+
+def _messages(data: ReportData) -> str:
+    rows = []
+    for m in data.top_messages:
+        ref = m.ref
+        where = ref.source if ref.number is None else f"{ref.source}#{ref.number}"
+        rows.append(
+            (
+                _label(where),
+                f"<td>{escape(ref.date or '')}</td>",
+                f'<td class="subject">{escape(ref.subject or "")}</td>',
+                _count(m.urls),
+                _count(m.invalid),
+                _count(m.url_defects),
+                _count(m.message_defects),
+                _count(m.defects),
+            )
+        )
+    table = _table(
+        "t-messages",
+        ("message", "date", "subject", "URLs", "invalid", "URL defects", "message defects", "all"),
+        rows,
+        "Messages by their defects: every entry of their URL records' defects lists plus "
+        "those of their defect record; ties in archive order. source#n is message n of "
+        "the archive.",
+        numeric_from=3,
+    )
+    return _section("messages", "Messages with most defects", "", table)
+
+
+_NOTES = """<section id="notes"><h2>How the numbers are counted</h2><p>Every number is a count
+of the records <code>urlsift scan --format jsonl</code> writes for the same input with the same
+options (this report read them, or scanned the input the same way). A URL record counts once
+in the totals, its month, its scheme and its host, once for each distinct defect code it
+carries, and once as invalid when its <code>valid</code> field is false. Its month is the
+year and month of its message's <code>date</code> field as written (the sender's local date).
+Its host is <code>parts.host</code> in lower case without a leading <code>www.</code>. A
+message is a run of records with the same <code>source</code> and <code>message</code>.</p>
+</section>"""
+
+
+def render_html(data: ReportData, *, title: str, inputs: str) -> str:
+    """Return the report page.
+
+    Args:
+        data: the figures.
+        title: the page's heading.
+        inputs: what was read, in words (shown under the heading).
+
+    Returns:
+        A complete HTML document.
+    """
+    body = (
+        _summary(data)
+        + _months(data)
+        + _hosts(data)
+        + _schemes(data)
+        + _defects(data)
+        + _messages(data)
+        + _NOTES
+    )
+    return (
+        '<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
+        '<meta name="viewport" content="width=device-width, initial-scale=1">'
+        f"<title>{escape(title)}</title><style>{_CSS}</style></head><body>"
+        f"<header><h1>{escape(title)}</h1><p>{escape(inputs)}</p></header>"
+        f"<main>{body}</main><footer>Made by urlsift report.</footer></body></html>\n"
+    )
