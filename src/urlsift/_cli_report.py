@@ -19,9 +19,8 @@ from typing import TextIO
 
 import click
 
-from ._model import Policy, Url
-from .cli import EXIT_UNREADABLE, _split_schemes
-from .errors import ConfigError
+from ._model import Url
+from .cli import EXIT_UNREADABLE, scan_config
 from .report.aggregate import (
     DEFAULT_TOP_HOSTS,
     DEFAULT_TOP_MESSAGES,
@@ -32,10 +31,8 @@ from .report.aggregate import (
     facts_from_record,
     facts_from_url,
 )
-from .runner import ScanConfig, UnitDefects, iter_results
-from .scanner import normalize_schemes
+from .runner import UnitDefects, iter_results
 from .sources.archive import INPUT_KINDS, InputKind
-from .sources.options import MailOptions
 
 MISSING_EXTRA = (
     "urlsift report draws its charts with matplotlib, which is not installed: "
@@ -130,17 +127,7 @@ def report_command(
             click.echo(f"urlsift: {exc}", err=True)
             sys.exit(2)
     else:
-        try:
-            scheme_list = _split_schemes(schemes)
-            names = normalize_schemes(scheme_list) if scheme_list else None
-        except ConfigError as exc:
-            raise click.BadParameter(str(exc), param_hint="--scheme") from exc
-        config = ScanConfig(
-            kind=input_kind,
-            options=MailOptions(include_attachments=include_attachments, scan_headers=scan_headers),
-            schemes=names,
-            policy=Policy(strict=strict),
-        )
+        config = scan_config(schemes, input_kind, include_attachments, scan_headers, strict)
         paths = paths or ("-",)
         inputs = "Scanned " + ", ".join(os.path.basename(p.rstrip("/")) or p for p in paths)
         for result in iter_results(paths, config, jobs=jobs):

@@ -55,6 +55,31 @@ def _split_schemes(values: Iterable[str]) -> list[str] | None:
     return names or None
 
 
+def scan_config(
+    schemes: Iterable[str],
+    input_kind: InputKind,
+    include_attachments: bool,
+    scan_headers: bool,
+    strict: bool,
+) -> ScanConfig:
+    """The :class:`ScanConfig` of scan's input options (``report`` takes the same ones).
+
+    Raises:
+        click.BadParameter: a ``--scheme`` value is not a scheme name.
+    """
+    try:
+        scheme_list = _split_schemes(schemes)
+        names = normalize_schemes(scheme_list) if scheme_list else None
+    except ConfigError as exc:
+        raise click.BadParameter(str(exc), param_hint="--scheme") from exc
+    return ScanConfig(
+        kind=input_kind,
+        options=MailOptions(include_attachments=include_attachments, scan_headers=scan_headers),
+        schemes=names,
+        policy=Policy(strict=strict),
+    )
+
+
 class _LazyGroup(click.Group):
     """A group that imports a subcommand's module only when the subcommand is used.
 
@@ -260,17 +285,7 @@ def scan(
     and news spool folders. A path that cannot be read is reported on stderr and the
     others are still scanned; the exit status is then 2.
     """
-    try:
-        scheme_list = _split_schemes(schemes)
-        names = normalize_schemes(scheme_list) if scheme_list else None
-    except ConfigError as exc:
-        raise click.BadParameter(str(exc), param_hint="--scheme") from exc
-    config = ScanConfig(
-        kind=input_kind,
-        options=MailOptions(include_attachments=include_attachments, scan_headers=scan_headers),
-        schemes=names,
-        policy=Policy(strict=strict),
-    )
+    config = scan_config(schemes, input_kind, include_attachments, scan_headers, strict)
     out = _stdout()
     writer = make_writer(fmt, out, counts=count)
     stats = ArchiveStats()
