@@ -182,7 +182,7 @@ def test_figures_equal_the_records(
         (k for k, v in tally.items() if v[2] + v[3]), key=lambda k: (-sum(tally[k][2:]), order[k])
     )
     shown = _cells(seen, "t-messages")
-    assert [row[0] for row in shown] == [f"{s}#{n}" for s, n in worst[:15]]
+    assert [row[0] for row in shown] == [f"{Path(str(s)).name}#{n}" for s, n in worst[:15]]
     for row, key in zip(shown, worst, strict=False):
         counts = tally[key]
         assert row[3:] == [*map(str, counts), str(counts[2] + counts[3])]

@@ -111,19 +111,23 @@ def hosts_chart(data: ReportData) -> str:
 
 
 def bars_chart(
-    title: str, labels: Sequence[str], values: Sequence[float], unit: str, color: str = BAR_COLOR
+    title: str,
+    labels: Sequence[str],
+    values: Sequence[float],
+    texts: Sequence[str],
+    axis: str,
+    color: str = BAR_COLOR,
 ) -> str:
-    """Horizontal bars, largest on top, each labelled with its value."""
+    """Horizontal bars, largest on top, each labelled with its text (as its table shows it)."""
     with _style():
         figure = _figure(0.7 + 0.26 * max(len(labels), 1))
         axes = figure.add_subplot()
-        y = range(len(labels))
-        bars = axes.barh(list(y), list(values), color=color)
-        fmt = "%.1f%%" if unit == "%" else "%d"
-        axes.bar_label(bars, fmt=fmt, padding=2)
-        axes.set_yticks(list(y), list(labels))
+        y = list(range(len(labels)))
+        bars = axes.barh(y, list(values), color=color)
+        axes.bar_label(bars, labels=list(texts), padding=2)
+        axes.set_yticks(y, list(labels))
         axes.invert_yaxis()
-        axes.set_xlabel(unit if unit != "%" else "share of URLs (%)")
+        axes.set_xlabel(axis)
         axes.margins(x=0.15)
         axes.set_title(title)
         return _svg(figure)

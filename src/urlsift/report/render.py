@@ -12,6 +12,7 @@ integer.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterable, Sequence
 from html import escape
 
@@ -29,11 +30,13 @@ section{background:#fff;border:1px solid #d8dee4;border-radius:8px;margin:18px 0
 padding:14px 18px}
 section h2{margin:0 0 8px;font-size:17px}
 .pair{display:flex;flex-wrap:wrap;gap:18px;align-items:flex-start}
-.chart{flex:1 1 560px;max-width:720px}
+.chart{flex:1 1 540px;max-width:640px}
 .chart svg{width:100%;height:auto}
-.numbers{flex:1 1 320px;max-height:440px;overflow:auto}
+.numbers{flex:1 1 320px;overflow:auto}
+.chart+.numbers{max-height:440px}
 table{border-collapse:collapse;font-size:13px}
 th,td{padding:3px 8px;border-bottom:1px solid #eaeef2;text-align:left;vertical-align:top}
+#t-messages th[scope=row]{white-space:nowrap}
 td.n,th.n{text-align:right;font-variant-numeric:tabular-nums}
 thead th{position:sticky;top:0;background:#f6f8fa}
 caption{caption-side:bottom;text-align:left;color:#57606a;font-size:12px;padding-top:6px}
@@ -92,7 +95,7 @@ def _summary(data: ReportData) -> str:
     cards = [
         ("URLs", f"{data.urls:,}"),
         ("invalid", _share(data.invalid, data.urls)),
-        ("messages with URLs", f"{data.messages:,}"),
+        ("messages", f"{data.messages:,}"),
         ("hosts", f"{data.distinct_hosts:,}"),
     ]
     card_html = "".join(f"<div><dt>{k}</dt><dd>{v}</dd></div>" for k, v in cards)
@@ -152,7 +155,11 @@ def _schemes(data: ReportData) -> str:
     table = _table("t-schemes", ("scheme", "URLs", "share"), rows, "URL records per scheme field.")
     chart = (
         charts.bars_chart(
-            "URLs per scheme", [s for s, _ in data.schemes], [n for _, n in data.schemes], "URLs"
+            "URLs per scheme",
+            [name for name, _ in data.schemes],
+            [n for _, n in data.schemes],
+            [f"{n:,}" for _, n in data.schemes],
+            "URLs",
         )
         if data.schemes
         else ""
@@ -186,17 +193,14 @@ def _defects(data: ReportData) -> str:
         "with a code twice counts once); shares are of all URL records.",
         numeric_from=2,
     )
-    labels = ["invalid", *(d.code for d in data.defects)]
-    values = [
-        100 * n / data.urls if data.urls else 0.0
-        for n in (data.invalid, *(d.urls for d in data.defects))
-    ]
+    counts = [data.invalid, *(d.urls for d in data.defects)]
     chart = (
         charts.bars_chart(
             "Share of URLs: invalid, and with each defect",
-            labels,
-            values,
-            "%",
+            ["invalid", *(d.code for d in data.defects)],
+            [100 * n / data.urls for n in counts],
+            [_share(n, data.urls) for n in counts],
+            "share of URLs (%)",
             charts.INVALID_COLOR,
         )
         if data.urls
@@ -224,10 +228,11 @@ def _messages(data: ReportData) -> str:
     rows = []
     for m in data.top_messages:
         ref = m.ref
-        where = ref.source if ref.number is None else f"{ref.source}#{ref.number}"
+        name = os.path.basename(ref.source) or ref.source
+        where = name if ref.number is None else f"{name}#{ref.number}"
         rows.append(
             (
-                _label(where),
+                f'<th scope="row" title="{escape(ref.source)}">{escape(where)}</th>',
                 f"<td>{escape(ref.date or '')}</td>",
                 f'<td class="subject">{escape(ref.subject or "")}</td>',
                 _count(m.urls),
@@ -242,8 +247,8 @@ def _messages(data: ReportData) -> str:
         ("message", "date", "subject", "URLs", "invalid", "URL defects", "message defects", "all"),
         rows,
         "Messages by their defects: every entry of their URL records' defects lists plus "
-        "those of their defect record; ties in archive order. source#n is message n of "
-        "the archive.",
+        "those of their defect record; ties in archive order. name#n is message n of "
+        "the archive (hover for its path).",
         numeric_from=3,
     )
     return _section("messages", "Messages with most defects", "", table)
