@@ -37,6 +37,23 @@ def test_report_of_mail_files(tmp_path: Path) -> None:
     assert "<script" not in page
 
 
+def test_plain_text_with_undecodable_bytes_and_odd_hosts(tmp_path: Path) -> None:
+    # No dates: no months chart, hosts as totals. A "$" in a host is not mathtext; bytes
+    # that were not UTF-8 are shown escaped, and the page stays UTF-8.
+    text = tmp_path / "notes.txt"
+    text.write_bytes(
+        b"http://\xff\xfe.example/x http://a$b$c.org/ http://www.A.org/ ftp://a.org/\n"
+    )
+    out = tmp_path / "r.html"
+    assert _invoke("report", "-q", "-o", str(out), str(text))[0] == 0
+    page = out.read_bytes().decode("utf-8")
+    assert page.count("<svg") == 3  # hosts, schemes, defects
+    assert '<th scope="row">a.org</th><td class="n" data-count="2">' in page
+    assert "a$b$c.org" in page
+    assert "\\udcff\\udcfe.example" in page
+    assert '<th scope="row">undated URL records</th><td class="n" data-count="4">' in page
+
+
 def test_the_same_input_gives_the_same_page(tmp_path: Path) -> None:
     pages = []
     for name in ("a.html", "b.html"):

@@ -140,7 +140,8 @@ def report_command(
                 status = EXIT_UNREADABLE
     data = aggregator.result()
     page = render_html(data, title=title, inputs=inputs)
-    with click.open_file(output, "w", encoding="utf-8", errors="surrogateescape") as out:
+    # Undecodable input bytes (lone surrogates) are shown as \udcXX: the page stays UTF-8.
+    with click.open_file(output, "w", encoding="utf-8", errors="backslashreplace") as out:
         out.write(page)
     if not quiet:
         click.echo(f"urlsift: wrote {output} ({data.urls:,} URLs)", err=True)

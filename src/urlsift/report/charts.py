@@ -30,6 +30,7 @@ WIDTH = 6.4  # inches; at 72 px per inch the charts fit beside their tables
 _STYLE: dict[str, Any] = {
     "svg.fonttype": "path",
     "svg.hashsalt": "urlsift-report",
+    "text.parse_math": False,  # a "$" in a host name is text, not mathtext
     "font.size": 9,
     "axes.spines.top": False,
     "axes.spines.right": False,
@@ -41,6 +42,12 @@ _STYLE: dict[str, Any] = {
 def _style() -> AbstractContextManager[None]:
     # Any: matplotlib's stubs type the keys as a Literal of every rc name.
     return matplotlib.rc_context(cast(Any, _STYLE))
+
+
+def _printable(labels: Sequence[str]) -> list[str]:
+    # Lone surrogates (input bytes that were not UTF-8) as \udcXX: the font code takes
+    # only encodable text.
+    return [label.encode("utf-8", "backslashreplace").decode("utf-8") for label in labels]
 
 
 def _svg(figure: Figure) -> str:
@@ -98,7 +105,8 @@ def hosts_chart(data: ReportData) -> str:
                     shade = "white" if count > peak * 0.6 else "black"
                     axes.text(x + 0.5, y + 0.5, str(count), ha="center", va="center", color=shade)
         axes.invert_yaxis()
-        axes.set_yticks([y + 0.5 for y in range(rows)], [row.host for row in data.hosts])
+        hosts = _printable([row.host for row in data.hosts])
+        axes.set_yticks([y + 0.5 for y in range(rows)], hosts)
         step = _tick_every(len(data.periods), 16)
         ticks = [x + 0.5 for x in range(len(data.periods))][::step]
         axes.set_xticks(ticks, list(data.periods)[::step])
@@ -125,7 +133,7 @@ def bars_chart(
         y = list(range(len(labels)))
         bars = axes.barh(y, list(values), color=color)
         axes.bar_label(bars, labels=list(texts), padding=2)
-        axes.set_yticks(y, list(labels))
+        axes.set_yticks(y, _printable(labels))
         axes.invert_yaxis()
         axes.set_xlabel(axis)
         axes.margins(x=0.15)

@@ -143,7 +143,18 @@ def _hosts(data: ReportData) -> str:
         f"URL records per host (lower case, without a leading www.), all of them and the "
         f"dated ones per period; {data.hostless:,} records have no host (mailto:, news: ...).",
     )
-    chart = charts.hosts_chart(data) if data.hosts and data.periods else ""
+    if data.hosts and data.periods:
+        chart = charts.hosts_chart(data)
+    elif data.hosts:  # nothing dated (plain text): the totals only
+        chart = charts.bars_chart(
+            "URLs per host",
+            [h.host for h in data.hosts],
+            [h.total for h in data.hosts],
+            [f"{h.total:,}" for h in data.hosts],
+            "URLs",
+        )
+    else:
+        chart = ""
     return _section("hosts", "Top hosts over time", chart, table)
 
 
