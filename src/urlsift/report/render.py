@@ -84,7 +84,8 @@ def _label(text: str) -> str:
 
 
 def _section(section_id: str, title: str, chart: str, table: str) -> str:
-    inner = f'<div class="chart">{chart}</div>' if chart else ""
+    label = escape(f"Chart: {title}; its numbers are in the table beside it", quote=True)
+    inner = f'<div class="chart" role="img" aria-label="{label}">{chart}</div>' if chart else ""
     return (
         f'<section id="{section_id}"><h2>{escape(title)}</h2><div class="pair">{inner}'
         f'<div class="numbers">{table}</div></div></section>'
