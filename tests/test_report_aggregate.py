@@ -107,6 +107,17 @@ def test_long_spans_count_hosts_per_year() -> None:
     assert [(h.host, h.per_period) for h in data.hosts] == [("a.org", (1, 0, 1))]
 
 
+def test_a_forged_date_does_not_fill_ten_thousand_years() -> None:
+    records = [
+        _url(date="1 Jan 0100 00:00 GMT"),
+        _url(number=2, date="1 Mar 2001 00:00 GMT"),
+        _url(number=3, date="1 Dec 9999 00:00 GMT"),
+    ]
+    data = Aggregator().add_all(records).result()
+    assert [m.month for m in data.months] == ["0100-01", "2001-03", "9999-12"]
+    assert data.periods == ("0100", "2001", "9999")
+
+
 def test_empty_input() -> None:
     data = Aggregator().result()
     assert (data.urls, data.months, data.hosts, data.top_messages) == (0, (), (), ())

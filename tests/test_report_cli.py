@@ -97,6 +97,12 @@ def test_an_unreadable_path_is_reported_and_the_rest_reported_on(tmp_path: Path)
     assert out.exists()
 
 
+def test_an_output_that_cannot_be_written(tmp_path: Path) -> None:
+    code, _, err = _invoke("report", "-o", str(tmp_path / "no" / "r.html"), MAIL[0])
+    assert code == 2
+    assert "cannot write" in err
+
+
 def test_without_the_extra_it_says_what_to_install(
     monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:

@@ -141,8 +141,12 @@ def report_command(
     data = aggregator.result()
     page = render_html(data, title=title, inputs=inputs)
     # Undecodable input bytes (lone surrogates) are shown as \udcXX: the page stays UTF-8.
-    with click.open_file(output, "w", encoding="utf-8", errors="backslashreplace") as out:
-        out.write(page)
+    try:
+        with click.open_file(output, "w", encoding="utf-8", errors="backslashreplace") as out:
+            out.write(page)
+    except OSError as exc:
+        click.echo(f"urlsift: cannot write {output}: {exc.strerror or exc}", err=True)
+        sys.exit(2)
     if not quiet:
         click.echo(f"urlsift: wrote {output} ({data.urls:,} URLs)", err=True)
     sys.exit(status)

@@ -38,6 +38,10 @@ DEFAULT_TOP_MESSAGES = 15
 """Messages shown in the most-defects table."""
 YEARLY_AFTER_MONTHS = 24
 """Hosts over time are counted per year when the dated records span more months."""
+MAX_FILLED_MONTHS = 1200
+"""Empty months between the first and last dated record are listed (as zeros) up to this
+span; a longer one (a forged or mistyped ``Date`` in year 100 or 9999) lists only the
+months that have records, so the page stays small whatever the dates say."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -261,7 +265,8 @@ class ReportData:
     messages: int
     """Messages (or plain-text files) with at least one record."""
     months: tuple[MonthRow, ...]
-    """Every month from the first to the last dated record (empty months as zeros)."""
+    """Every month from the first to the last dated record (empty months as zeros; see
+    :data:`MAX_FILLED_MONTHS`)."""
     undated: int
     """URL records without a parsable date."""
     schemes: tuple[tuple[str, int], ...]
@@ -282,9 +287,15 @@ class ReportData:
     """The messages with most defects (at least one), most first, then in input order."""
 
 
+def _span(first: str, last: str) -> int:
+    # Months from first to last, both counted.
+    return (int(last[:4]) - int(first[:4])) * 12 + int(last[5:]) - int(first[5:]) + 1
+
+
 def _month_range(first: str, last: str) -> list[str]:
+    # Every month from first to last.
     year, month = int(first[:4]), int(first[5:])
-    out = []
+    out: list[str] = []
     while f"{year:04d}-{month:02d}" <= last:
         out.append(f"{year:04d}-{month:02d}")
         year, month = (year + 1, 1) if month == 12 else (year, month + 1)
@@ -396,8 +407,10 @@ class Aggregator:
     def result(self) -> ReportData:
         """The figures of every record added so far (ends the current message)."""
         self._close_run()
-        months = _month_range(min(self._months), max(self._months)) if self._months else []
-        yearly = len(months) > YEARLY_AFTER_MONTHS
+        months = sorted(self._months)
+        if months and _span(months[0], months[-1]) <= MAX_FILLED_MONTHS:
+            months = _month_range(months[0], months[-1])
+        yearly = bool(months) and _span(months[0], months[-1]) > YEARLY_AFTER_MONTHS
         periods = sorted({m[:4] for m in months}) if yearly else months
         top = sorted(self._hosts.items(), key=lambda item: (-item[1], item[0]))
         hosts = []
