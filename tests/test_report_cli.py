@@ -81,6 +81,14 @@ def test_a_count_table_is_not_records(tmp_path: Path) -> None:
     assert not (tmp_path / "r.html").exists()
 
 
+def test_jsonl_that_is_not_utf8(tmp_path: Path) -> None:
+    source = tmp_path / "bad.jsonl"
+    source.write_bytes(b'{"url": "http://\xff"}\n')
+    code, _, err = _invoke("report", "--from-jsonl", str(source), "-o", str(tmp_path / "r.html"))
+    assert code == 2
+    assert "not UTF-8" in err
+
+
 def test_paths_and_jsonl_together_are_a_usage_error(tmp_path: Path) -> None:
     jsonl = tmp_path / "x.jsonl"
     jsonl.write_text("", encoding="utf-8")

@@ -46,7 +46,14 @@ class _BadRecordError(Exception):
 
 def _jsonl_facts(stream: TextIO) -> Iterator[Facts]:
     name = getattr(stream, "name", "-")
-    for number, line in enumerate(stream, 1):
+    try:
+        yield from _numbered_facts(name, enumerate(stream, 1))
+    except UnicodeDecodeError as exc:  # urlsift writes JSON Lines as UTF-8, always
+        raise _BadRecordError(f"{name}: not UTF-8 ({exc.reason})") from exc
+
+
+def _numbered_facts(name: str, lines: Iterator[tuple[int, str]]) -> Iterator[Facts]:
+    for number, line in lines:
         if not line.strip():
             continue
         try:
