@@ -131,6 +131,8 @@ class CliOptions:
     """``--exclude-link`` regular expressions."""
     link_cache: bool = True
     """False with ``--no-cache``."""
+    link_allow_private_redirects: bool = False
+    """``--allow-private-redirects``: sets the ``[links]`` key of that name."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -301,6 +303,8 @@ def build_settings(
     links = table.get("links", {})
     if not isinstance(links, dict):
         raise ConfigError(f"links in {where}", links, "must be a table")
+    if cli.link_allow_private_redirects:
+        links = {**links, "allow-private-redirects": True}
     include = cli.include if cli.include is not None else _strings(table, "include", where)
     return LintSettings(
         select=select,

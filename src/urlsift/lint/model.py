@@ -121,6 +121,14 @@ RULES: tuple[Rule, ...] = (
         "The server did not answer in time (after the retries).",
         needs_network=True,
     ),
+    Rule(
+        "URL104",
+        "private-redirect",
+        "error",
+        "A redirect from a public address leads into a loopback, private, link-local or "
+        "other special address; not followed.",
+        needs_network=True,
+    ),
 )
 
 RULE_BY_CODE: dict[str, Rule] = {rule.code: rule for rule in RULES}
