@@ -19,8 +19,8 @@ from collections.abc import Callable
 IPAddress = ipaddress.IPv4Address | ipaddress.IPv6Address
 
 __all__ = [
-    "IPAddress",
     "LOCAL_NAMES",
+    "IPAddress",
     "is_public",
     "numeric_host",
     "redact",
@@ -49,7 +49,7 @@ def _inet_aton(text: str) -> ipaddress.IPv4Address | None:
         return None
     values = [_part_value(part) for part in parts]
     limits = _PART_LIMITS.get(len(parts), (256, 256, 256, 256))
-    if any(value >= limit for value, limit in zip(values, limits)):
+    if any(value >= limit for value, limit in zip(values, limits, strict=True)):
         return None
     number = values[-1]
     for index, value in enumerate(values[:-1]):

@@ -586,9 +586,15 @@ class Prober:
     def _failed(
         self, url: str, status: int, hops: list[Hop], failure: _Failure, at: httpx.URL, tries: int
     ) -> Outcome:
-        kind = "refused" if failure.kind == "refused" else "error"
+        kind: OutcomeKind = "refused" if failure.kind == "refused" else "error"
         return Outcome(
-            url, kind, status or None, tuple(hops), failure.reason, "redirect", _host_label(at),
+            url,
+            kind,
+            status or None,
+            tuple(hops),
+            failure.reason,
+            "redirect",
+            _host_label(at),
             tries,
         )
 

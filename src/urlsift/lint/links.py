@@ -493,8 +493,8 @@ def _diagnostic(finding: Finding, code: str, message: str) -> Diagnostic:
         column=finding.column,
         code=code,
         severity=RULE_BY_CODE[code].severity,
-        message=redact(message),
-        url=redact(finding.url),
+        message=message,  # Diagnostic hides passwords (``user:***@``)
+        url=finding.url,
         end_line=finding.end_line,
         end_column=finding.end_column,
     )
