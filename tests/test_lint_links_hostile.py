@@ -197,10 +197,7 @@ def test_no_url_string_aborts_the_run(
     # Whatever the URLs, the run ends, and the known-broken link is still reported. Every
     # name resolves to a private address and every connection lands on the test server,
     # so the whole per-URL path (parsing, limits, pinning, httpx, httpcore) is exercised.
-    network = ToServer(_port(server))
-    resolver = Resolver()
-    resolver.table = _Everything("10.1.2.3")
-    policy = AddressPolicy(resolve=resolver, network=network)
+    policy = AddressPolicy(resolve=_private, network=ToServer(_port(server)))
     quick = dataclasses.replace(options, cache_path=None, timeout=5.0)
     missing = server.url("/missing")
     findings = [finding(url, line=n) for n, url in enumerate(urls, 1)]
@@ -211,17 +208,60 @@ def test_no_url_string_aborts_the_run(
     assert len(result) <= len(findings)
 
 
-class _Everything(dict[str, Sequence[str]]):
-    # A resolver table with every name in it.
-    def __init__(self, address: str) -> None:
-        super().__init__()
-        self.address = address
+async def _private(host: str, port: int) -> Sequence[str]:
+    # Every name resolves to a private address (reached through ToServer).
+    return ["10.1.2.3"]
 
-    def __contains__(self, key: object) -> bool:
-        return True
 
-    def __getitem__(self, key: str) -> Sequence[str]:
-        return [self.address]
+def _raw_redirect(location: bytes) -> Any:
+    def route(handler: _Handler, method: str) -> None:
+        handler.wfile.write(
+            b"HTTP/1.1 302 Found\r\nLocation: " + location + b"\r\nContent-Length: 0\r\n\r\n"
+        )
+
+    return route
+
+
+_LOCATIONS = st.one_of(
+    _URLS.map(lambda url: url.encode("utf-8", "surrogatepass")),
+    st.binary(max_size=40),
+    st.sampled_from(
+        [
+            b"//xn--ls8h.la/",
+            b"http://127.0.0.1:65536/",
+            b"http://[::1/",
+            b"\xff\xfe",
+            b"http://a:b@h\x00/",
+            b"javascript:alert(1)",
+            b"http://0x7f000001/",
+        ]
+    ),
+).map(lambda raw: raw.replace(b"\r", b"").replace(b"\n", b""))
+
+
+@settings(max_examples=60, suppress_health_check=list(HealthCheck))
+@given(locations=st.lists(_LOCATIONS, min_size=1, max_size=4))
+def test_no_redirect_location_aborts_the_run(
+    server: Server, options: LinkOptions, locations: list[bytes]
+) -> None:
+    # Hostile servers: any bytes in Location. The chain starts at a public name, so the
+    # private-address checks run on every hop too.
+    port = _port(server)
+    for n, location in enumerate(locations):
+        server.routes[f"/fuzz/{n}"] = _raw_redirect(location)
+
+    async def resolve(host: str, port: int) -> Sequence[str]:
+        return ["93.184.216.34"] if host == "public.test" else ["10.1.2.3"]
+
+    policy = AddressPolicy(resolve=resolve, network=ToServer(port))
+    quick = dataclasses.replace(options, cache_path=None, timeout=5.0)
+    findings = [
+        finding(f"http://public.test:{port}/fuzz/{n}", line=n) for n in range(len(locations))
+    ]
+    findings.append(finding(server.url("/missing"), line=99))
+    result = check(findings, quick, policy)
+    assert [d.code for d in result if d.line == 99] == ["URL101"]
+    assert all(d.code in {"URL101", "URL102", "URL103", "URL104"} for d in result)
 
 
 # --- item 12: a corrupt cache never blocks a run ---------------------------------------
@@ -602,9 +642,7 @@ def test_lint_output_never_shows_a_password(
         f"<http://bob:hunter2@127.0.0.1:{port}/moved>.\n",
         encoding="utf-8",
     )
-    result = CliRunner().invoke(
-        main, ["lint", "--check-links", "--format", fmt, "page.md"]
-    )
+    result = CliRunner().invoke(main, ["lint", "--check-links", "--format", fmt, "page.md"])
     assert "URL006" in result.output  # the text rule still says a password is there
     assert result.exit_code == 1, result.output
     assert "URL101" in result.output

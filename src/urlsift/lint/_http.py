@@ -12,7 +12,19 @@ exponential backoff with jitter. Bodies are never read: responses are streamed a
 at once. Concurrency is bounded twice: a per-host semaphore keyed by (scheme, host, port),
 taken first so that waiting for a busy host holds no global slot, then the global one; both
 are released before any backoff sleep. Network trouble never raises: it becomes an
-``Outcome`` of kind ``error`` or ``timeout``.
+``Outcome`` of kind ``error`` or ``timeout``; so does any URL httpx, idna or the socket
+layer cannot use (:func:`parse_url` names what is wrong before anything is sent, and
+:meth:`Prober.check` turns any exception left into that URL's outcome).
+
+Safety. Connections go through :class:`_PinnedBackend`, which resolves the host itself,
+classifies every address (:mod:`._addresses`) and connects to the address it vetted, so a
+name cannot answer one address for the check and another for the connection (DNS
+rebinding). A link starts on the ``open`` pool; once its chain has had an answer from a
+public address, every further hop uses the ``public`` pool, whose backend connects to
+public addresses only (a refusal is an ``Outcome`` of kind ``refused``), after a literal
+check that needs no lookup (``0x7f000001``, ``[::ffff:127.0.0.1]``, ``localhost``). The
+user name and password written in a link are sent only with ``send_credentials`` and to
+the link's own origin. The clients' cookie jars keep nothing; each chain has its own jar.
 """
 
 from __future__ import annotations
@@ -406,26 +418,32 @@ def parse_url(text: str | httpx.URL) -> httpx.URL:
     try:
         url = text if isinstance(text, httpx.URL) else httpx.URL(text)
         host = url.raw_host.decode("ascii")
-        port = url.port
-        if url.scheme not in ("http", "https"):
-            raise ValueError(f"scheme {url.scheme!r} is not http or https")
-        if port is not None and not 0 < port < 65536:
-            raise ValueError(f"port {port} is not in 1..65535")
-        if not host:
-            raise ValueError("no host")
-        if ":" not in host:
-            name = host[:-1] if host.endswith(".") else host
-            labels = name.split(".")
-            if len(name) > 253 or not all(_NAME.fullmatch(label) for label in labels):
-                raise ValueError(f"{host[:80]!r} is not a host name")
-            if _NUMERIC_LABEL.fullmatch(labels[-1]) and numeric_host(host) is None:
-                raise ValueError(f"{host[:80]!r} is neither an IPv4 address nor a name")
-            url.host  # noqa: B018 - decodes the IDNA labels, raising on a bad one
-    except ValueError:
-        raise
+        _ = url.host  # decodes the IDNA labels, raising on a bad one
     except Exception as exc:  # httpx, idna and codecs raise all sorts
         raise ValueError(_reason(exc)) from exc
+    problem = _url_problem(url.scheme, host, url.port)
+    if problem is not None:
+        raise ValueError(problem)
     return url
+
+
+def _url_problem(scheme: str, host: str, port: int | None) -> str | None:
+    # What makes a parsed URL unusable for a request, in words (None: nothing).
+    if scheme not in ("http", "https"):
+        return f"scheme {scheme!r} is not http or https"
+    if port is not None and not 0 < port < 65536:
+        return f"port {port} is not in 1..65535"
+    if not host:
+        return "no host"
+    if ":" in host:  # an IPv6 literal, checked by httpx
+        return None
+    name = host[:-1] if host.endswith(".") else host
+    labels = name.split(".")
+    if len(name) > 253 or not all(_NAME.fullmatch(label) for label in labels):
+        return f"{host[:80]!r} is not a host name"
+    if _NUMERIC_LABEL.fullmatch(labels[-1]) and numeric_host(host) is None:
+        return f"{host[:80]!r} is neither an IPv4 address nor a name"
+    return None
 
 
 def _reason(exc: BaseException) -> str:
