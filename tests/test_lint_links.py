@@ -62,6 +62,8 @@ class Server:
     release: threading.Event = field(default_factory=threading.Event)
     inflight: int = 0
     max_inflight: int = 0
+    inflight_goal: int = 1
+    changed: threading.Condition = field(default_factory=threading.Condition)
     hits: dict[str, int] = field(default_factory=dict)
     body_bytes_sent: int = 0
     body_done: threading.Event = field(default_factory=threading.Event)
@@ -143,12 +145,17 @@ def _slow(handler: _Handler, method: str) -> None:
 
 
 def _inflight(handler: _Handler, method: str) -> None:
+    # Each request is held until ``inflight_goal`` requests are in flight together (so a
+    # loaded machine cannot keep the checker from reaching its limit), then a moment
+    # longer, in which a checker that exceeded its limit would show it.
     state = handler.server.state
-    with state.lock:
+    with state.changed:
         state.inflight += 1
         state.max_inflight = max(state.max_inflight, state.inflight)
-    time.sleep(0.1)
-    with state.lock:
+        state.changed.notify_all()
+        state.changed.wait_for(lambda: state.inflight >= state.inflight_goal, timeout=30)
+    time.sleep(0.05)
+    with state.changed:
         state.inflight -= 1
     handler.answer(200)
 
@@ -530,6 +537,7 @@ def test_concurrency_limits(
     limited = dataclasses.replace(
         options, max_per_host=per_host, max_concurrency=overall, cache_path=None
     )
+    server.inflight_goal = expected
     findings = [finding(server.url(f"/inflight?n={n}")) for n in range(6)]
     assert run(findings, limited) == []
     assert len(server.requests()) == 6
