@@ -475,6 +475,33 @@ def test_private_public_private_chain(
     assert network.asked == [("10.0.0.5", port), ("10.0.0.5", port), ("93.184.216.34", port)]
 
 
+def test_through_a_proxy_literal_private_addresses_are_refused(
+    server: Server,
+    options: LinkOptions,
+    connections: list[object],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # The test server is the forward proxy (HTTP_PROXY is honoured); the proxy resolves
+    # names, so urlsift judges the URL's host: a name is public, a literal is what it is.
+    for name in ("NO_PROXY", "no_proxy"):
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("HTTP_PROXY", server.base)
+    _route(server, "http://www.public.example/ok", 200)
+    _route(server, "http://www.public.example/to-metadata", 302, Location="http://0xa9fea9fe/")
+    findings = [
+        finding("http://www.public.example/ok"),
+        finding("http://www.public.example/to-metadata"),
+    ]
+    ((code, message),) = messages(check(findings, options))
+    assert code == "URL104"
+    assert "0xa9fea9fe is a link-local address" in message
+    assert server.requests() == [
+        ("HEAD", "http://www.public.example/ok"),
+        ("HEAD", "http://www.public.example/to-metadata"),
+    ]
+    assert set(connections) == {("127.0.0.1", _port(server))}
+
+
 def test_loopback_links_are_checked_as_before(server: Server, options: LinkOptions) -> None:
     # With the real classifier the test server is loopback: a link written to it (like a
     # docs page linking http://localhost:8000) and its redirects are followed.

@@ -498,8 +498,8 @@ class Prober:
             max_connections=settings.max_concurrency,
             max_keepalive_connections=settings.max_concurrency,
         )
-        return httpx.AsyncClient(
-            transport=_PinnedTransport(backend, limits, ssl),
+        client = httpx.AsyncClient(
+            verify=ssl,
             follow_redirects=False,
             timeout=httpx.Timeout(settings.timeout),
             limits=limits,
@@ -509,6 +509,13 @@ class Prober:
                 "Accept": "text/html,application/xhtml+xml,*/*;q=0.8",
             },
         )
+        # The pinned transport replaces the default one after construction: passing it as
+        # ``transport=`` would make httpx ignore the proxy settings of the environment,
+        # whose transports (mounted by httpx) stay as they are.
+        if not isinstance(getattr(client, "_transport", None), httpx.AsyncHTTPTransport):
+            raise RuntimeError("httpx.AsyncClient no longer has a _transport")  # pragma: no cover
+        client._transport = _PinnedTransport(backend, limits, ssl)
+        return client
 
     async def aclose(self) -> None:
         """Close the clients and their connections."""

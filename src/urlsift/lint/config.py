@@ -156,7 +156,7 @@ class LintSettings:
     respect_gitignore: bool = True
     """Skip what ``.gitignore`` files ignore."""
     check_links: bool = False
-    """Check that http/https links resolve (``URL101``-``URL103``)."""
+    """Check that http/https links resolve (``URL101``-``URL104``)."""
     links: Mapping[str, object] = field(default_factory=dict)
     """The ``[links]`` table of the configuration, untouched."""
     link_timeout: float | None = None
