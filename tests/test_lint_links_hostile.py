@@ -57,9 +57,11 @@ class ToServer(httpcore.AsyncNetworkBackend):
     """Network layer: every connection goes to the test server; the addresses asked for
     (after the checker's vetting) are recorded."""
 
-    def __init__(self, port: int) -> None:
+    def __init__(self, port: int, unreachable: Iterable[str] = ()) -> None:
         self.port = port
+        self.unreachable = set(unreachable)
         self.asked: list[tuple[str, int]] = []
+        self.timeouts: list[float | None] = []
         self.inner = httpcore.AnyIOBackend()
 
     async def connect_tcp(
@@ -71,6 +73,9 @@ class ToServer(httpcore.AsyncNetworkBackend):
         socket_options: Iterable[Any] | None = None,
     ) -> httpcore.AsyncNetworkStream:
         self.asked.append((host, port))
+        self.timeouts.append(timeout)
+        if host in self.unreachable:
+            raise httpcore.ConnectError(f"test network: {host} is unreachable")
         return await self.inner.connect_tcp("127.0.0.1", self.port, timeout)
 
     async def connect_unix_socket(
@@ -452,6 +457,36 @@ def test_the_vetted_address_is_the_one_connected_to(
     assert resolver.calls.count("mixed.test") == 1
     assert {host for host, _ in network.asked} == {"93.184.216.34", "1.1.1.1", "8.8.8.8"}
     assert all(a == ("127.0.0.1", port) for a in connections)
+
+
+def test_every_vetted_address_is_tried_in_turn(server: Server, options: LinkOptions) -> None:
+    # IPv6 black-holed: the next family gets its turn within the timeout.
+    port = _port(server)
+    resolver = Resolver({"dual.test": ["2606:4700::1", "2606:4700::2", "93.184.216.34"]})
+    network = ToServer(port, unreachable={"2606:4700::1", "2606:4700::2"})
+    policy = AddressPolicy(resolve=resolver, network=network)
+    ten = dataclasses.replace(options, timeout=10.0)
+    assert check([finding(f"http://dual.test:{port}/ok")], ten, policy) == []
+    assert network.asked == [
+        ("2606:4700::1", port),
+        ("93.184.216.34", port),
+    ]
+    assert network.timeouts == [pytest.approx(10 / 3), 5.0]  # shares of the timeout
+    network.asked.clear()
+    gone = ToServer(port, unreachable={"2606:4700::1", "2606:4700::2", "93.184.216.34"})
+    policy = AddressPolicy(resolve=resolver, network=gone)
+    ((code, message),) = messages(
+        check(
+            [finding(f"http://dual.test:{port}/x")],
+            dataclasses.replace(ten, cache_path=None),
+            policy,
+        )
+    )
+    assert (code, message) == (
+        "URL101",
+        f"cannot connect to dual.test:{port}: test network: 2606:4700::2 is unreachable",
+    )
+    assert [host for host, _ in gone.asked] == ["2606:4700::1", "93.184.216.34", "2606:4700::2"]
 
 
 def test_private_public_private_chain(

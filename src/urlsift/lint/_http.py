@@ -235,6 +235,19 @@ def _kind_of(address: IPAddress, policy: AddressPolicy) -> str | None:
     return None if policy.is_public(address) else special_kind(address) or "non-public"
 
 
+def _interleave_families(addresses: Sequence[IPAddress]) -> list[IPAddress]:
+    # The first family first (the resolver's preference), then one of each in turn.
+    unique = list(dict.fromkeys(addresses))
+    if not unique:
+        return []
+    first = [a for a in unique if a.version == unique[0].version]
+    other = [a for a in unique if a.version != unique[0].version]
+    ordered: list[IPAddress] = []
+    for index in range(max(len(first), len(other))):
+        ordered.extend(group[index] for group in (first, other) if index < len(group))
+    return ordered
+
+
 class _PinnedBackend(httpcore.AsyncNetworkBackend):
     # httpcore's network layer with our own name lookup: the host is resolved once, each
     # address is classified, and the connection goes to that very address (so a name that
@@ -274,11 +287,17 @@ class _PinnedBackend(httpcore.AsyncNetworkBackend):
             if not allowed:
                 raise PrivateAddressError(host, addresses[0], kinds[0] or "non-public")
             addresses = allowed
+        # Address families alternate (RFC 8305 §4) and each try gets its share of the
+        # timeout (at least a second), so one black-holed family does not use it all.
+        ordered = _interleave_families(addresses)
         failure: Exception | None = None
-        for address in addresses:
+        for index, address in enumerate(ordered):
+            share = timeout
+            if timeout is not None and index + 1 < len(ordered):
+                share = min(timeout, max(1.0, timeout / (len(ordered) - index)))
             try:
                 stream = await self._inner.connect_tcp(
-                    str(address), port, timeout, local_address, socket_options
+                    str(address), port, share, local_address, socket_options
                 )
                 return _VettedStream(stream, (str(address), port))
             except (httpcore.ConnectError, httpcore.ConnectTimeout) as exc:
