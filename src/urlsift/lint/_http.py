@@ -566,11 +566,11 @@ class Prober:
         while True:
             refusal = self._refuse_literal(current, chain)
             if refusal is not None:
-                return self._failed(url, status, hops, refusal, current, 0)
+                return self._refused(url, status, hops, refusal, current, 0)
             reply, tries = await self._request(current, chain)
             if isinstance(reply, _Failure):
                 if reply.kind == "refused":
-                    return self._failed(url, status, hops, reply, current, tries)
+                    return self._refused(url, status, hops, reply, current, tries)
                 return Outcome(
                     url,
                     reply.kind,
@@ -627,13 +627,13 @@ class Prober:
             return _Failure("refused", f"{host} is a loopback name", False)
         return None
 
-    def _failed(
-        self, url: str, status: int, hops: list[Hop], failure: _Failure, at: httpx.URL, tries: int
+    @staticmethod
+    def _refused(
+        url: str, status: int, hops: list[Hop], failure: _Failure, at: httpx.URL, tries: int
     ) -> Outcome:
-        kind: OutcomeKind = "refused" if failure.kind == "refused" else "error"
         return Outcome(
             url,
-            kind,
+            "refused",
             status or None,
             tuple(hops),
             failure.reason,
