@@ -6,6 +6,11 @@ at 256 KiB. Eight times the input may take at most 2.5**3 (about 15.6) times as 
 issue's limit of 2.5x per doubling, compounded. A linear scan takes about 8x; a quadratic
 one 64x, so the margin is wide while any super-linear code still fails.
 
+These are timings, so they are marked ``slow``: the default test run leaves them out and
+``.ci/run`` runs them on their own, with one retry. The default run keeps a hang guard
+(:func:`test_every_family_finishes`), which asserts no duration: a family that hangs or
+goes badly quadratic trips pytest-timeout.
+
 Robust on a noisy shared machine: both sizes are large enough that the scan, not a fixed
 start-up cost, is what is timed; every size is warmed up once and then run many times and
 the *fastest* run counts (load from other processes only ever adds time); and the absolute
@@ -68,6 +73,16 @@ def _fastest(text: str, min_runs: int = 3, min_total: float = 0.05) -> float:
     return best
 
 
+@pytest.mark.timeout(60)
+@pytest.mark.parametrize("family", sorted(FAMILIES))
+def test_every_family_finishes(family: str) -> None:
+    """Hang guard of the default run: 256 KiB of each family is scanned, with no timing."""
+    text = FAMILIES[family][1](LARGE)
+    assert 0.9 * LARGE <= len(text) <= 1.1 * LARGE
+    assert isinstance(urlsift.extract(text), list)
+
+
+@pytest.mark.slow
 @pytest.mark.parametrize("family", sorted(FAMILIES))
 def test_eight_times_the_input_takes_at_most_15_6_times_as_long(family: str) -> None:
     make = FAMILIES[family][1]
@@ -85,6 +100,7 @@ def test_eight_times_the_input_takes_at_most_15_6_times_as_long(family: str) -> 
     )
 
 
+@pytest.mark.slow
 def test_a_quadratic_scan_would_fail_the_ratio() -> None:
     """The check itself can fail: a scan that rescans from the start does."""
 

@@ -441,6 +441,16 @@ def _fastest_units(data: bytes, runs: int = 5) -> float:
     return best
 
 
+@pytest.mark.timeout(60)
+@pytest.mark.parametrize("family", sorted(HOSTILE_MESSAGES))
+def test_hostile_messages_finish(family: str) -> None:
+    """Hang guard of the default run: the large message of each family, with no timing."""
+    message_units(
+        HOSTILE_MESSAGES[family](192 << 10), source="m", number=1, offset=0, options=MailOptions()
+    )
+
+
+@pytest.mark.slow
 @pytest.mark.parametrize("family", sorted(HOSTILE_MESSAGES))
 def test_fast_paths_stay_linear(family: str) -> None:
     # Eight times the input may take at most 2.5**3 times as long (see test_linear_time).
