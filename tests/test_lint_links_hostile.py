@@ -203,7 +203,7 @@ def test_no_url_string_aborts_the_run(
     # name resolves to a private address and every connection lands on the test server,
     # so the whole per-URL path (parsing, limits, pinning, httpx, httpcore) is exercised.
     policy = AddressPolicy(resolve=_private, network=ToServer(_port(server)))
-    quick = dataclasses.replace(options, cache_path=None, timeout=5.0)
+    quick = dataclasses.replace(options, cache_path=None, timeout=30.0)
     missing = server.url("/missing")
     findings = [finding(url, line=n) for n, url in enumerate(urls, 1)]
     findings.append(finding(missing, line=99))
@@ -259,7 +259,7 @@ def test_no_redirect_location_aborts_the_run(
         return ["93.184.216.34"] if host == "public.test" else ["10.1.2.3"]
 
     policy = AddressPolicy(resolve=resolve, network=ToServer(port))
-    quick = dataclasses.replace(options, cache_path=None, timeout=5.0)
+    quick = dataclasses.replace(options, cache_path=None, timeout=30.0)
     findings = [
         finding(f"http://public.test:{port}/fuzz/{n}", line=n) for n in range(len(locations))
     ]
