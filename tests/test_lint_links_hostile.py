@@ -314,7 +314,7 @@ def test_corrupt_cache_is_ignored_said_once_and_replaced(
     if name != "nan":  # a NaN time is merely a stale entry
         assert len(notes) == 1, err
         assert str(options.cache_path) in notes[0]
-        assert "ignored and replaced" in notes[0]
+        assert "it is ignored (and replaced" in notes[0]
     # The next run reads the repaired file, asks nothing and says nothing.
     assert diagnose_links([finding(url)], options, clock=lambda: 1e9) == []
     assert len(server.requests()) == 1

@@ -139,7 +139,10 @@ class LinkCache:
             entries, self.problem = _read(path)
             self._entries = {url: entry for url, entry in entries.items() if self._fresh(entry)}
             if self.problem is not None and notice is not None:
-                notice(f"the link cache {path} {self.problem}; it is ignored and replaced")
+                notice(
+                    f"the link cache {path} {self.problem}; "
+                    "it is ignored (and replaced where it can be written)"
+                )
 
     def _fresh(self, entry: CacheEntry) -> bool:
         # An entry from the future (clock moved back) is not trusted either.
