@@ -27,6 +27,7 @@ def test_selectors_codes_prefixes_names_all() -> None:
         "URL101",
         "URL102",
         "URL103",
+        "URL104",
     }
     assert resolve_selectors(["ALL"], "x") == ALL_CODES
     with pytest.raises(ConfigError, match="unknown rule selector"):

@@ -149,6 +149,12 @@ def _stdout() -> TextIO:
     help="Seconds to wait for each server with --check-links.",
 )
 @click.option("--no-cache", is_flag=True, help="Do not use the --check-links cache.")
+@click.option(
+    "--allow-private-redirects",
+    is_flag=True,
+    help="With --check-links, follow redirects from public addresses into loopback, "
+    "private and link-local ones (refused by default: URL104).",
+)
 @click.option("--quiet", "-q", is_flag=True, help="No summary on stderr.")
 @click.pass_context
 def lint_command(
@@ -171,6 +177,7 @@ def lint_command(
     exclude_link: tuple[str, ...],
     timeout: float | None,
     no_cache: bool,
+    allow_private_redirects: bool,
     quiet: bool,
 ) -> None:
     """Check the URLs in documentation files and folders (default: the working folder).
@@ -193,6 +200,7 @@ def lint_command(
         link_timeout=timeout,
         link_exclude=exclude_link,
         link_cache=not no_cache,
+        link_allow_private_redirects=allow_private_redirects,
     )
     try:
         settings = load_settings(Path.cwd(), cli, config_path)

@@ -131,6 +131,8 @@ class CliOptions:
     """``--exclude-link`` regular expressions."""
     link_cache: bool = True
     """False with ``--no-cache``."""
+    link_allow_private_redirects: bool = False
+    """``--allow-private-redirects``: sets the ``[links]`` key of that name."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -154,7 +156,7 @@ class LintSettings:
     respect_gitignore: bool = True
     """Skip what ``.gitignore`` files ignore."""
     check_links: bool = False
-    """Check that http/https links resolve (``URL101``-``URL103``)."""
+    """Check that http/https links resolve (``URL101``-``URL104``)."""
     links: Mapping[str, object] = field(default_factory=dict)
     """The ``[links]`` table of the configuration, untouched."""
     link_timeout: float | None = None
@@ -301,6 +303,8 @@ def build_settings(
     links = table.get("links", {})
     if not isinstance(links, dict):
         raise ConfigError(f"links in {where}", links, "must be a table")
+    if cli.link_allow_private_redirects:
+        links = {**links, "allow-private-redirects": True}
     include = cli.include if cli.include is not None else _strings(table, "include", where)
     return LintSettings(
         select=select,

@@ -9,8 +9,16 @@ success for it (:mod:`._linkcache`). The rest are checked concurrently by one
 :class:`~._http.Prober` inside one ``asyncio.run`` (HEAD, GET where HEAD is refused,
 redirects followed and recorded, retries with backoff honouring ``Retry-After``, global and
 per-host limits). Outcomes then become diagnostics through small tables: URL101
-broken-link, URL102 redirected-link, URL103 link-timeout. Network trouble never raises;
-only a caller's mistake does (:class:`~urlsift.errors.ConfigError` for bad options).
+broken-link, URL102 redirected-link, URL103 link-timeout, URL104 private-redirect.
+Network trouble and hostile URLs never raise (each URL's failure is that URL's
+diagnostic); only a caller's mistake does (:class:`~urlsift.errors.ConfigError` for bad
+options).
+
+Safety: a redirect from a public address into a loopback, private, link-local or other
+special range is not followed (URL104) unless ``allow-private-redirects`` is set; the
+user name and password written in a URL are not sent unless ``send-credentials`` is set,
+and never stored or shown (cache keys, messages and the diagnostics' ``url`` carry
+``***`` for the password); no cookie passes from one link to another.
 
 Several readings: if the primary reading resolves, the alternatives change nothing (the
 text rule URL003 already reports the ambiguity). If it does not but another reading does,
@@ -23,6 +31,7 @@ from __future__ import annotations
 import asyncio
 import os
 import re
+import sys
 import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, fields
@@ -33,8 +42,10 @@ from typing import Any, get_args
 import httpx
 
 from ..errors import ConfigError
+from ._addresses import redact
 from ._http import (
     METHODS,
+    AddressPolicy,
     Method,
     Outcome,
     Prober,
@@ -133,6 +144,13 @@ class LinkOptions:
     """The cache file (JSON); None disables the cache."""
     cache_ttl: float = DEFAULT_CACHE_TTL
     """Seconds a success stays in the cache. Failures are never cached."""
+    allow_private_redirects: bool = False
+    """Follow redirects from a public address into loopback, private, link-local and other
+    special addresses (refused by default: URL104)."""
+    send_credentials: bool = False
+    """Send the user name and password written in a link (to the link's own scheme, host
+    and port only; over http they travel in clear). Off by default: the URL is requested
+    without them."""
 
     def __post_init__(self) -> None:
         for name, check, reason in _VALUE_CHECKS:
@@ -218,6 +236,8 @@ _VALUE_CHECKS: tuple[tuple[str, Callable[[Any], bool], str], ...] = (
     ("method", lambda v: v in METHODS, f"must be one of {', '.join(METHODS)}"),
     ("cache_path", lambda v: v is None or isinstance(v, Path), "must be a path or None"),
     ("cache_ttl", lambda v: _is_number(v) and v >= 0, "must be a number of seconds >= 0"),
+    ("allow_private_redirects", lambda v: isinstance(v, bool), "must be true or false"),
+    ("send_credentials", lambda v: isinstance(v, bool), "must be true or false"),
 )
 """Field -> predicate -> reason; checked by ``LinkOptions.__post_init__``."""
 
@@ -242,6 +262,12 @@ def _integer(option: str, value: object) -> object:
 def _string(option: str, value: object) -> object:
     if not isinstance(value, str):
         raise ConfigError(option, value, "must be a string")
+    return value
+
+
+def _boolean(option: str, value: object) -> object:
+    if not isinstance(value, bool):
+        raise ConfigError(option, value, "must be true or false")
     return value
 
 
@@ -304,6 +330,8 @@ _CONFIG_KEYS: dict[str, tuple[str, _Converter]] = {
     "method": ("method", _method),
     "cache-path": ("cache_path", _cache_path),
     "cache-ttl": ("cache_ttl", _number),
+    "allow-private-redirects": ("allow_private_redirects", _boolean),
+    "send-credentials": ("send_credentials", _boolean),
 }
 """Configuration key -> (field, converter that checks the TOML type)."""
 
@@ -311,18 +339,30 @@ _CONFIG_KEYS: dict[str, tuple[str, _Converter]] = {
 # --- from findings to targets ------------------------------------------------------
 
 
-def _target(reading: str, excluded: Sequence[re.Pattern[str]]) -> str | None:
+_SCHEME = re.compile(r"([A-Za-z][A-Za-z0-9+.\-]*):")
+
+
+def _target(
+    reading: str, excluded: Sequence[re.Pattern[str]], keep_userinfo: bool = False
+) -> str | None:
     # The URL to request for one reading, or None when it is not to be checked: another
-    # scheme, excluded, or not even parseable (URL001 reports that from the text).
+    # scheme, excluded, or without a host (URL001 reports that from the text). The
+    # fragment is dropped, and the user name and password unless they are to be sent. An
+    # http(s) reading httpx cannot even parse is returned as written: the prober reports
+    # why (URL101), as it does for every other URL it cannot use.
     if any(pattern.search(reading) for pattern in excluded):
+        return None
+    scheme = _SCHEME.match(reading)
+    if scheme is None or scheme.group(1).lower() not in CHECKED_SCHEMES:
         return None
     try:
         url = httpx.URL(reading)
-    except (httpx.InvalidURL, ValueError):
-        return None
-    if url.scheme not in CHECKED_SCHEMES or not url.host:
-        return None
-    return str(url.copy_with(fragment=None))
+        if not url.raw_host:
+            return None
+        url = url.copy_with(fragment=None)
+        return str(url if keep_userinfo else url.copy_with(userinfo=b""))
+    except Exception:  # httpx, idna and codecs raise all sorts for hostile text
+        return reading.partition("#")[0]
 
 
 @dataclass(frozen=True, slots=True)
@@ -332,15 +372,17 @@ class _Plan:
     readings: tuple[tuple[str, str], ...]
 
 
-def _plan(findings: Iterable[Finding], excluded: Sequence[re.Pattern[str]]) -> list[_Plan]:
+def _plan(
+    findings: Iterable[Finding], excluded: Sequence[re.Pattern[str]], keep_userinfo: bool
+) -> list[_Plan]:
     plans: list[_Plan] = []
     for finding in findings:
-        primary = _target(finding.url, excluded)
+        primary = _target(finding.url, excluded, keep_userinfo)
         if primary is None:
             continue  # the link as written is not checked; its alternatives are not either
         readings = [(finding.url, primary)]
         for alternative in finding.alternatives:
-            target = _target(alternative, excluded)
+            target = _target(alternative, excluded, keep_userinfo)
             if target is not None and alternative != finding.url:
                 readings.append((alternative, target))
         plans.append(_Plan(finding, tuple(readings)))
@@ -348,9 +390,13 @@ def _plan(findings: Iterable[Finding], excluded: Sequence[re.Pattern[str]]) -> l
 
 
 async def _check_all(
-    targets: Sequence[str], options: LinkOptions, sleep: Sleep, clock: Callable[[], float]
+    targets: Sequence[str],
+    options: LinkOptions,
+    sleep: Sleep | None,
+    clock: Callable[[], float],
+    policy: AddressPolicy | None,
 ) -> dict[str, Outcome]:
-    prober = Prober(options._probe_settings(), sleep=sleep, clock=clock)
+    prober = Prober(options._probe_settings(), sleep=sleep, clock=clock, policy=policy)
     try:
         outcomes = await asyncio.gather(*(prober.check(target) for target in targets))
     finally:
@@ -382,6 +428,11 @@ def _failure_text(reading: str, outcome: Outcome, options: LinkOptions) -> str:
     if outcome.kind == "timeout":
         tries = f"{outcome.tries} tr{'y' if outcome.tries == 1 else 'ies'}"
         return f"no answer from {outcome.host} in {options.timeout:g} s ({tries})"
+    if outcome.kind == "refused":
+        return (
+            f"{reading} redirects to {outcome.final_url}, not followed: {outcome.reason}, "
+            "reached from a public address (allow-private-redirects follows it)"
+        )
     return _ERROR_TEMPLATES[outcome.stage].format(
         reading=reading, host=outcome.host, reason=outcome.reason
     )
@@ -391,6 +442,7 @@ _ERROR_TEMPLATES: dict[Stage, str] = {
     "connect": "cannot connect to {host}: {reason}",
     "exchange": "no valid answer from {host}: {reason}",
     "redirect": "cannot follow the redirects of {reading}: {reason}",
+    "url": "cannot check {reading}: {reason}",
 }
 """Message of a URL101 for an ``error`` outcome, by the stage that failed."""
 
@@ -415,8 +467,7 @@ def _judge(
     if first.resolves:
         return ("URL102", f"{primary} {_redirect_words(first)}") if first.redirects else None
     if len(results) == 1:
-        code = "URL103" if first.kind == "timeout" else "URL101"
-        return code, _failure_text(primary, first, options)
+        return _CODES.get(first.kind, "URL101"), _failure_text(primary, first, options)
     names = _listing([reading for reading, _ in results])
     good = [index for index, (_, outcome) in enumerate(results) if outcome.resolves]
     if good:
@@ -426,8 +477,13 @@ def _judge(
         why = _failure_text(primary, first, options)
         return "URL101", f"of the readings {names}, {only}the {which} {verb} ({why})"
     reasons = "; ".join(_failure_text(reading, outcome, options) for reading, outcome in results)
-    code = "URL103" if all(o.kind == "timeout" for _, o in results) else "URL101"
+    kinds = {outcome.kind for _, outcome in results}
+    code = _CODES.get(kinds.pop(), "URL101") if len(kinds) == 1 else "URL101"
     return code, f"none of the readings {names} resolves: {reasons}"
+
+
+_CODES = {"timeout": "URL103", "refused": "URL104"}
+"""The code of a failed outcome by its kind, when it is not URL101."""
 
 
 def _diagnostic(finding: Finding, code: str, message: str) -> Diagnostic:
@@ -437,19 +493,25 @@ def _diagnostic(finding: Finding, code: str, message: str) -> Diagnostic:
         column=finding.column,
         code=code,
         severity=RULE_BY_CODE[code].severity,
-        message=message,
+        message=message,  # Diagnostic hides passwords (``user:***@``)
         url=finding.url,
         end_line=finding.end_line,
         end_column=finding.end_column,
     )
 
 
+def _stderr_notice(text: str) -> None:
+    print(f"urlsift: {text}", file=sys.stderr)
+
+
 def diagnose_links(
     findings: Sequence[Finding],
     options: LinkOptions,
     *,
-    sleep: Sleep = asyncio.sleep,
+    sleep: Sleep | None = None,
     clock: Callable[[], float] = time.time,
+    notice: Callable[[str], None] = _stderr_notice,
+    policy: AddressPolicy | None = None,
 ) -> list[Diagnostic]:
     """Check that the findings' http/https links resolve; report those that do not.
 
@@ -460,34 +522,39 @@ def diagnose_links(
     Args:
         findings: The URLs found in the documents.
         options: Timeouts, retries, limits, accepted statuses, exclusions, cache.
-        sleep: Coroutine used for retry waits (tests pass one that returns at once).
+        sleep: Coroutine used for retry waits (default ``asyncio.sleep``; tests pass one
+            that returns at once).
         clock: POSIX time, for the cache's time-to-live and ``Retry-After`` dates.
+        notice: Told (once) when the cache file cannot be read and is replaced; by
+            default a line on stderr.
+        policy: Which addresses count as public and how names resolve; an internal seam
+            for tests (the default is the real rules).
 
     Returns:
-        URL101, URL102 and URL103 diagnostics, in the order of the findings, located at
-        each finding's span, with the rule's default severity.
+        URL101-URL104 diagnostics, in the order of the findings, located at each finding's
+        span, with the rule's default severity; passwords shown as ``***``.
 
     Raises:
         ConfigError: An ``exclude`` pattern is not a regular expression.
     """
     excluded = [re.compile(pattern) for pattern in options.exclude]
-    plans = _plan(findings, excluded)
+    plans = _plan(findings, excluded, options.send_credentials)
     targets = list(dict.fromkeys(target for plan in plans for _, target in plan.readings))
-    cache = LinkCache(options.cache_path, ttl=options.cache_ttl, now=clock())
+    cache = LinkCache(options.cache_path, ttl=options.cache_ttl, now=clock(), notice=notice)
     outcomes: dict[str, Outcome] = {}
     for target in targets:
-        entry = cache.get(target, options.accept)
+        entry = cache.get(redact(target), options.accept)
         if entry is not None:
             outcomes[target] = Outcome(target, "ok", entry.status, entry.redirects, cached=True)
     missing = [target for target in targets if target not in outcomes]
     if missing:
-        checked = asyncio.run(_check_all(missing, options, sleep, clock))
+        checked = asyncio.run(_check_all(missing, options, sleep, clock, policy))
         now = clock()
         for target, outcome in checked.items():
             outcomes[target] = outcome
             if outcome.resolves and outcome.status is not None:
-                cache.put(target, CacheEntry(outcome.status, outcome.redirects, now))
-        cache.save()
+                cache.put(redact(target), CacheEntry(outcome.status, outcome.redirects, now))
+    cache.save()
     diagnostics: list[Diagnostic] = []
     for plan in plans:
         verdict = _judge(plan, outcomes, options)

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from .._model import Defect, Kind
+from ._addresses import redact
 
 LintSeverity = Literal["error", "warning"]
 """``error`` fails the run; ``warning`` is reported and also fails it unless ignored."""
@@ -121,6 +122,14 @@ RULES: tuple[Rule, ...] = (
         "The server did not answer in time (after the retries).",
         needs_network=True,
     ),
+    Rule(
+        "URL104",
+        "private-redirect",
+        "error",
+        "A redirect from a public address leads into a loopback, private, link-local or "
+        "other special address; not followed.",
+        needs_network=True,
+    ),
 )
 
 RULE_BY_CODE: dict[str, Rule] = {rule.code: rule for rule in RULES}
@@ -179,6 +188,14 @@ class Diagnostic:
     """1-based line of the span's end, when known."""
     end_column: int | None = None
     """1-based column just past the span's end, when known."""
+
+    def __post_init__(self) -> None:
+        # A password written in a URL is never shown, whatever the output format: the
+        # message and the URL carry ``user:***@`` instead.
+        for name in ("message", "url"):
+            value = getattr(self, name)
+            if value is not None and "@" in value:
+                object.__setattr__(self, name, redact(value))
 
     @property
     def rule(self) -> Rule:
