@@ -221,9 +221,14 @@ def test_fifo_with_a_writer_is_read(tmp_path: Path) -> None:
         closer.join()
 
 
+def test_max_file_size_setting() -> None:
+    assert build_settings({}).max_file_size == 10 * 1024 * 1024
+    assert build_settings({"max-file-size": 5}).max_file_size == 5
+
+
 @pytest.mark.parametrize("value", [0, -1, True, "10MB", 1.5])
 def test_max_file_size_must_be_a_positive_integer(value: object) -> None:
     from urlsift.errors import ConfigError
 
-    with pytest.raises(ConfigError, match="max-file-size"):
+    with pytest.raises(ConfigError, match="max-file-size.*positive integer"):
         build_settings({"max-file-size": value})
