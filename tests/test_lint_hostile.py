@@ -12,6 +12,7 @@ from __future__ import annotations
 import os
 import sys
 import threading
+import tracemalloc
 from pathlib import Path
 
 import pytest
@@ -163,6 +164,19 @@ def test_url008_does_not_copy_the_line_per_url(monkeypatch: pytest.MonkeyPatch) 
     assert copied <= len(text)
 
 
+def test_man_position_map_is_not_per_character() -> None:
+    # A (start, end) tuple per character of a man page: 1.2 GB for a 9 MB page.
+    text = "See http://a.example/x\\-y and \\fBbold\\fR words in a sentence here.\n" * 8000
+    tracemalloc.start()
+    try:
+        found = _found(text, "man")
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert found[0] == ("bare", "http://a.example/x-y", 1, 5)
+    assert peak < 20 * len(text)
+
+
 # --- item 4: bounded reading ------------------------------------------------------------
 
 
@@ -230,5 +244,5 @@ def test_max_file_size_setting() -> None:
 def test_max_file_size_must_be_a_positive_integer(value: object) -> None:
     from urlsift.errors import ConfigError
 
-    with pytest.raises(ConfigError, match="max-file-size.*positive integer"):
+    with pytest.raises(ConfigError, match=r"max-file-size.*positive integer"):
         build_settings({"max-file-size": value})

@@ -18,6 +18,7 @@ from html.parser import HTMLParser
 from hypothesis import given
 from hypothesis import strategies as st
 
+from urlsift.lint import extract_man as man
 from urlsift.lint import extract_markdown as md
 from urlsift.lint import extract_rst as rst
 from urlsift.sources.htmltokens import tokenize
@@ -122,6 +123,43 @@ def test_block_ends_match_indented_block(lines: list[str], data: st.DataObject) 
     )
     expected = [rst._indented_block(lines, first, base) for first, base in queries]
     assert rst._block_ends(lines, queries) == expected
+
+
+# --- man: the position map --------------------------------------------------------------
+
+
+def _unescape_oracle(text: str) -> tuple[str, list[tuple[int, int]]]:
+    out: list[str] = []
+    spans: list[tuple[int, int]] = []
+    pos = 0
+    for m in man._ESCAPE.finditer(text):
+        start, end = m.span()
+        out.append(text[pos:start])
+        spans.extend((i, i + 1) for i in range(pos, start))
+        if m.group("two") is not None or m.group("long") is not None:
+            name = m.group("two") or m.group("long")
+            replacement = man.SPECIAL_CHARACTERS.get(name, m.group(0))
+        elif m.group("one") is not None:
+            replacement = man._SIMPLE_ESCAPES.get(m.group("one"), m.group(0))
+        else:
+            replacement = ""
+        if replacement == m.group(0):
+            spans.extend((i, i + 1) for i in range(start, end))
+        else:
+            spans.extend((start, end) for _ in replacement)
+        out.append(replacement)
+        pos = end
+    out.append(text[pos:])
+    spans.extend((i, i + 1) for i in range(pos, len(text)))
+    return "".join(out), spans
+
+
+_MAN_PIECES = [*'\\-&(:[]fFe"a .\n', "\\(hy", "\\[la]", "\\(zz", "\\fB", "\\*(Tm", "\\[nope]"]
+
+
+@given(text=st.lists(st.sampled_from(_MAN_PIECES), max_size=40).map("".join))
+def test_man_source_map_matches_one_span_per_character(text: str) -> None:
+    assert man.unescape(text) == _unescape_oracle(text)
 
 
 # --- HTML tokenizer ----------------------------------------------------------------------
