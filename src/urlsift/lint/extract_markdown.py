@@ -1,12 +1,15 @@
 """Markdown documents (CommonMark): inline links, images, autolinks, reference definitions.
 
-Strategy: ``markdown-it-py`` (``MarkdownIt("commonmark")``) parses the block structure;
-each block token's ``map`` gives its line range, which is all we take from it: the lines of
-fenced and indented code blocks (masked unless verbatim text is included) and of HTML
-blocks (handed to :func:`~urlsift.lint.extract_html.scan_html_region`). markdown-it does not
+Strategy: ``markdown-it-py`` (``MarkdownIt("commonmark")``, its inline rules off) parses
+the block structure; each block token's ``map`` gives its line range, which is all we take
+from it: the lines of fenced and indented code blocks (masked unless verbatim text is
+included) and of HTML blocks (handed to
+:func:`~urlsift.lint.extract_html.scan_html_region`). markdown-it does not
 give inline columns, so inline code spans, link destinations, autolinks and link reference
 definitions are found by small position-exact scanners on the remaining text, each bounded
-(``MAX_DESTINATION`` characters, never past a blank line), so the work stays linear.
+(``MAX_DESTINATION`` characters, never past a blank line). The work is linear in the text:
+every ``](`` is closed in one shared pass, and a title is read from its end, so no
+character is read once per link that could contain it.
 
 Deliberately more tolerant than CommonMark, because a linter must see broken links: a
 destination that holds whitespace (``[x](http://a b)``, ``<http://a b>``, a reference
@@ -36,9 +39,9 @@ _CODE_TOKENS = frozenset({"code_block", "fence"})
 _BACKTICKS = re.compile(r"`+")
 _BLANK_LINE = re.compile(r"\n[ \t]*(?=\n)")
 _LINK_OPEN = re.compile(r"\]\(")
-# A link title after a destination: "...", '...' or (...), then the closing parenthesis
-# (read from the end by `_content`; the pattern documents what is read).
-_TITLE_TAIL = re.compile(r"""\s+(?:"[^"]*"|'[^']*'|\([^()]*\))\s*\Z""")
+# A link title after a destination, as the pattern \s+(?:"[^"]*"|'[^']*'|\([^()]*\))\s*\Z
+# would find it in the content: read from the end by `_content`, closing -> opening mark.
+_TITLE_OPENERS = {'"': '"', "'": "'", ")": "("}
 # <scheme:...> (CommonMark autolink), tolerating whitespace inside for URL004.
 _AUTOLINK = re.compile(rf"<([A-Za-z][A-Za-z0-9+.\-]{{1,31}}:[^<>]{{0,{MAX_DESTINATION}}})>")
 # [label]: destination (a link reference definition), after up to 3 spaces and any
@@ -127,8 +130,8 @@ def _destination_closes(text: str, opens: list[int]) -> dict[int, int]:
 def _content(text: str, start: int, end: int) -> tuple[int, int]:
     """The destination in ``text[start:end]``: its title and outer whitespace removed.
 
-    Reads as ``_TITLE_TAIL`` describes (whitespace, a title in ``"..."``, ``'...'`` or
-    ``(...)``, then only whitespace), but from the end: the title's opening character is
+    A title is whitespace, then ``"..."``, ``'...'`` or ``(...)`` (no parenthesis inside),
+    then only whitespace. It is read from the end: the title's opening character is
     the nearest one before its closing character, so only the title and the whitespace
     around it are looked at, never the whole content.
     """
@@ -147,9 +150,6 @@ def _content(text: str, start: int, end: int) -> tuple[int, int]:
     while start < end and text[start].isspace():
         start += 1
     return start, end
-
-
-_TITLE_OPENERS = {'"': '"', "'": "'", ")": "("}
 
 
 def _inline_links(text: str) -> Iterator[tuple[int, int]]:
