@@ -100,6 +100,11 @@ def test_mail_html_text_of_malformed_markup() -> None:
     assert "fallback" not in out
     assert "http://cut.example/x?uid=\xa0<BR>rest" in out
     assert out.endswith("rest\n\nhttp://img.example/\n")
+    # A cut <iframe> tag is text like any cut tag (only an iframe's content is hidden).
+    assert "http://cut.example/" in html_to_text('<iframe src="http://cut.example/ never')
+    assert _found('<iframe src="http://cut.example/ x', "html") == [
+        ("bare", "http://cut.example/", 1, 14)
+    ]
 
 
 # --- item 3: Markdown, reST, man and the rules ---------------------------------------------

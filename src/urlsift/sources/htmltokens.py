@@ -60,8 +60,8 @@ class Token(NamedTuple):
     end: int
     """Offset just past the last character."""
     name: str = ""
-    """Tag name (ASCII lower case); for ``text`` inside a raw-text or RCDATA element,
-    that element's name; else empty."""
+    """Tag name of a ``start`` or ``end`` tag (ASCII lower case); for ``text`` inside a
+    raw-text or RCDATA element, that element's name; else empty."""
     attributes: tuple[Attribute, ...] = ()
     """A tag's attributes in source order (repeats kept)."""
     self_closing: bool = False
@@ -112,7 +112,7 @@ def _tag(markup: str, lt: int, start: int, kind: TokenKind) -> Token:
     while True:
         m = _ATTRIBUTE_STEP.match(markup, pos)
         if m is None:  # only whitespace, or nothing, is left: the input ends in the tag
-            return Token("cut", lt, len(markup), name)
+            return Token("cut", lt, len(markup))
         pos = m.end()
         close = m.group("close")
         if close is not None:
