@@ -83,6 +83,7 @@ _FILE_EXTENSION = re.compile(
     re.IGNORECASE,
 )
 _QUOTE = re.compile(r"[ \t]*(?:>[ \t]?)*")
+_BLANK_TO_END = re.compile(r"\s*\Z")
 _SENTENCE_END = ".,;:!?\"')]"
 # The URL ends in a character after which a URL rarely ends (a cut mid-URL).
 _OPEN_ENDINGS = frozenset("-_?&=")
@@ -212,7 +213,10 @@ def diagnose_finding(finding: Finding, lines: Sequence[str] | None = None) -> li
         and finding.line < len(lines)
     ):
         line = lines[finding.line - 1]
-        word = continuation(finding.url, line[finding.end_column - 1 :], line, lines[finding.line])
+        # Only a URL that ends its line can continue; the rest of the line is not copied
+        # (one line can hold many URLs: copying it for each was quadratic).
+        at_end = _BLANK_TO_END.match(line, finding.end_column - 1) is not None
+        word = continuation(finding.url, "", line, lines[finding.line]) if at_end else None
         if word is not None:
             message = (
                 f"{visible(finding.url)}: ends the line and seems to continue with "

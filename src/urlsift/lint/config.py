@@ -21,6 +21,7 @@ from typing import cast
 
 from ..errors import ConfigError
 from .model import RULE_BY_NAME, RULES, LintSeverity
+from .walk import DEFAULT_MAX_FILE_SIZE
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -44,6 +45,8 @@ CONFIG_KEYS: dict[str, str] = {
     "strict": "boolean: RFC 1738 strictness ('~' and 'host?query' are errors)",
     "include-verbatim": "boolean: also check URLs in code blocks, code spans, <pre> ...",
     "respect-gitignore": "boolean: skip what .gitignore files ignore (default true)",
+    "max-file-size": "integer: largest file linted, in bytes (default 10485760, 10 MiB); "
+    "a larger one gets URL011",
     "links": "table: options of --check-links (passed to the link checker)",
 }
 """Configuration keys (kebab-case) and what they hold (``docs/lint.md`` lists them)."""
@@ -167,6 +170,8 @@ class LintSettings:
     """False: the link checker keeps no cache."""
     config_path: Path | None = None
     """The configuration file used, if any."""
+    max_file_size: int = DEFAULT_MAX_FILE_SIZE
+    """Largest file linted, in bytes (a larger one gets ``URL011`` and is not read)."""
 
     def severity_of(self, code: str, default: LintSeverity) -> LintSeverity:
         """Return the effective severity of a diagnostic of ``code``."""
@@ -250,6 +255,15 @@ def _boolean(table: Mapping[str, object], key: str, where: str) -> bool | None:
     raise ConfigError(f"{key} in {where}", value, "must be true or false")
 
 
+def _size(table: Mapping[str, object], key: str, where: str) -> int | None:
+    value = table.get(key)
+    if value is None:
+        return None
+    if isinstance(value, int) and not isinstance(value, bool) and value > 0:
+        return value
+    raise ConfigError(f"{key} in {where}", value, "must be a positive integer (bytes)")
+
+
 def _severities(table: Mapping[str, object], where: str) -> dict[str, LintSeverity]:
     value = table.get("severity", {})
     if not isinstance(value, dict):
@@ -325,6 +339,7 @@ def build_settings(
         link_exclude=cli.link_exclude,
         link_cache=cli.link_cache,
         config_path=config_path,
+        max_file_size=_size(table, "max-file-size", where) or DEFAULT_MAX_FILE_SIZE,
     )
 
 

@@ -5,7 +5,8 @@ Strategy: files from :mod:`.walk`, text from :func:`~.walk.read_document`, findi
 whatever produced it (text rules, unreadable files, the optional link checker): the rule
 selection, the severity overrides and the document's suppression comments. The result is
 data (:class:`LintResult`); rendering and exit codes belong to the caller. Bad documents
-never raise: an unreadable or (explicitly named) binary file is a ``URL010`` diagnostic.
+never raise: an unreadable or (explicitly named) binary file is a ``URL010`` diagnostic, a
+file larger than ``max-file-size`` a ``URL011`` one (it is not read whole).
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ from .check import Suppressions, diagnose
 from .config import LintSettings
 from .extract import ExtractOptions, detect_format, extract_findings
 from .model import RULE_BY_CODE, Diagnostic, Finding
-from .walk import iter_documents, read_document, walk_options
+from .walk import DocumentText, iter_documents, read_document, walk_options
 
 
 @dataclass(frozen=True, slots=True)
@@ -92,6 +93,11 @@ def _unreadable(path: str, problem: str) -> Diagnostic:
     return Diagnostic(path, 1, 1, "URL010", RULE_BY_CODE["URL010"].severity, problem)
 
 
+def _too_large(path: str, content: DocumentText) -> Diagnostic:
+    rule = RULE_BY_CODE["URL011"]
+    return Diagnostic(path, 1, 1, rule.code, rule.severity, content.problem or rule.summary)
+
+
 def lint_paths(
     paths: Sequence[str], settings: LintSettings | None = None, *, cwd: Path | None = None
 ) -> LintResult:
@@ -118,10 +124,14 @@ def lint_paths(
     files = urls = 0
     every_finding: list[Finding] = []
     suppressions: dict[str, Suppressions] = {}
+    empty = Suppressions({}, frozenset())  # for a document not read
     for document in iter_documents(paths, options, cwd):
-        content = read_document(document.path)
+        content = read_document(document.path, settings.max_file_size)
         if content.text is None:
-            if not content.binary or document.explicit:
+            if content.too_large:
+                files += 1
+                out.extend(_finalize([_too_large(document.display, content)], settings, empty))
+            elif not content.binary or document.explicit:
                 files += 1
                 out.append(_unreadable(document.display, content.problem or "unreadable"))
             continue
@@ -135,7 +145,6 @@ def lint_paths(
         if settings.check_links:
             every_finding.extend(findings)
     if settings.check_links:
-        empty = Suppressions({}, frozenset())
         for d in _check_links(every_finding, settings):
             out.extend(_finalize([d], settings, suppressions.get(d.path, empty)))
     out.sort(key=Diagnostic.sort_key)

@@ -1,12 +1,15 @@
 """Markdown documents (CommonMark): inline links, images, autolinks, reference definitions.
 
-Strategy: ``markdown-it-py`` (``MarkdownIt("commonmark")``) parses the block structure;
-each block token's ``map`` gives its line range, which is all we take from it: the lines of
-fenced and indented code blocks (masked unless verbatim text is included) and of HTML
-blocks (handed to :func:`~urlsift.lint.extract_html.scan_html_region`). markdown-it does not
+Strategy: ``markdown-it-py`` (``MarkdownIt("commonmark")``, its inline rules off) parses
+the block structure; each block token's ``map`` gives its line range, which is all we take
+from it: the lines of fenced and indented code blocks (masked unless verbatim text is
+included) and of HTML blocks (handed to
+:func:`~urlsift.lint.extract_html.scan_html_region`). markdown-it does not
 give inline columns, so inline code spans, link destinations, autolinks and link reference
 definitions are found by small position-exact scanners on the remaining text, each bounded
-(``MAX_DESTINATION`` characters, never past a blank line), so the work stays linear.
+(``MAX_DESTINATION`` characters, never past a blank line). The work is linear in the text:
+every ``](`` is closed in one shared pass, and a title is read from its end, so no
+character is read once per link that could contain it.
 
 Deliberately more tolerant than CommonMark, because a linter must see broken links: a
 destination that holds whitespace (``[x](http://a b)``, ``<http://a b>``, a reference
@@ -36,8 +39,9 @@ _CODE_TOKENS = frozenset({"code_block", "fence"})
 _BACKTICKS = re.compile(r"`+")
 _BLANK_LINE = re.compile(r"\n[ \t]*(?=\n)")
 _LINK_OPEN = re.compile(r"\]\(")
-# A link title after a destination: "...", '...' or (...), then the closing parenthesis.
-_TITLE_TAIL = re.compile(r"""\s+(?:"[^"]*"|'[^']*'|\([^()]*\))\s*\Z""")
+# A link title after a destination, as the pattern \s+(?:"[^"]*"|'[^']*'|\([^()]*\))\s*\Z
+# would find it in the content: read from the end by `_content`, closing -> opening mark.
+_TITLE_OPENERS = {'"': '"', "'": "'", ")": "("}
 # <scheme:...> (CommonMark autolink), tolerating whitespace inside for URL004.
 _AUTOLINK = re.compile(rf"<([A-Za-z][A-Za-z0-9+.\-]{{1,31}}:[^<>]{{0,{MAX_DESTINATION}}})>")
 # [label]: destination (a link reference definition), after up to 3 spaces and any
@@ -83,41 +87,80 @@ def _decode(destination: str) -> str:
     return html.unescape(_ESCAPED.sub(r"\1", destination))
 
 
-def _balanced_end(text: str, pos: int, limit: int) -> int | None:
-    """Offset of the ``)`` that closes a destination starting at ``pos``, or None."""
+# Inside a destination, a backslash escapes the next character; an unescaped parenthesis
+# counts; an unescaped line break followed by another ends the search (a blank line).
+_DESTINATION_EVENT = re.compile(r"\\.|[()]|\n(?=\n)", re.DOTALL)
+
+
+def _destination_closes(text: str, opens: list[int]) -> dict[int, int]:
+    """Map each destination start in ``opens`` (sorted) to the ``)`` that closes it.
+
+    A start is closed by the first unescaped ``)`` after it that takes the parenthesis depth
+    below the depth at the start, if that ``)`` comes within ``MAX_DESTINATION`` characters
+    and before any blank line; starts without one are left out. One pass over the text:
+    the open starts wait on a stack, one per depth (a start at a depth is closed, or
+    abandoned at a blank line, before a later start can be at the same depth), so every
+    character and every start is looked at a bounded number of times.
+    """
+    closes: dict[int, int] = {}
+    waiting: list[tuple[int, int]] = []  # (depth at the start, start), depth increasing
     depth = 0
-    i = pos
-    while i < limit:
-        c = text[i]
-        if c == "\\":
-            i += 2
-            continue
+    k = 0  # next start in `opens`
+    for m in _DESTINATION_EVENT.finditer(text, opens[0] if opens else len(text)):
+        at = m.start()
+        while k < len(opens) and opens[k] <= at:
+            waiting.append((depth, opens[k]))
+            k += 1
+        c = text[at]
         if c == "(":
             depth += 1
         elif c == ")":
-            if depth == 0:
-                return i
+            while waiting and waiting[-1][0] == depth:
+                start = waiting.pop()[1]
+                if at < start + MAX_DESTINATION:
+                    closes[start] = at
             depth -= 1
-        elif c == "\n" and text[i + 1 : i + 2] == "\n":
-            return None
-        i += 1
-    return None
+        elif c == "\n":
+            waiting.clear()  # a blank line: no open destination closes after it
+        if k == len(opens) and not waiting:
+            break
+    return closes
+
+
+def _content(text: str, start: int, end: int) -> tuple[int, int]:
+    """The destination in ``text[start:end]``: its title and outer whitespace removed.
+
+    A title is whitespace, then ``"..."``, ``'...'`` or ``(...)`` (no parenthesis inside),
+    then only whitespace. It is read from the end: the title's opening character is
+    the nearest one before its closing character, so only the title and the whitespace
+    around it are looked at, never the whole content.
+    """
+    while end > start and text[end - 1].isspace():
+        end -= 1
+    if end - start >= 2:
+        closer = text[end - 1]
+        opener = _TITLE_OPENERS.get(closer)
+        if opener is not None:
+            at = text.rfind(opener, start, end - 1)
+            stray = closer == ")" and at >= 0 and text.find(")", at + 1, end - 1) >= 0
+            if at > start and not stray and text[at - 1].isspace():
+                end = at - 1
+                while end > start and text[end - 1].isspace():
+                    end -= 1
+    while start < end and text[start].isspace():
+        start += 1
+    return start, end
 
 
 def _inline_links(text: str) -> Iterator[tuple[int, int]]:
     """Yield the (start, end) of each inline link or image destination."""
-    for m in _LINK_OPEN.finditer(text):
-        pos = m.end()
-        limit = min(len(text), pos + MAX_DESTINATION)
-        close = _balanced_end(text, pos, limit)
+    opens = [m.end() for m in _LINK_OPEN.finditer(text)]
+    closes = _destination_closes(text, opens)
+    for pos in opens:
+        close = closes.get(pos)
         if close is None:
             continue
-        content = text[pos:close]
-        title = _TITLE_TAIL.search(content)
-        if title is not None:
-            content = content[: title.start()]
-        start = pos + len(content) - len(content.lstrip())
-        end = pos + len(content.rstrip())
+        start, end = _content(text, pos, close)
         if text.startswith("<", start) and text[end - 1 : end] == ">" and end - start > 1:
             start, end = start + 1, end - 1
         if end > start:
@@ -127,14 +170,8 @@ def _inline_links(text: str) -> Iterator[tuple[int, int]]:
 def _references(text: str) -> Iterator[tuple[int, int]]:
     """Yield the (start, end) of each link reference definition's destination."""
     for m in _REFERENCE.finditer(text):
-        start, end = m.span(1)
-        content = text[start:end]
-        title = _TITLE_TAIL.search(content)
-        if title is not None:
-            content = content[: title.start()]
-        content = content.rstrip()
-        end = start + len(content)
-        if content.startswith("<") and content.endswith(">") and len(content) > 2:
+        start, end = _content(text, *m.span(1))
+        if text.startswith("<", start) and text[end - 1 : end] == ">" and end - start > 2:
             start, end = start + 1, end - 1
         if end > start:
             yield start, end
@@ -166,7 +203,9 @@ def extract_markdown(text: str, path: str, options: ExtractOptions) -> list[Find
     index = LineIndex(text)
     code: list[tuple[int, int]] = []
     html_blocks: list[tuple[int, int]] = []
-    for token in MarkdownIt("commonmark").parse(text):
+    # Only the block structure is used: markdown-it's inline rules are not run (``]("`` * n
+    # costs them time quadratic in n).
+    for token in MarkdownIt("commonmark").disable("inline").parse(text):
         if token.map is None:
             continue
         first, last = token.map

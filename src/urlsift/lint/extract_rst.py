@@ -21,6 +21,7 @@ Standalone URIs in the text are the core's appendix forms.
 
 from __future__ import annotations
 
+import bisect
 import re
 from collections.abc import Iterator
 
@@ -97,29 +98,70 @@ def _embedded(text: str) -> Iterator[tuple[int, int]]:
     for m in _EMBEDDED_END.finditer(text):
         end = m.start()
         floor = max(0, end - MAX_TARGET)
+        # Each search stops at the nearest '>' back, then at the nearest '<' after it, so
+        # the stretches looked at by successive ends do not overlap.
+        floor = max(floor, text.rfind(">", floor, end) + 1)
         open_angle = text.rfind("<", floor, end)
-        if open_angle < 0 or text.rfind("`", floor, open_angle) < 0:
+        if open_angle < 0 or text.rfind("`", max(0, end - MAX_TARGET), open_angle) < 0:
             continue
         start = open_angle + 1
         content = text[start:end]
-        if not content.strip() or "\n\n" in content or ">" in content:
+        if not content.strip() or "\n\n" in content:
             continue
         start += len(content) - len(content.lstrip())
         end = start + len(content.strip())
         yield start, end
 
 
+def _block_ends(lines: list[str], queries: list[tuple[int, int]]) -> list[int]:
+    """``_indented_block(lines, first, base)`` for each ``(first, base)``, in linear time.
+
+    Calling ``_indented_block`` once per target rescans the same lines for nested targets
+    (time ``lines x targets``). Here the lines are swept once from the bottom up, keeping
+    the non-blank lines that could still stop a block (nearest on top, each one less
+    indented than the one above it); a query finds its stopping line by bisection.
+    """
+    indents = [_indent(line) if line.strip() else -1 for line in lines]
+    last_end = [0] * (len(lines) + 1)  # last_end[i]: 1 + last non-blank index below i
+    for i, indent in enumerate(indents):
+        last_end[i + 1] = i + 1 if indent >= 0 else last_end[i]
+    answers = [0] * len(queries)
+    stack_indents: list[int] = []  # increasing from bottom to top
+    stack_lines: list[int] = []
+    i = len(lines)
+    for q in sorted(range(len(queries)), key=lambda q: queries[q][0], reverse=True):
+        first, base = queries[q]
+        while i > first:
+            i -= 1
+            if indents[i] < 0:
+                continue
+            while stack_indents and stack_indents[-1] >= indents[i]:
+                stack_indents.pop()
+                stack_lines.pop()
+            stack_indents.append(indents[i])
+            stack_lines.append(i)
+        k = bisect.bisect_right(stack_indents, base) - 1
+        stop = stack_lines[k] if k >= 0 else len(lines)
+        answers[q] = max(first, last_end[stop])
+    return answers
+
+
 def _targets(text: str, index: LineIndex) -> Iterator[tuple[int, int]]:
     """Yield the (start, end) of each explicit target's URI (possibly over several lines)."""
-    lines = text.split("\n")
-    for m in _TARGET.finditer(text):
-        line_no, _ = index.position(m.start())
-        base = len(m.group(1).expandtabs())
-        end_line = _indented_block(lines, line_no, base)
+    matches = list(_TARGET.finditer(text))
+    line_numbers = [index.position(m.start())[0] for m in matches]
+    queries = [
+        (line_no, len(m.group(1).expandtabs()))
+        for m, line_no in zip(matches, line_numbers, strict=True)
+    ]
+    block_ends = _block_ends(text.split("\n"), queries)
+    for m, line_no, end_line in zip(matches, line_numbers, block_ends, strict=True):
         start = m.end()
         end = index.line_end(max(end_line, line_no))
+        if end - start > MAX_TARGET:
+            continue
         content = text[start:end]
-        if len(content) > MAX_TARGET or not content.strip():
+        if not content.strip():
             continue
         start += len(content) - len(content.lstrip())
         end = start + len(content.strip())

@@ -102,6 +102,12 @@ RULES: tuple[Rule, ...] = (
         "A file could not be read or decoded as text.",
     ),
     Rule(
+        "URL011",
+        "file-too-large",
+        "warning",
+        "A file is larger than `max-file-size` (default 10 MiB): it was not linted.",
+    ),
+    Rule(
         "URL101",
         "broken-link",
         "error",

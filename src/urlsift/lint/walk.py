@@ -9,8 +9,10 @@ folders between the repository's top and the walked folder count too), and what 
 ``exclude`` globs match; of the rest only documentation files are linted
 (:data:`DEFAULT_INCLUDE`, or the ``include`` globs). Globs are gitignore-style, relative to
 the folder given on the command line. Symbolic links to folders are not followed, so a
-link loop cannot make the walk endless; links to files are read. This module and
-:mod:`.engine` are the only parts of the linter that touch the file system.
+link loop cannot make the walk endless; links to files are read. Reading is bounded: a
+file, device or pipe is never read past the size limit (:data:`DEFAULT_MAX_FILE_SIZE`).
+This module and :mod:`.engine` are the only parts of the linter that touch the file
+system.
 """
 
 from __future__ import annotations
@@ -80,6 +82,11 @@ DEFAULT_INCLUDE: tuple[str, ...] = (
 BINARY_SNIFF_BYTES = 8192
 """A file with a NUL byte among its first this many bytes is binary."""
 
+DEFAULT_MAX_FILE_SIZE = 10 * 1024 * 1024
+"""Largest file linted, in bytes (the ``max-file-size`` setting's default): a larger one
+gets ``URL011`` and is not read whole, so memory stays bounded (extraction holds many
+times a document's size at its peak: see ``benchmarks/bench_lint_memory.py``)."""
+
 
 @dataclass(frozen=True, slots=True)
 class Document:
@@ -101,31 +108,59 @@ class DocumentText:
     text: str | None
     """The text (UTF-8, BOM removed, undecodable bytes as lone surrogates), or None."""
     problem: str | None = None
-    """Why the text could not be had (unreadable, binary)."""
+    """Why the text could not be had (unreadable, binary, too large)."""
     binary: bool = False
     """True when the file looks binary."""
+    too_large: bool = False
+    """True when the file is larger than the size limit (it was not read whole)."""
 
 
-def read_document(path: Path) -> DocumentText:
-    """Read and decode a document; never raises for a bad file.
+def read_document(path: Path, max_size: int | None = DEFAULT_MAX_FILE_SIZE) -> DocumentText:
+    """Read and decode a document; never raises for a bad file, never reads without bound.
+
+    At most ``max_size + 1`` bytes are read, whatever the file is: a regular file larger
+    than ``max_size`` (by its size) is not read past its first :data:`BINARY_SNIFF_BYTES`;
+    a device or pipe (``/dev/zero``, a FIFO) is read until ``max_size`` is passed. A FIFO
+    is opened without waiting for a writer (with none, it reads as empty).
 
     Args:
         path: the file.
+        max_size: the largest file read, in bytes (None: no limit).
 
     Returns:
-        The text, or the problem: a read error, or a NUL byte in the first
-        :data:`BINARY_SNIFF_BYTES` bytes (binary).
+        The text, or the problem: a read error, a NUL byte in the first
+        :data:`BINARY_SNIFF_BYTES` bytes (binary), or more than ``max_size`` bytes
+        (too large).
     """
     try:
-        data = path.read_bytes()
+        fd = os.open(path, os.O_RDONLY | _NONBLOCK)
+        with os.fdopen(fd, "rb") as stream:
+            if _NONBLOCK:
+                os.set_blocking(fd, True)  # non-blocking only for the open of a FIFO
+            head = stream.read(BINARY_SNIFF_BYTES)
+            if b"\0" in head:
+                return DocumentText(None, _BINARY, True)
+            size = os.fstat(fd).st_size
+            if max_size is not None and size > max_size:
+                return _too_large(max_size)
+            rest = stream.read() if max_size is None else stream.read(max_size + 1 - len(head))
     except OSError as exc:
         return DocumentText(None, f"cannot read the file: {exc.strerror or exc}")
-    if b"\0" in data[:BINARY_SNIFF_BYTES]:
-        return DocumentText(
-            None, f"binary file (a NUL byte in the first {BINARY_SNIFF_BYTES} bytes)", True
-        )
+    data = head + rest
+    if max_size is not None and len(data) > max_size:
+        return _too_large(max_size)
     text = data.decode("utf-8", "surrogateescape")
     return DocumentText(text.removeprefix("\ufeff"))
+
+
+# Opening a FIFO for reading waits for a writer unless it is opened non-blocking.
+_NONBLOCK = getattr(os, "O_NONBLOCK", 0)
+_BINARY = f"binary file (a NUL byte in the first {BINARY_SNIFF_BYTES} bytes)"
+
+
+def _too_large(max_size: int) -> DocumentText:
+    problem = f"file larger than max-file-size ({max_size} bytes): not linted"
+    return DocumentText(None, problem, too_large=True)
 
 
 def display_path(path: Path, given: str, cwd: Path) -> str:

@@ -1,13 +1,17 @@
 """Text of an HTML mail part: the visible text, then every URL-bearing attribute value.
 
-Strategy: the standard library's :class:`html.parser.HTMLParser` (a tolerant tokenizer that
-never rejects input) turns the markup into events; character references are decoded by the
-parser. The unit's text is built in two sections so the scanner sees both what a reader
-sees and where the links point:
+Strategy: :func:`~urlsift.sources.htmltokens.tokenize` (an HTML tokenizer that never
+rejects input and is linear on any input) turns the markup into tokens; character
+references in text and attribute values are decoded (:func:`html.unescape`). The unit's
+text is built in two sections so the scanner sees both what a reader sees and where the
+links point:
 
 1. the *visible text*: character data outside ``<script>``, ``<style>``, ``<head>``'s
-   metadata and comments, with a line break added at block-level tags (``<p>``, ``<br>``,
-   ``<div>``, ``<li>``, ``<tr>``...) so words from different blocks do not run together.
+   metadata, fallback content (``<iframe>``, ``<noembed>``, ``<noframes>``) and comments
+   (a tag the part ends inside, which HTML drops, is read as text, so a URL in a truncated
+   ``<a href="...`` is still found), with a line break added at block-level tags (``<p>``,
+   ``<br>``, ``<div>``, ``<li>``, ``<tr>``...) so words from different blocks do not run
+   together.
    Source line breaks inside text are kept as they are (a URL wrapped in the HTML source
    stays wrapped, just as it would in plain text);
 2. after one empty line, *each attribute URL on its own line*, in document order without
@@ -21,8 +25,10 @@ Work and memory are linear in the size of the part.
 
 from __future__ import annotations
 
+import html
 import re
-from html.parser import HTMLParser
+
+from .htmltokens import RAW_TEXT_ELEMENTS, UNRENDERED_ELEMENTS, Token, tokenize
 
 URL_ATTRIBUTES = frozenset(
     {
@@ -59,52 +65,12 @@ _ABSOLUTE = re.compile(r"[A-Za-z][A-Za-z0-9+.\-]*:")
 _TAB_OR_NEWLINE = re.compile(r"[\t\r\n]")
 
 
-class _TextExtractor(HTMLParser):
-    """Collects visible text and attribute URLs from the parser's events."""
-
-    def __init__(self) -> None:
-        super().__init__(convert_charrefs=True)
-        self.text: list[str] = []
-        self.urls: dict[str, None] = {}  # insertion-ordered set
-        self._hidden = 0  # depth of open hidden elements
-        self._in_title = False
-
-    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
-        for name, value in attrs:
-            if value and name in URL_ATTRIBUTES:
-                url = _TAB_OR_NEWLINE.sub("", value.strip())
-                if _ABSOLUTE.match(url):
-                    self.urls[url] = None
-        if tag in HIDDEN_TAGS:
-            self._hidden += 1
-        elif tag == "body":
-            self._hidden = 0  # a <body> ends an unclosed <head> or <style>
-        elif tag == "title":
-            self._in_title = True
-        if tag in BLOCK_TAGS:
-            self.text.append("\n")
-
-    def handle_startendtag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
-        # <br/>, <img .../>: never opens an element, so hidden depth is not touched.
-        for name, value in attrs:
-            if value and name in URL_ATTRIBUTES:
-                url = _TAB_OR_NEWLINE.sub("", value.strip())
-                if _ABSOLUTE.match(url):
-                    self.urls[url] = None
-        if tag in BLOCK_TAGS:
-            self.text.append("\n")
-
-    def handle_endtag(self, tag: str) -> None:
-        if tag in HIDDEN_TAGS:
-            self._hidden = max(0, self._hidden - 1)
-        elif tag == "title":
-            self._in_title = False
-        if tag in BLOCK_TAGS:
-            self.text.append("\n")
-
-    def handle_data(self, data: str) -> None:
-        if not self._hidden or self._in_title:
-            self.text.append(data)
+def _attribute_urls(markup: str, token: Token, urls: dict[str, None]) -> None:
+    for name, start, end in token.attributes:
+        if end > start and name in URL_ATTRIBUTES:
+            url = _TAB_OR_NEWLINE.sub("", html.unescape(markup[start:end]).strip())
+            if _ABSOLUTE.match(url):
+                urls[url] = None
 
 
 def html_to_text(markup: str) -> str:
@@ -115,16 +81,45 @@ def html_to_text(markup: str) -> str:
 
     Returns:
         The visible text, then (after an empty line) each absolute URL found in a
-        URL-bearing attribute on its own line. The parser accepts any markup; should it
-        ever raise, the MIME layer falls back to the raw markup with an
+        URL-bearing attribute on its own line. The tokenizer accepts any markup; should
+        this ever raise, the MIME layer falls back to the raw markup with an
         ``html-parse-error`` defect.
     """
-    parser = _TextExtractor()
-    parser.feed(markup)
-    parser.close()
-    text = "".join(parser.text)
-    if parser.urls:
+    pieces: list[str] = []
+    urls: dict[str, None] = {}  # insertion-ordered set
+    hidden = 0  # depth of open hidden elements
+    in_title = False
+    for token in tokenize(markup):
+        kind, name = token.kind, token.name
+        if kind == "text" or kind == "cut":  # a cut tag is read as text, URLs and all
+            if name in UNRENDERED_ELEMENTS or (hidden and not in_title):
+                continue
+            written = markup[token.start : token.end]
+            raw = kind == "text" and name in RAW_TEXT_ELEMENTS
+            pieces.append(written if raw else html.unescape(written))
+        elif kind == "start":
+            _attribute_urls(markup, token, urls)
+            # <br/>, <img .../>: a self-closing tag never opens an element.
+            if token.self_closing:
+                pass
+            elif name in HIDDEN_TAGS:
+                hidden += 1
+            elif name == "body":
+                hidden = 0  # a <body> ends an unclosed <head> or <style>
+            elif name == "title":
+                in_title = True
+            if name in BLOCK_TAGS:
+                pieces.append("\n")
+        elif kind == "end":
+            if name in HIDDEN_TAGS:
+                hidden = max(0, hidden - 1)
+            elif name == "title":
+                in_title = False
+            if name in BLOCK_TAGS:
+                pieces.append("\n")
+    text = "".join(pieces)
+    if urls:
         if text and not text.endswith("\n"):
             text += "\n"
-        text += "\n" + "\n".join(parser.urls) + "\n"
+        text += "\n" + "\n".join(urls) + "\n"
     return text

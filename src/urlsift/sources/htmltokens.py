@@ -1,0 +1,201 @@
+"""HTML in, tokens with exact source offsets out, in time and memory linear in the input.
+
+Promises:
+
+* :func:`tokenize` accepts any ``str`` and never raises;
+* the tokens' spans tile the input: the first starts at 0, each starts where the one before
+  ended, the last ends at ``len(markup)``, so a caller can mask or keep every character;
+* every character is examined a bounded number of times: each step consumes what it
+  looked at, every search starts where the previous one stopped, and the end of the input
+  inside a construct ends the construct instead of sending the tokenizer back to re-read it
+  as text. (CPython's :class:`html.parser.HTMLParser` does go back: ``"<a" * n`` or an
+  unclosed attribute value cost it time quadratic in ``n``.)
+
+It follows the tokenizer of the HTML Living Standard (§13.2.5) where it matters for text
+and links: a ``<`` starts markup only before an ASCII letter, ``!``, ``?`` or ``/`` (else
+it is text); a tag name runs to whitespace, ``/`` or ``>`` (so ``<a<a`` is one tag name);
+attribute values are double-quoted, single-quoted or unquoted, and a quoted value may hold
+``>``; comments end at ``-->``, ``--!>``, or abruptly at ``<!-->`` and ``<!--->``;
+``<!DOCTYPE``, ``<?...>``, ``<![CDATA[`` and other ``<!`` or ``</`` oddities are comments
+ending at the next ``>``; ``</>`` is dropped; the content of ``<script>``, ``<style>``,
+``<xmp>``, ``<iframe>``, ``<noembed>``, ``<noframes>`` (raw text), ``<title>`` and
+``<textarea>`` (text with character references) runs to the matching end tag, and
+``<plaintext>`` to the end; a tag or comment the input ends inside is ended by it (a tag cut
+so is a ``cut`` token, spanning to the end: the standard drops it, callers may read it as
+text). Tree construction (implied end tags, foreign
+content, the script data escape states) is not done: callers track the few elements they
+care about. Character references are left to the caller (:func:`html.unescape`, whose
+pattern is bounded).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from typing import Literal, NamedTuple
+
+TokenKind = Literal["text", "start", "end", "comment", "cut"]
+"""``text``: character data; ``start``/``end``: tags; ``comment``: comments, doctypes,
+processing instructions and other dropped markup; ``cut``: a tag the input ends inside."""
+
+
+class Attribute(NamedTuple):
+    """One attribute of a tag, as written."""
+
+    name: str
+    """The name, ASCII lower case."""
+    start: int
+    """Offset of the value's first character (inside the quotes)."""
+    end: int
+    """Offset just past the value (``start == end`` when the value is empty or absent)."""
+
+
+class Token(NamedTuple):
+    """One token: its kind and source span, and for tags the name and attributes."""
+
+    kind: TokenKind
+    """What the span holds."""
+    start: int
+    """Offset of the first character."""
+    end: int
+    """Offset just past the last character."""
+    name: str = ""
+    """Tag name of a ``start`` or ``end`` tag (ASCII lower case); for ``text`` inside a
+    raw-text or RCDATA element, that element's name; else empty."""
+    attributes: tuple[Attribute, ...] = ()
+    """A tag's attributes in source order (repeats kept)."""
+    self_closing: bool = False
+    """The tag ends with ``/>``."""
+
+
+RAW_TEXT_ELEMENTS = frozenset({"script", "style", "xmp", "iframe", "noembed", "noframes"})
+"""Elements whose content is text up to their end tag, character references undecoded."""
+
+RCDATA_ELEMENTS = frozenset({"title", "textarea"})
+"""Elements whose content is text up to their end tag, character references decoded."""
+
+UNRENDERED_ELEMENTS = frozenset({"iframe", "noembed", "noframes"})
+"""Raw-text elements whose content a browser does not show (fallback content)."""
+
+_SPACE = "\t\n\f\r "
+# A '<' that starts markup (§13.2.5.6 tag open state); any other '<' is text.
+_MARKUP_START = re.compile(r"<[A-Za-z!?/]")
+_TAG_NAME = re.compile(r"[^\t\n\f\r />]*")
+# One step of the attribute states (§13.2.5.32-39): optional whitespace, then the end of
+# the tag, a stray '/', or an attribute with its optional value. A quoted value may stop at
+# the end of the input (then the next step finds nothing: the tag is cut). Backtracking is
+# limited to the whitespace before a missing '=', which the next step consumes.
+_ATTRIBUTE_STEP = re.compile(
+    r"""[\t\n\f\r ]*(?:
+        (?P<close>/?>)
+      | /
+      | (?P<name>[^\t\n\f\r />][^\t\n\f\r />=]*)
+        (?:[\t\n\f\r ]*=[\t\n\f\r ]*
+           (?:"(?P<dq>[^"]*)"?|'(?P<sq>[^']*)'?|(?P<uq>[^\t\n\f\r >]*)))?
+    )""",
+    re.VERBOSE,
+)
+_COMMENT_END = re.compile(r"--!?>")
+_RAW_END = {
+    name: re.compile(rf"</{name}(?=[\t\n\f\r />])", re.IGNORECASE)
+    for name in RAW_TEXT_ELEMENTS | RCDATA_ELEMENTS
+}
+
+
+def _tag(markup: str, lt: int, start: int, kind: TokenKind) -> Token:
+    """The tag whose name starts at ``start`` (after ``<`` or ``</`` at ``lt``)."""
+    name_match = _TAG_NAME.match(markup, start)
+    assert name_match is not None  # the pattern matches ""
+    name = name_match.group().lower()
+    attributes: list[Attribute] = []
+    pos = name_match.end()
+    while True:
+        m = _ATTRIBUTE_STEP.match(markup, pos)
+        if m is None:  # only whitespace, or nothing, is left: the input ends in the tag
+            return Token("cut", lt, len(markup))
+        pos = m.end()
+        close = m.group("close")
+        if close is not None:
+            return Token(kind, lt, pos, name, tuple(attributes), close == "/>")
+        attribute = m.group("name")
+        if attribute is not None:
+            # The value's group closes after the name's: lastgroup names it when present.
+            group = m.lastgroup
+            if group is None or group == "name":
+                value_start = value_end = pos
+            else:
+                value_start, value_end = m.span(group)
+            attributes.append(Attribute(attribute.lower(), value_start, value_end))
+
+
+def _to_greater_than(markup: str, start: int) -> int:
+    """End of a bogus comment or doctype: just past the next ``>``, or the input's end."""
+    gt = markup.find(">", start)
+    return len(markup) if gt < 0 else gt + 1
+
+
+def _markup(markup: str, lt: int) -> Token | None:
+    """The markup token at ``lt`` (a ``<`` matched by ``_MARKUP_START``), or None: text."""
+    after = markup[lt + 1]
+    if after == "!":
+        if markup.startswith("--", lt + 2):
+            body = lt + 4
+            if markup.startswith(">", body):
+                return Token("comment", lt, body + 1)
+            if markup.startswith("->", body):
+                return Token("comment", lt, body + 2)
+            m = _COMMENT_END.search(markup, body)
+            return Token("comment", lt, len(markup) if m is None else m.end())
+        return Token("comment", lt, _to_greater_than(markup, lt + 2))
+    if after == "?":
+        return Token("comment", lt, _to_greater_than(markup, lt + 2))
+    if after == "/":
+        following = markup[lt + 2 : lt + 3]
+        if not following:
+            return None  # "</" at the end of the input is text
+        if following == ">":
+            return Token("comment", lt, lt + 3)
+        if not following.isascii() or not following.isalpha():
+            return Token("comment", lt, _to_greater_than(markup, lt + 2))
+        return _tag(markup, lt, lt + 2, "end")
+    return _tag(markup, lt, lt + 1, "start")
+
+
+def tokenize(markup: str) -> Iterator[Token]:
+    """Yield the tokens of an HTML document or fragment, in source order.
+
+    Args:
+        markup: the decoded HTML source.
+
+    Returns:
+        An iterator of tokens whose spans tile ``markup`` (see the module notes).
+    """
+    text_start = 0  # start of the text not yet given out
+    search = 0  # where to look for the next markup
+    end = len(markup)
+    while search < end:
+        m = _MARKUP_START.search(markup, search)
+        if m is None:
+            break
+        lt = m.start()
+        token = _markup(markup, lt)
+        if token is None:
+            search = lt + 1
+            continue
+        if lt > text_start:
+            yield Token("text", text_start, lt)
+        yield token
+        text_start = search = token.end
+        if token.kind != "start":
+            continue
+        if token.name == "plaintext":
+            break
+        raw_end = _RAW_END.get(token.name)
+        if raw_end is not None:
+            closing = raw_end.search(markup, search)
+            stop = end if closing is None else closing.start()
+            if stop > search:
+                yield Token("text", search, stop, token.name)
+            text_start = search = stop
+    if text_start < end:
+        yield Token("text", text_start, end)
