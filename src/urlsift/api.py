@@ -63,11 +63,11 @@ def _text_defects(url: str) -> tuple[Defect, ...]:
 
 # What a candidate's readings conclude, whatever text they came from (cached): the index
 # of the reading chosen (0: the rejoiner's primary), that reading, its normal form (made
-# here, so a repeated URL is normalized once), the other readings in
-# the rejoiner's order, the chosen reading's scheme, its defects (the input-text defects
-# inside it, then the validator's), whether none of those is an error, its fragment and
-# its parts. A plain tuple: one is built per distinct URL, and a record class costs more
-# than the rest of the step.
+# here, so a repeated URL is normalized once), the other readings in the rejoiner's order,
+# the chosen reading's scheme, its defects (the input-text defects inside it, then the
+# validator's), whether none of those is an error, its fragment and its parts. A plain
+# tuple: one is built per distinct URL, and a record class costs more than the rest of
+# the step.
 _Verdict = tuple[
     int,
     str,
