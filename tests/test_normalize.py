@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 
 import urlsift
 from urlsift.cli import main
-from urlsift.normalize import normalize
+from urlsift.normalize import _normalize, normalize
 
 FIXTURES = Path(__file__).resolve().parent.parent / "corpora" / "normalize"
 
@@ -71,6 +71,15 @@ def test_unchanged_url_is_returned_as_is() -> None:
     # The records share the string: no copy per URL when nothing changes.
     for url in ("http://example.com/x", "mailto:a@b.example", "no scheme", ""):
         assert normalize(url) is url
+
+
+def test_a_port_too_long_for_int_is_compared_as_text() -> None:
+    # int() refuses strings of more than 4,300 digits: normalize() must not raise.
+    for scheme in ("http", "HTTP"):
+        zeros = f"{scheme}://h:{'0' * 5000}80/"
+        assert normalize(zeros) == "http://h/"
+        nines = f"{scheme}://h:{'9' * 5000}/"
+        assert normalize(nines) == "http://h:" + "9" * 5000 + "/"
 
 
 # ---------------------------------------------------------------------------------------
@@ -161,6 +170,31 @@ def test_default_port_and_empty_port_are_dropped(scheme: str, host: str, path: s
     assert normalize(f"{scheme}://{host}:{port}/{path}") == plain
     assert normalize(f"{scheme}://{host}:/{path}") == plain
     assert normalize(f"{scheme}://{host}:{port + 1}/{path}") != plain
+
+
+_SHAPES = st.tuples(
+    st.sampled_from(["http", "https", "ftp", "gopher", "telnet", "nntp", "wais", "prospero",
+                     "file", "mailto", "news", "x-y", "HTTP"]),
+    st.sampled_from([":", "://"]),
+    st.sampled_from(["", "u@", "U:P@", "a@b@", "%41@"]),
+    st.sampled_from(["h.example", "H.example", "localhost", "", "h%2e", "[::1]"]),
+    st.sampled_from(["", ":", ":80", ":080", ":21", ":70", ":8080", ":1525", ":x"]),
+    st.sampled_from(["", "/", "/1", "/1#f", "/11", "/./a", "/a/..", "/.x", "/a%7e", "?q", "#f"]),
+    st.text(alphabet="aZ/.:@?#%1,\"=&", max_size=8),
+)  # fmt: skip
+
+
+@given(_SHAPES)
+def test_the_shortcut_agrees_with_the_full_path(shape: tuple[str, ...]) -> None:
+    # normalize() returns URLs that look normal at once; they must be normal indeed.
+    url = "".join(shape)
+    assert normalize(url) == _normalize(url)
+
+
+@pytest.mark.parametrize("case", EQUIVALENCES + DIFFERENT, ids=lambda c: c.id)
+def test_the_shortcut_agrees_on_the_fixtures(case: Pair) -> None:
+    for url in (case.first, case.second):
+        assert normalize(url) == _normalize(url)
 
 
 # ---------------------------------------------------------------------------------------

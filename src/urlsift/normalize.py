@@ -22,8 +22,8 @@ The rules, and why each is safe:
   ``//`` authority, whatever the scheme (§6.2.2.1: always for the generic syntax).
   User and password are kept as written: they are case-sensitive.
 * **Port** (§6.2.3), for the RFC 1738 schemes only: an empty port, or the scheme's default
-  (http 80, https 443, ftp 21, gopher 70, telnet 23, nntp 119, wais 210, prospero 1525),
-  is removed with its ``:``.
+  (http 80, https 443, ftp 21, gopher 70, telnet 23, nntp 119, wais 210, prospero 1525;
+  ``080`` is 80), is removed with its ``:``.
 * **Empty path** becomes ``/`` (§6.2.3) for http and https, and for ftp, gopher and
   telnet, whose ``/`` RFC 1738 §3.2, §3.4 and §3.8 call optional when the path is empty.
   A gopher path of just the default type ``1`` is that empty path (§3.4).
@@ -42,7 +42,7 @@ The rules, and why each is safe:
   may be quoted.
 
 Left out on purpose: ``news:`` and the nntp group (message-IDs and group names are
-case-sensitive), IDNA mapping of non-ASCII hosts, leading zeros of ports and IP
+case-sensitive), IDNA mapping of non-ASCII hosts, leading zeros of other ports and of IP
 addresses, the order of query parameters, a trailing ``/`` on a non-empty path, and the
 fragment (only its escapes are normalized: §6.2.3 exempts it from scheme rules).
 """
@@ -55,18 +55,14 @@ from .schemes import default_registry
 
 __all__ = ["normalize"]
 
-# "scheme:" then, when present, "//" and the authority (up to "/", "?" or "#").
-# RFC 1738 §2.1: scheme = 1*[ lowalpha | digit | "+" | "-" | "." ]; upper case is read
-# as lower case.
-_HEAD = re.compile(r"([A-Za-z0-9+.\-]+):(?://([^/?#]*))?")
-
-# URLs already in normal form, in the common shapes (most URLs in real text): a lower-case
-# scheme, a lower-case host without user or port, a non-empty path, no "%". (A "/." in
-# them may be a dot segment: those take the full path.) No nested repetition: linear.
-_PLAIN = re.compile(
-    r"(?:https?|ftp)://[a-z0-9.\-]+/[^%]*"
-    r'|mailto:[^%?#@",]+@[a-z0-9.\-]+'
-    r"|news:[^%]*"
+# "scheme:" then, when "//" follows, the authority: [ user-info "@" ] host [ ":" port ].
+# RFC 1738 §2.1: scheme = 1*[ lowalpha | digit | "+" | "-" | "." ], upper case read as
+# lower case. The user-info runs to the last "@" (as user agents read it); a host in
+# brackets is an IPv6 literal (not RFC 1738, but lower-cased all the same). The match
+# ends where the path, query or fragment starts. No nested repetition: linear.
+_SPLIT = re.compile(
+    r"([A-Za-z0-9+.\-]+):"
+    r"(?://(?:([^/?#]*)@)?(\[[^\]/?#]*\](?=[:/?#]|\Z)|[^:/?#]*)(?::([^/?#]*))?)?"
 )
 
 _HEX = "0123456789ABCDEFabcdef"
@@ -85,17 +81,31 @@ _UPPER = {pair: f"%{pair}".upper() for pair in _DECODED}
 
 _ASCII_LOWER = str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrstuvwxyz")
 
-# The RFC 1738 schemes whose port and empty path have defaults: their default ports
-# (from the scheme table, so there is one list) and whether an empty path is "/".
+# The RFC 1738 schemes whose port and empty path have defaults: their default ports in
+# decimal (from the scheme table, so there is one list; compared as text, without leading
+# zeros: int() refuses a port of 4,300 digits) and whether an empty path is "/".
 _REGISTRY = default_registry()
-_DEFAULT_PORTS: dict[str, int] = {}
+_DEFAULT_PORTS: dict[str, str] = {}
 for _name in _REGISTRY:
     _port = _REGISTRY.lookup(_name).default_port
     if _port is not None:
-        _DEFAULT_PORTS[_name] = _port
+        _DEFAULT_PORTS[_name] = str(_port)
 del _name, _port, _REGISTRY
 _SLASH_WHEN_EMPTY = frozenset({"http", "https", "ftp", "gopher", "telnet"})
 _DOT_SEGMENTS = frozenset({"http", "https"})
+
+# The common shapes (most URLs in real text), so that they cost one match: a lower-case
+# scheme, "//", a lower-case host (no user, and not "localhost"), a port (group 2), a
+# non-empty path that is not gopher's "/1", and no "%"; "file:///" and a path without
+# "%"; a mailto of one address with a lower-case domain; a news URL without "%". They
+# are normal but for a default port. A "/." may be a dot segment: such URLs take the full
+# path. No nested repetition: linear. (A test holds the shortcut to the full path.)
+_PLAIN = re.compile(
+    r"([a-z][a-z0-9+.\-]*)://(?!localhost[:/])[a-z0-9.\-]+(?::([0-9]+))?/(?!1(?:#|$))[^%]*"
+    r"|file:///[^%]*"
+    r'|mailto:(?!//)[^%?#@",]+@[a-z0-9.\-]+'
+    r"|news:(?!//)[^%]*"
+)
 
 
 def normalize(url: str) -> str:
@@ -110,30 +120,59 @@ def normalize(url: str) -> str:
     Returns:
         The normal form; ``url`` itself when it is already normal or has no scheme.
     """
-    if _PLAIN.fullmatch(url) is not None and "/." not in url:
+    plain = _PLAIN.fullmatch(url)
+    if plain is None or "/." in url:
+        return _normalize(url)
+    if plain.lastindex != 2:  # no port
         return url
-    head = _HEAD.match(url)
-    if head is None:
+    start, end = plain.span(2)
+    if url[start:end].lstrip("0") != _DEFAULT_PORTS.get(plain[1]):
         return url
-    written_scheme, authority = head.groups()
+    return url[: start - 1] + url[end:]
+
+
+def _normalize(url: str) -> str:
+    # normalize() without the shortcut for URLs already normal.
+    parts = _SPLIT.match(url)
+    if parts is None:
+        return url
+    written_scheme, userinfo, host, port = parts.groups()
     scheme = written_scheme.lower()
-    rest = url[head.end() :]
+    rest = url[parts.end() :]
     if "%" in rest:
         rest = _percent(rest)
-    if authority is None:  # no "//": opaque (mailto, news) or a malformed URL
+    if host is None:  # no "//": opaque (mailto, news) or a malformed URL
         if scheme == "mailto":
             rest = _mailto(rest)
         out = f"{scheme}:{rest}"
         return url if out == url else out
-    authority = _authority(scheme, authority)
-    if rest[:1] in ("", "?", "#"):  # empty path
+    # Each component on its own: decoding never makes a delimiter.
+    if userinfo is None:
+        userinfo = ""
+    else:
+        userinfo = (_percent(userinfo) if "%" in userinfo else userinfo) + "@"
+    host = _lower(_percent(host) if "%" in host else host)
+    if scheme == "file" and host == "localhost":
+        host = ""
+    if port is not None:
+        port = _percent(port) if "%" in port else port
+        default = _DEFAULT_PORTS.get(scheme)
+        if default is not None and (
+            not port or (port.isascii() and port.isdigit() and port.lstrip("0") == default)
+        ):
+            port = None
+    if not rest or rest[0] in "?#":  # empty path
         if scheme in _SLASH_WHEN_EMPTY:
             rest = "/" + rest
     elif scheme == "gopher" and rest[:2] == "/1" and rest[2:3] in ("", "#"):
         rest = "/" + rest[2:]
     elif scheme in _DOT_SEGMENTS and "/." in rest:
         rest = _without_dot_segments(rest)
-    out = f"{scheme}://{authority}{rest}"
+    out = (
+        f"{scheme}://{userinfo}{host}{rest}"
+        if port is None
+        else (f"{scheme}://{userinfo}{host}:{port}{rest}")
+    )
     return url if out == url else out
 
 
@@ -164,28 +203,6 @@ def _lower(text: str) -> str:
         else:
             out.append("%" + piece.translate(_ASCII_LOWER))
     return "".join(out)
-
-
-def _authority(scheme: str, authority: str) -> str:
-    # [ userinfo "@" ] host [ ":" port ]: the host after the last "@" (as user agents
-    # read it), an IPv6 literal in brackets (not RFC 1738, but lower-cased all the same).
-    if "%" in authority:
-        authority = _percent(authority)
-    userinfo, at, hostport = authority.rpartition("@")
-    close = hostport.find("]") if hostport.startswith("[") else -1
-    colon = hostport.find(":", close + 1)
-    host, port = (hostport, None) if colon == -1 else (hostport[:colon], hostport[colon + 1 :])
-    host = _lower(host)
-    if port is not None:
-        default = _DEFAULT_PORTS.get(scheme)
-        if default is not None and (
-            port == "" or (port.isascii() and port.isdigit() and int(port) == default)
-        ):
-            port = None
-    if scheme == "file" and host == "localhost":
-        host = ""
-    hostport = host if port is None else f"{host}:{port}"
-    return f"{userinfo}{at}{hostport}"
 
 
 def _without_dot_segments(rest: str) -> str:
