@@ -202,12 +202,18 @@ def _defect_lines(record: UnitDefects) -> Iterator[str]:
     show_default=True,
     help="text: path:line:col: url; jsonl: one JSON record per line; csv: with a header.",
 )
-@click.option("--unique", is_flag=True, help="Report each URL once (its first occurrence).")
+@click.option(
+    "--unique",
+    is_flag=True,
+    help="Report each URL once (its first occurrence); equivalent spellings "
+    "(HTTP://Host, http://host:80/) count as one URL.",
+)
 @click.option(
     "--count",
     is_flag=True,
     help="Print each URL once with its number of occurrences and the first and last "
-    "message date it was seen on, most frequent first.",
+    "message date it was seen on, most frequent first; equivalent spellings are counted "
+    "together under the first one seen.",
 )
 @click.option(
     "--scheme",
@@ -307,8 +313,8 @@ def scan(
                     counts.add(result)
                 elif not unique:
                     writer.write(result)
-                elif result.url not in seen:
-                    seen.add(result.url)
+                elif result.normalized not in seen:
+                    seen.add(result.normalized)
                     writer.write(result)
             elif isinstance(result, UnitDefects):
                 progress.tick(False)
