@@ -149,7 +149,7 @@ def test_case_variants_of_scheme_host_and_escapes_are_equal(pair: tuple[str, str
     st.lists(_LABEL, min_size=1, max_size=3).map(".".join),
     st.data(),
 )
-def test_mailto_domain_case_is_folded_and_local_part_kept(
+def test_mailto_address_case_is_folded(
     scheme: str, local: str, domain: str, data: st.DataObject
 ) -> None:
     cased = data.draw(
@@ -160,7 +160,7 @@ def test_mailto_domain_case_is_folded_and_local_part_kept(
             st.lists(st.booleans(), min_size=len(domain), max_size=len(domain)),
         )
     )
-    assert normalize(f"{scheme}{local}@{cased}") == f"mailto:{local}@{domain}"
+    assert normalize(f"{scheme}{local}@{cased}") == f"mailto:{local.lower()}@{domain}"
 
 
 @given(st.sampled_from(["http", "https", "ftp"]), _LABEL, _PATH)
@@ -215,7 +215,7 @@ def test_records_carry_url_as_written_and_its_normal_form() -> None:
         ("HTTP://WWW.MIPS.COM:80/", "http://www.mips.com/"),
         ("http://www.mips.com/", "http://www.mips.com/"),
         ("mailto:usrp-users@lists.ettus.com", "mailto:usrp-users@lists.ettus.com"),
-        ("mailto:USRP-users@lists.ettus.com", "mailto:USRP-users@lists.ettus.com"),
+        ("mailto:USRP-users@lists.ettus.com", "mailto:usrp-users@lists.ettus.com"),
         ("Mailto:carstenl@mips.com", "mailto:carstenl@mips.com"),
         ("mailto:carstenl@MIPS.com", "mailto:carstenl@mips.com"),
         ("http://www.mips.com/x", "http://www.mips.com/x"),
@@ -264,7 +264,6 @@ def test_unique_keeps_the_first_spelling_of_each_normal_form() -> None:
     assert urls == [
         "http://www.mips.com",
         "mailto:usrp-users@lists.ettus.com",
-        "mailto:USRP-users@lists.ettus.com",
         "Mailto:carstenl@mips.com",
         "http://www.mips.com/x",
     ]
@@ -279,9 +278,13 @@ def test_count_merges_equivalent_spellings_under_the_first_one() -> None:
             "http://www.mips.com/",
             ["HTTP://WWW.MIPS.COM:80/", "http://www.mips.com/"],
         ),
+        (
+            "mailto:usrp-users@lists.ettus.com",
+            2,
+            "mailto:usrp-users@lists.ettus.com",
+            ["mailto:USRP-users@lists.ettus.com"],
+        ),
         ("Mailto:carstenl@mips.com", 2, "mailto:carstenl@mips.com", ["mailto:carstenl@MIPS.com"]),
-        ("mailto:usrp-users@lists.ettus.com", 1, "mailto:usrp-users@lists.ettus.com", []),
-        ("mailto:USRP-users@lists.ettus.com", 1, "mailto:USRP-users@lists.ettus.com", []),
         ("http://www.mips.com/x", 1, "http://www.mips.com/x", []),
     ]
 
