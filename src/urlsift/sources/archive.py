@@ -428,7 +428,7 @@ def _single_units(
             read_block(options.max_header_bytes + 3 - size)
             prefix = b"".join(blocks)
             header_len, body_start = find_body(prefix)
-        if body_start > header_len and not eof:
+        if header_len < len(prefix) and not eof:  # the block's end is known
             units = _streamed_units(
                 path, opened, reader, prefix, header_len, body_start, number, options, stats
             )

@@ -161,6 +161,46 @@ def _charset_lies(charset: str | None) -> Defect:
     )
 
 
+def _charset_mismatch(charset: str | None) -> Defect:
+    return _warning(
+        "charset-mismatch",
+        f"declared charset {charset!r} does not fit: the bytes are NUL-free 8-bit text "
+        "(ASCII or UTF-8) without a byte-order mark; read as UTF-8",
+    )
+
+
+# Codecs whose text is made of 2- or 4-byte units: ASCII text in them is full of NUL bytes.
+_WIDE_CODECS = frozenset({"utf-16", "utf-16-le", "utf-16-be", "utf-32", "utf-32-le", "utf-32-be"})
+# The bytes of plain 8-bit text: printable ASCII, tab, LF, FF, CR and every 8-bit byte.
+_TEXT_BYTES = bytes([0x09, 0x0A, 0x0C, 0x0D, *range(0x20, 0x7F), *range(0x80, 0x100)])
+
+
+def _implausible_wide(codec: str, payload: bytes) -> bool:
+    """Whether a payload declared in a UTF-16/32 codec is really 8-bit text.
+
+    A declared UTF-16 or UTF-32 charset is implausible when the bytes hold no NUL and no
+    control byte other than tab, LF, FF and CR (ASCII text in those codecs is half or
+    three quarters NUL bytes, and CJK text in them has line ends, spaces or CJK
+    punctuation, all of which hold a NUL or a control byte) and they are valid UTF-8
+    (which a byte-order mark FF FE or FE FF is not). Reading such bytes as UTF-16 turns
+    ASCII into CJK characters and every URL in it vanishes.
+    """
+    return (
+        codec in _WIDE_CODECS
+        and bool(payload)
+        and not payload.translate(None, _TEXT_BYTES)
+        and (payload.isascii() or _valid_utf8(payload))
+    )
+
+
+def _valid_utf8(payload: bytes) -> bool:
+    try:
+        payload.decode("utf-8")
+    except UnicodeDecodeError:
+        return False
+    return True
+
+
 def _charset_undecodable(charset: str | None) -> Defect:
     declared = f"declared charset {charset[:80]!r}" if charset is not None else "no charset"
     return _warning(
@@ -177,8 +217,11 @@ def decode_text(payload: bytes, charset: str | None) -> tuple[str, list[Defect]]
         charset: the declared ``charset`` parameter, or ``None``.
 
     Returns:
-        The text and any ``unknown-charset`` / ``charset-decode-error`` defects. Bytes that
-        fit no tried charset are kept as surrogate escapes (U+DC80..U+DCFF).
+        The text and any ``unknown-charset`` / ``charset-decode-error`` /
+        ``charset-mismatch`` defects. Bytes that fit no tried charset are kept as
+        surrogate escapes (U+DC80..U+DCFF). A UTF-16 or UTF-32 charset declared on bytes
+        that are plainly 8-bit text (see :func:`_implausible_wide`) is not used: the bytes
+        are read as UTF-8, with ``charset-mismatch``.
     """
     defects: list[Defect] = []
     codec: str | None = None
@@ -188,6 +231,9 @@ def decode_text(payload: bytes, charset: str | None) -> tuple[str, list[Defect]]
             defects.append(_unknown_charset(charset))
     if payload.isascii() and (codec is None or _ascii_compatible(codec)):
         return payload.decode("ascii"), defects
+    if codec is not None and _implausible_wide(codec, payload):
+        defects.append(_charset_mismatch(charset))
+        return payload.decode("utf-8"), defects
     if codec is not None:
         try:
             return payload.decode(codec), defects
@@ -229,6 +275,9 @@ def plan_decoding(facts: BodyFacts, charset: str | None) -> tuple[str, list[Defe
     the codec returned, :func:`~.bodystream.decode_stream` (``surrogateescape``) then
     gives decode_text's text, since the branch's decoding succeeds on this payload and
     agrees with ``surrogateescape`` wherever it succeeds.
+
+    decode_text's ``charset-mismatch`` branch needs no fact: it is for UTF-16 and UTF-32
+    only, which are never streamable.
 
     Args:
         facts: what a :class:`~.bodystream.BodyCheck` for this charset's codec learned.
@@ -326,15 +375,48 @@ def _defects_of(part: Message, path: str) -> list[Defect]:
 def find_body(data: bytes) -> tuple[int, int]:
     """Find where a message's header block ends and its body starts.
 
-    The block ends at the first empty line (LF or CRLF); without one, it is all of
-    ``data``. On a prefix of a message, a result with ``body > header`` is the
-    message's own (no earlier blank line can end past the prefix); ``header == body``
-    (``len(data)``) means none was found yet.
+    The block ends at the first empty line (LF or CRLF), or just before the first line
+    that starts with ``scheme://`` (a URL: no header field is written so), whichever comes
+    first; without either, it is all of ``data``. A message that lost the blank line after
+    its header block, and whose first body line is a URL, would otherwise have that line
+    read as a field named ``http`` (see :func:`url_line_defect`). On a prefix of a
+    message, a result with ``header < len(data)`` is the message's own (no earlier end can
+    come past the prefix); ``header == body == len(data)`` means none was found yet.
 
     Returns:
         ``(header, body)``: the block's length including its last line end, and the
-        offset of the body.
+        offset of the body (equal to ``header`` when the block ends at a URL line).
     """
+    header, body = _blank_line(data)
+    url_line = _URL_LINE.search(data, 0, header)
+    if url_line is not None:
+        return url_line.start(), url_line.start()
+    return header, body
+
+
+def url_line_defect(data_length: int, header: int, body: int) -> Defect | None:
+    """The defect of a header block that :func:`find_body` ended at a URL line, or None.
+
+    Args:
+        data_length: bytes in the data find_body searched (or more of the message).
+        header: find_body's first result.
+        body: find_body's second result.
+    """
+    if header != body or header >= data_length:
+        return None
+    return _warning(
+        "url-in-header-block",
+        "a line starting with a URL where a header field was expected (no blank line "
+        "before it): read as the first body line",
+    )
+
+
+# A line starting "scheme://" (RFC 1738 §2.1 scheme characters, lower or upper case).
+_URL_LINE = re.compile(rb"^[A-Za-z][A-Za-z0-9+.-]*://", re.MULTILINE)
+
+
+def _blank_line(data: bytes) -> tuple[int, int]:
+    # find_body's first empty line alone: (header, body), or (len, len) when none.
     if data.startswith(b"\n"):
         return 0, 1
     if data.startswith(b"\r\n"):
@@ -353,13 +435,21 @@ def find_body(data: bytes) -> tuple[int, int]:
 
 def _cap_header(data: bytes, max_header_bytes: int) -> tuple[bytes, int, int, list[Defect]]:
     # (data, header length, body offset, defects) with the header block cut at the cap.
+    # A block that ends at a URL line gets the blank line it lacks (a copy of the
+    # message, for such broken ones only), so that every parse below sees the same split.
     header_len, body_start = find_body(data)
+    defects = []
+    url_line = url_line_defect(len(data), header_len, body_start)
+    if url_line is not None:
+        defects.append(url_line)
+        data = data[:header_len] + b"\n" + data[header_len:]
+        body_start += 1
     if header_len <= max_header_bytes:
-        return data, header_len, body_start, []
+        return data, header_len, body_start, defects
     cut = data.rfind(b"\n", 0, max_header_bytes) + 1
     defect = _warning("header-too-large", f"header block of {header_len} bytes cut to {cut} bytes")
     data = data[:cut] + data[header_len:]
-    return data, cut, body_start - (header_len - cut), [defect]
+    return data, cut, body_start - (header_len - cut), [*defects, defect]
 
 
 def _attach_body(msg: Message, body: bytes) -> None:
@@ -760,6 +850,9 @@ def _leaf(
         _check_transfer_encoding(_transfer_encoding_of(cte_value), path, own)
     else:  # a Header object: the value has 8-bit bytes
         _check_transfer_encoding(_header_text(cte_value).lower(), path, own)
+    decoded = _decoded_encoding(cte_value)
+    if decoded is not None and str(cte_value).lower() != decoded:
+        part.replace_header("Content-Transfer-Encoding", decoded)  # " base64 " -> "base64"
     payload = part.get_payload(decode=True)
     if not isinstance(payload, bytes):
         payload = b""
@@ -767,6 +860,30 @@ def _leaf(
         own.extend(_defects_of(part, path))  # after decoding: base64 defects appear then
     params = _part_text_params(part, value, content_type == "text/plain")
     _text_unit(walk, path, inherited, content_type, payload, params, own)
+
+
+# RFC 5545 §3.1: a content line is folded by inserting CRLF and one space or tab; the
+# line ends are LF by the time this applies.
+_CALENDAR_FOLD = re.compile(r"\n[ \t]")
+# Content types whose text needs a step over the whole text (not streamed).
+_WHOLE_TEXT_TYPES = frozenset({"text/html", "text/calendar"})
+
+
+def unfold_calendar(text: str) -> str:
+    """Unfold the content lines of an iCalendar part (RFC 5545 §3.1).
+
+    A line end followed by one space or tab is removed with that character, so a
+    ``LOCATION:https://...`` or ``URL:...`` value folded at 75 octets is whole again.
+    Lines and columns of the URLs found are then those of the unfolded content lines
+    (as for a ``format=flowed`` part, whose lines are those of the unwrapped text).
+
+    Args:
+        text: the part's text, line ends already LF.
+
+    Returns:
+        The unfolded text.
+    """
+    return _CALENDAR_FOLD.sub("", text)
 
 
 def _text_unit(
@@ -793,15 +910,26 @@ def _text_unit(
             )
     elif flowed:
         text = unflow(text, delsp)
+    elif content_type == "text/calendar" and "\n" in text:
+        text = unfold_calendar(text)
     walk.found.extend(own)
     _emit(walk, path, content_type, text, inherited + own if own else inherited)
 
 
-# get_payload(decode=True) decodes these (compared as it does, without stripping); any
-# other value gives the payload's bytes unchanged.
+# get_payload(decode=True) decodes these; any other value gives the payload's bytes
+# unchanged. It compares the value as written, lower-cased but not stripped, so
+# "base64 " (RFC 2045 allows white space around the token) would pass undecoded: the
+# value is stripped (unfolded) here first (_decoded_encoding), and a part whose value
+# differs is given the stripped one before the stdlib decodes it.
 _DECODED_TRANSFER_ENCODINGS = frozenset(
     {"quoted-printable", "base64", "x-uuencode", "uuencode", "uue", "x-uue"}
 )
+
+
+def _decoded_encoding(value: object) -> str | None:
+    # The transfer encoding get_payload(decode=True) is to decode, stripped, or None.
+    name = _transfer_encoding_of(value) if isinstance(value, str) else _header_text(value).lower()
+    return name if name in _DECODED_TRANSFER_ENCODINGS else None
 
 
 def _fast_leaf(
@@ -820,8 +948,9 @@ def _fast_leaf(
         return
     _check_transfer_encoding(_transfer_encoding_of(cte_value or ""), "1", own)
     payload = body
-    if cte_value is not None and cte_value.lower() in _DECODED_TRANSFER_ENCODINGS:
-        part = _message_of([("Content-Transfer-Encoding", cte_value)])
+    decoded_cte = None if cte_value is None else _decoded_encoding(cte_value)
+    if decoded_cte is not None:
+        part = _message_of([("Content-Transfer-Encoding", decoded_cte)])
         _attach_body(part, body)
         decoded = part.get_payload(decode=True)
         payload = decoded if isinstance(decoded, bytes) else b""
@@ -1070,6 +1199,8 @@ class SinglePartHead:
     scanned: bool
     """False when the part is skipped (not text, no ``include_attachments``): the body
     is then not needed at all."""
+    header_defects: tuple[Defect, ...] = ()
+    """The message's defects from reading the header block (``url-in-header-block``)."""
 
 
 def single_part_head(
@@ -1079,8 +1210,10 @@ def single_part_head(
 
     Args:
         raw: the message's first bytes up to and including the blank line that ends the
-            header block (where :func:`message_units` would find it).
-        header_len: bytes of ``raw`` before that blank line.
+            header block (where :func:`message_units` would find it: :func:`find_body`),
+            or up to the URL line that ends it.
+        header_len: bytes of ``raw`` before that blank line (all of ``raw`` when the block
+            ends at a URL line).
         options: as for :func:`message_units`.
         fast: as for :func:`message_units`.
 
@@ -1124,6 +1257,7 @@ def _single_part_head(
         content_type = msg.get_content_type()
     if content_type.startswith(("multipart/", "message/")):
         return None
+    url_line = url_line_defect(len(raw) + 1, header_len, len(raw))
     head = SinglePartHead(
         raw=raw,
         headers=tuple(headers),
@@ -1133,6 +1267,7 @@ def _single_part_head(
         codec=None,
         own=(),
         scanned=content_type.startswith("text/") or options.include_attachments,
+        header_defects=() if url_line is None else (url_line,),
     )
     if not head.scanned:
         return head  # skipped before its body is looked at (_scanned)
@@ -1140,7 +1275,7 @@ def _single_part_head(
     params: _TextParams
     if msg is None:  # _fast_leaf before its payload
         _check_transfer_encoding(_transfer_encoding_of(cte_value or ""), "1", own)
-        if cte_value is not None and cte_value.lower() in _DECODED_TRANSFER_ENCODINGS:
+        if cte_value is not None and _decoded_encoding(cte_value) is not None:
             return None
         plain = content_type == "text/plain"
         params = (None, False, False) if ct_value is None else _text_params_of(ct_value, plain)
@@ -1151,15 +1286,15 @@ def _single_part_head(
             "1",
             own,
         )
-        if str(cte).lower() in _DECODED_TRANSFER_ENCODINGS:  # get_payload(decode=True)'s test
+        if _decoded_encoding(cte) is not None:  # as _leaf decides
             return None
         if msg.defects:
             own.extend(_defects_of(msg, "1"))
         params = _part_text_params(msg, msg.get("content-type"), content_type == "text/plain")
     charset, flowed, _ = params
     streamable, codec = stream_codec(charset)
-    if content_type == "text/html" or flowed or not streamable:
-        return None  # a whole-text step (html_to_text, unflow), or a codec not streamed
+    if content_type in _WHOLE_TEXT_TYPES or flowed or not streamable:
+        return None  # a whole-text step (html_to_text, unflow...), or a codec not streamed
     return replace(head, charset=charset, codec=codec, own=tuple(own))
 
 
@@ -1209,7 +1344,14 @@ def streamed_message_units(
     known = list(defects)
     walk = _Walk(source, options, number, offset, result)
     try:
-        _start_message(walk, known, [], dict(head.values), list(head.headers), head.content_type)
+        _start_message(
+            walk,
+            known,
+            list(head.header_defects),
+            dict(head.values),
+            list(head.headers),
+            head.content_type,
+        )
         own: list[Defect] = []
         if _scanned(walk, "1", head.content_type, own) and facts is not None:
             # _fast_leaf/_leaf after the payload, then _text_unit for a text without
