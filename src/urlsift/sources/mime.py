@@ -79,6 +79,7 @@ from .bodystream import LINE_END, BodyFacts, decode_stream, streamable_codec
 from .flowed import unflow
 from .htmltext import html_to_text
 from .options import MAX_CONTEXT_CHARS, MailOptions
+from .transfer import LARGE_BODY_BYTES, decode_body
 
 MAX_MIME_DEPTH = 64
 """Deepest MIME nesting walked; a deeper message is scanned as raw text (``mime-too-deep``)."""
@@ -608,12 +609,19 @@ def _boundary_of(value: str) -> str | None:
     return _message_of([("Content-Type", value)]).get_boundary()
 
 
-def _parse_structured(fields: list[bytes], headers: list[tuple[str, str]], body: bytes) -> Message:
+def _parse_structured(
+    fields: list[bytes],
+    headers: list[tuple[str, str]],
+    data: bytes,
+    header_len: int,
+    lifted: dict[str, tuple[int, int]],
+) -> Message:
     # A multipart or message/* message with a clean header block, for the walk: the feed
     # parser parses the body with only the root's first Content-Type and
     # Content-Transfer-Encoding fields, the only root headers it reads (through
     # Message.get()), so the parts come out as from the whole kept block; the caller reads
-    # the root's other headers from ``headers``. The boundary is renamed when provable.
+    # the root's other headers from ``headers``. The boundary is renamed when provable,
+    # and large leaf bodies are lifted out (see _lift_large_parts) into ``lifted``.
     first: dict[str, int] = {}
     for i, (name, _) in enumerate(headers):
         key = name.lower()
@@ -621,12 +629,17 @@ def _parse_structured(fields: list[bytes], headers: list[tuple[str, str]], body:
             first[key] = i
     keep = sorted(first.values())
     fields = [fields[i] for i in keep]
+    body: bytes | None = None
     if "content-type" in first:
         root = _message_of([headers[first["content-type"]]])
         value = headers[first["content-type"]][1]
         content_type = _content_type_of(value) if value.isascii() else root.get_content_type()
         boundary = root.get_boundary() if content_type.startswith("multipart/") else None
         if boundary is not None:
+            if content_type == "multipart/digest":  # parts are message/rfc822 by default
+                body = data[header_len:]
+            else:
+                body = _lift_large_parts(data, header_len, boundary, lifted)
             renamed = _rename_boundary(fields, keep.index(first["content-type"]), body, boundary)
             if renamed is not None:
                 msg = _PARSER.parsebytes(renamed[0])
@@ -638,7 +651,84 @@ def _parse_structured(fields: list[bytes], headers: list[tuple[str, str]], body:
                 )
                 if after == renamed[1]:
                     return msg
-    return _PARSER.parsebytes(b"".join(fields) + body)
+    return _PARSER.parsebytes(b"".join(fields) + (data[header_len:] if body is None else body))
+
+
+# Large parts: the feed parser holds a part's body as lines, then as one str, several
+# times its size, so a multipart message near the 64 MiB cap cost ten times the cap. When
+# the root boundary's delimiter lines are provably the only places it occurs (as for
+# _rename_boundary), a part between two delimiter lines whose body is longer than
+# LARGE_BODY_BYTES, whose header block ends at a blank line within max-header reach and
+# describes a leaf (not multipart/* or message/*, no stray line), is parsed with its body
+# replaced by a placeholder line (a name that occurs nowhere in the message; not in a
+# multipart/digest, where a part without Content-Type is message/rfc822); the feed
+# parser then stores the placeholder as the part's payload, and _leaf reads the real body
+# from the message's bytes: what the parser would have stored, less the line end before
+# the delimiter (RFC 2046 §5.1.1: it belongs to the delimiter, and the parser removes it).
+# Nothing else of a leaf's parse depends on its body's lines.
+_LIFT_PREFIX = b"=_urlsift_lifted_"
+
+
+def _delimiter_lines(data: bytes, start: int, delimiter: bytes) -> list[int] | None:
+    # Where each "--B" of data[start:] is, when every one starts a line that is exactly a
+    # delimiter (optional "--", spaces or tabs, a line end); None otherwise.
+    out = []
+    at = data.find(delimiter, start)
+    while at >= 0:
+        if at == start or data[at - 1] != 0x0A:  # not at a line start (LF before)
+            return None
+        end = data.find(b"\n", at)
+        rest = data[at + len(delimiter) : end if end >= 0 else len(data)]
+        if rest.endswith(b"\r"):
+            rest = rest[:-1]
+        if rest.startswith(b"--"):
+            rest = rest[2:]
+        if rest.strip(b" \t"):
+            return None
+        out.append(at)
+        at = data.find(delimiter, at + 1)
+    return out
+
+
+def _lift_large_parts(
+    data: bytes, start: int, boundary: str, lifted: dict[str, tuple[int, int]]
+) -> bytes:
+    # data[start:] with large leaf bodies replaced by placeholders (see above), recording
+    # each placeholder's body as (start, stop) in ``data``; data[start:] when none is.
+    if len(data) - start <= LARGE_BODY_BYTES or not _PLAIN_BOUNDARY.fullmatch(boundary):
+        return data[start:]
+    delimiter = b"--" + boundary.encode("ascii")
+    lines = _delimiter_lines(data, start, delimiter)
+    if lines is None or _LIFT_PREFIX in data:
+        return data[start:]
+    pieces: list[bytes] = []
+    copied = start
+    for at, stop in itertools.pairwise(lines):
+        if data.startswith(b"--", at + len(delimiter)):
+            break  # the close delimiter: what follows is the epilogue
+        line_end = data.find(b"\n", at) + 1
+        if stop - line_end <= LARGE_BODY_BYTES:
+            continue
+        prefix = data[line_end : min(stop, line_end + MAX_LIFTED_HEADER)]
+        header_len, body_start = find_body(prefix)
+        if body_start <= header_len or body_start == len(prefix) or b"\r" in prefix[:body_start]:
+            continue  # no blank line within reach, a URL line ends the block, or a CR
+        part = _PARSER.parsebytes(prefix[:header_len], headersonly=True)
+        if _needs_full_parse(part):
+            continue
+        body_end = stop - (2 if data[stop - 2 : stop] == b"\r\n" else 1)
+        name = f"{_LIFT_PREFIX.decode('ascii')}{len(lifted)}_="
+        lifted[name] = (line_end + body_start, body_end)
+        pieces += [data[copied : line_end + body_start], name.encode("ascii"), data[body_end:stop]]
+        copied = stop
+    if not pieces:
+        return data[start:]
+    pieces.append(data[copied:])
+    return b"".join(pieces)
+
+
+MAX_LIFTED_HEADER = 64 << 10
+"""Longest part header block looked for when lifting a large part out of the parse."""
 
 
 def _first_values(headers: list[tuple[str, str]]) -> dict[str, str]:
@@ -713,6 +803,10 @@ class _Walk:
     result: MessageResult
     root_type: str = "message/rfc822"
     found: list[Defect] = field(default_factory=list)  # every defect seen, for the count
+    # Bodies lifted out of the parse (_lift_large_parts): placeholder -> (start, stop) in
+    # ``data``, the message's bytes.
+    lifted: dict[str, tuple[int, int]] = field(default_factory=dict)
+    data: bytes = b""
     # The message's context fields, set once its header is read.
     message_id: str | None = None
     date: str | None = None
@@ -733,8 +827,24 @@ def _context(walk: _Walk, path: str, content_type: str) -> MessageContext:
     )
 
 
+# A part's text longer than this is handed to the scanner in pieces of this many
+# characters: the scanner's work on one chunk makes copies of it, so a whole 40 MB text
+# would cost several times its size at once (the results are the same wherever the
+# chunks are cut).
+TEXT_PIECE_CHARS = 1 << 16
+
+
+def _pieces(text: str) -> Iterator[str]:
+    # The text in pieces of TEXT_PIECE_CHARS, lazily (it is released when they are done).
+    for start in range(0, len(text), TEXT_PIECE_CHARS):
+        yield text[start : start + TEXT_PIECE_CHARS]
+
+
 def _emit(walk: _Walk, path: str, content_type: str, text: str, defects: list[Defect]) -> None:
-    _emit_chunks(walk, path, content_type, (text,) if text else (), defects)
+    chunks: Iterable[str] = (text,) if text else ()
+    if len(text) > TEXT_PIECE_CHARS:
+        chunks = _pieces(text)
+    _emit_chunks(walk, path, content_type, chunks, defects)
 
 
 def _emit_chunks(
@@ -853,9 +963,25 @@ def _leaf(
     decoded = _decoded_encoding(cte_value)
     if decoded is not None and str(cte_value).lower() != decoded:
         part.replace_header("Content-Transfer-Encoding", decoded)  # " base64 " -> "base64"
-    payload = part.get_payload(decode=True)
-    if not isinstance(payload, bytes):
-        payload = b""
+    payload: bytes | None = None
+    # The payload as the parser stored it (get_payload() would decode a str holding
+    # surrogate escapes with the charset, into a copy): Message has no public reader.
+    body = getattr(part, "_payload", None)
+    where = walk.lifted.get(body) if walk.lifted and isinstance(body, str) else None
+    if where is not None:  # a lifted body: the message's bytes are the part's
+        start, stop = where
+        if decoded is None:
+            payload = walk.data[start:stop]
+        else:
+            payload = decode_body(walk.data, start, decoded, stop)
+            if payload is None:  # not clean: the stdlib decodes it, and reports why
+                _attach_body(part, walk.data[start:stop])
+    elif decoded is not None and isinstance(body, str) and len(body) > LARGE_BODY_BYTES:
+        payload = decode_body(body, 0, decoded)  # in slices (.transfer), as the stdlib would
+    del body
+    if payload is None:
+        got = part.get_payload(decode=True)
+        payload = got if isinstance(got, bytes) else b""
     if part.defects:
         own.extend(_defects_of(part, path))  # after decoding: base64 defects appear then
     params = _part_text_params(part, value, content_type == "text/plain")
@@ -934,28 +1060,36 @@ def _decoded_encoding(value: object) -> str | None:
 
 def _fast_leaf(
     walk: _Walk,
-    body: bytes,
+    data: bytes,
+    body_start: int,
     inherited: list[Defect],
     content_type: str,
     ct_value: str | None,
     cte_value: str | None,
 ) -> None:
-    # _leaf for a single-part message from the fast path, its Content-Type and
-    # Content-Transfer-Encoding values ASCII (the first of each, as Message.get() finds
-    # them): the same steps, without a Message unless the stdlib has a body to decode.
+    # _leaf for a single-part message from the fast path (its body is data[body_start:]),
+    # its Content-Type and Content-Transfer-Encoding values ASCII (the first of each, as
+    # Message.get() finds them): the same steps, without a Message unless the stdlib has a
+    # body to decode. A large body is decoded in slices (.transfer), without a copy.
     own: list[Defect] = []
     if not _scanned(walk, "1", content_type, own):
         return
     _check_transfer_encoding(_transfer_encoding_of(cte_value or ""), "1", own)
-    payload = body
     decoded_cte = None if cte_value is None else _decoded_encoding(cte_value)
-    if decoded_cte is not None:
+    payload: bytes | None = None
+    if decoded_cte is not None and len(data) - body_start > LARGE_BODY_BYTES:
+        payload = decode_body(data, body_start, decoded_cte)
+    if payload is not None:
+        pass  # decoded as the stdlib would, without defects
+    elif decoded_cte is not None:
         part = _message_of([("Content-Transfer-Encoding", decoded_cte)])
-        _attach_body(part, body)
+        _attach_body(part, data[body_start:])
         decoded = part.get_payload(decode=True)
         payload = decoded if isinstance(decoded, bytes) else b""
         if part.defects:
             own.extend(_defects_of(part, "1"))
+    else:
+        payload = data[body_start:]
     params = (
         _text_params_of(ct_value, content_type == "text/plain")
         if ct_value is not None
@@ -1072,13 +1206,14 @@ def _read_message(walk: _Walk, data: bytes, known: list[Defect], fast: bool) -> 
             structured = content_type.startswith(("multipart/", "message/"))
             if not structured:
                 _start_message(walk, known, header_defects, values, headers, content_type)
-                _fast_leaf(walk, data[body_start:], known, content_type, ct_value, cte_value)
+                _fast_leaf(walk, data, body_start, known, content_type, ct_value, cte_value)
                 return
         else:  # 8-bit bytes in a value: the stdlib reads it through a Header object
             msg = _message_of(headers)
             structured = msg.get_content_maintype() in ("multipart", "message")
         if structured:
-            msg = _parse_structured(fields, headers, data[header_len:])
+            msg = _parse_structured(fields, headers, data, header_len, walk.lifted)
+            walk.data = data
         else:
             _attach_body(msg, data[body_start:])
     _start_message(walk, known, header_defects, values, headers, msg.get_content_type())
