@@ -51,13 +51,26 @@ This module only decides what to scan and how to turn bytes into ``str``:
   RFC 2047 encoded words decoded; undecodable bytes there become U+FFFD (context is
   metadata, never scanned), values are cut at :data:`~.options.MAX_CONTEXT_CHARS`.
 * Defects. The stdlib's defects become ``mime-defect`` (class name in the message); this
-  module adds ``unknown-charset``, ``charset-decode-error``, ``unknown-transfer-encoding``,
-  ``multipart-not-split``,
-  ``html-parse-error``, ``header-too-large``, ``header-decode-error``, ``mime-too-deep``
+  module adds ``unknown-charset``, ``charset-decode-error``, ``charset-mismatch``,
+  ``unknown-transfer-encoding``, ``multipart-not-split``, ``html-parse-error``,
+  ``header-too-large``, ``url-in-header-block``, ``header-decode-error``, ``mime-too-deep``
   and, should the parser itself fail, ``message-parse-error`` (the raw message is then
   scanned as UTF-8 text so nothing is lost). All are warnings: they describe the input,
   and never by themselves make a URL invalid. Defects of a message or of a multipart
   container are attached to every unit beneath it.
+* Header block end (:func:`find_body`): the first empty line, or a line starting
+  ``scheme://`` (a message that lost its separator, whose first body line is a URL: that
+  line is the body's first, with ``url-in-header-block``, not a field named ``http``).
+* Transfer encodings are compared stripped (``base64 `` is base64: RFC 2045 allows white
+  space around the token; the stdlib would leave such a body undecoded).
+* ``text/calendar`` parts are unfolded (RFC 5545 §3.1, :func:`unfold_calendar`); their
+  lines and columns are those of the unfolded content lines.
+* Large messages (near the 64 MiB cap) hold each of their bytes, decoded body and text
+  once: bodies over ``LARGE_BODY_BYTES`` are transfer-decoded in slices
+  (:mod:`.transfer`), large leaf parts of a multipart are lifted out of the feed parser
+  (:func:`_lift_large_parts`), and a long text reaches the scanner in pieces
+  (:data:`TEXT_PIECE_CHARS`). The results are the stdlib's (tests compare them with the
+  thresholds made tiny).
 """
 
 from __future__ import annotations
