@@ -68,9 +68,9 @@ This module only decides what to scan and how to turn bytes into ``str``:
 * Large messages (near the 64 MiB cap) hold each of their bytes, decoded body and text
   once: bodies over ``LARGE_BODY_BYTES`` are transfer-decoded in slices
   (:mod:`.transfer`), large leaf parts of a multipart are lifted out of the feed parser
-  (:func:`_lift_large_parts`), and a long text reaches the scanner in pieces
-  (:data:`TEXT_PIECE_CHARS`). The results are the stdlib's (tests compare them with the
-  thresholds made tiny).
+  (:func:`_lift_large_parts`, on the fast and the reference parse), and a long text
+  reaches the scanner in pieces (:data:`TEXT_PIECE_CHARS`). The results are the
+  stdlib's (tests compare them with the thresholds made tiny).
 """
 
 from __future__ import annotations
@@ -472,14 +472,31 @@ def _attach_body(msg: Message, body: bytes) -> None:
     msg.set_payload(body.decode("ascii", "surrogateescape"))
 
 
-def _parse_stdlib(data: bytes, header_len: int, body_start: int, keep_url_headers: bool) -> Message:
+def _parse_stdlib(
+    data: bytes,
+    header_len: int,
+    body_start: int,
+    keep_url_headers: bool,
+    lifted: dict[str, tuple[int, int]] | None = None,
+) -> Message:
     # The reference path: the header block less its unread fields through the stdlib's
     # header-only parse; a message with structure (or a stray line among its headers)
-    # through the full feed parser.
+    # through the full feed parser, a multipart's large leaves lifted out into ``lifted``
+    # when given (see _lift_large_parts).
     msg, header = _parse_header_stdlib(data[:header_len], keep_url_headers)
     if _needs_full_parse(msg):
         # A stray non-header line in the header block, or a body with structure:
         # let the feed parser do everything.
+        boundary = msg.get_boundary() if msg.get_content_maintype() == "multipart" else None
+        if (
+            lifted is not None
+            and boundary is not None
+            and not msg.get_payload()  # no stray line: the body starts at header_len
+            and msg.get_content_type() != "multipart/digest"
+        ):
+            return _PARSER.parsebytes(
+                header + _lift_large_parts(data, header_len, boundary, lifted)
+            )
         return _PARSER.parsebytes(header + data[header_len:])
     _attach_body(msg, data[body_start:])
     return msg
@@ -724,8 +741,9 @@ def _lift_large_parts(
             continue
         prefix = data[line_end : min(stop, line_end + MAX_LIFTED_HEADER)]
         header_len, body_start = find_body(prefix)
-        if body_start <= header_len or body_start == len(prefix) or b"\r" in prefix[:body_start]:
-            continue  # no blank line within reach, a URL line ends the block, or a CR
+        block = prefix[:body_start]
+        if body_start <= header_len or body_start == len(prefix) or _lone_cr(block):
+            continue  # no blank line within reach, a URL line ends the block, or a lone CR
         part = _PARSER.parsebytes(prefix[:header_len], headersonly=True)
         if _needs_full_parse(part):
             continue
@@ -738,6 +756,11 @@ def _lift_large_parts(
         return data[start:]
     pieces.append(data[copied:])
     return b"".join(pieces)
+
+
+def _lone_cr(block: bytes) -> bool:
+    # A CR not followed by LF: a line end to the feed parser, not to find_body.
+    return block.count(b"\r") != block.count(b"\r\n")
 
 
 MAX_LIFTED_HEADER = 64 << 10
@@ -1206,7 +1229,8 @@ def _read_message(walk: _Walk, data: bytes, known: list[Defect], fast: bool) -> 
     data, header_len, body_start, header_defects = _cap_header(data, options.max_header_bytes)
     fields = _kept_fields(data[:header_len], options.scan_headers) if fast else None
     if fields is None:
-        msg = _parse_stdlib(data, header_len, body_start, options.scan_headers)
+        msg = _parse_stdlib(data, header_len, body_start, options.scan_headers, walk.lifted)
+        walk.data = data
         headers = list(msg.raw_items())
         values = _first_values(headers)
     else:
