@@ -34,10 +34,16 @@ NOBODY = 65534
 
 
 def _deny(monkeypatch: pytest.MonkeyPatch, secret: Path) -> None:
-    """Make ``secret`` unreadable to click's check and to the sources and lint reader."""
+    """Make ``secret`` unreadable to click's check and to the sources and lint reader.
+
+    Tests run as root, whom file modes do not stop, so the denial is patched in: in
+    ``os.access``, the sources' ``open``, ``Path.open`` and ``os.open`` (lint's bounded
+    reader). The subprocess test below denies it for real, as another user.
+    """
     real_access = os.access
     real_open = open
     real_path_open = Path.open
+    real_os_open = os.open
 
     def access(path: Any, mode: int, *args: Any, **kwargs: Any) -> bool:
         if os.path.abspath(path) == str(secret):
@@ -54,7 +60,13 @@ def _deny(monkeypatch: pytest.MonkeyPatch, secret: Path) -> None:
             raise PermissionError(13, "Permission denied", str(secret))
         return real_path_open(self, *args, **kwargs)
 
+    def os_open(path: Any, flags: int, *args: Any, **kwargs: Any) -> int:
+        if isinstance(path, (str, Path)) and os.path.abspath(path) == str(secret):
+            raise PermissionError(13, "Permission denied", str(secret))
+        return real_os_open(path, flags, *args, **kwargs)
+
     monkeypatch.setattr(os, "access", access)
+    monkeypatch.setattr(os, "open", os_open)
     monkeypatch.setattr(compress, "open", opener, raising=False)
     monkeypatch.setattr(Path, "open", path_open)
 
