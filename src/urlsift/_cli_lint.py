@@ -104,7 +104,7 @@ def _stdin() -> BinaryIO:
     multiple=True,
     metavar="GLOB",
     help="Documents to lint in folders, replacing the default set (gitignore-style, "
-    "relative to the folder given; repeatable).",
+    "relative to the working folder; repeatable).",
 )
 @click.option(
     "--extend-include",

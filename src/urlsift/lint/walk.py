@@ -292,21 +292,24 @@ class Globs:
     like ``*.md`` or ``build/`` matches in any folder.
     """
 
-    __slots__ = ("_names", "_spec", "root")
+    __slots__ = ("_names", "_prefix", "_spec", "root")
 
     def __init__(self, patterns: tuple[str, ...], root: Path) -> None:
         self.root = root
+        self._prefix = os.path.join(root, "")  # the root and a separator: a string test
         self._spec = GitIgnoreSpec.from_lines(patterns)
         self._names = GitIgnoreSpec.from_lines([p for p in patterns if unanchored(p)])
 
     def matches(self, path: Path, is_dir: bool) -> bool:
-        """Return True when ``path`` (absolute) matches."""
+        """Return True when ``path`` (absolute, normalized) matches."""
         suffix = "/" if is_dir else ""
-        try:
-            rel = path.relative_to(self.root).as_posix()
-        except ValueError:
-            return self._names.match_file(path.name + suffix)
-        return rel != "." and self._spec.match_file(rel + suffix)
+        text = str(path)
+        if not text.startswith(self._prefix):
+            return path != self.root and self._names.match_file(path.name + suffix)
+        rel = text[len(self._prefix) :]
+        if os.sep != "/":  # pragma: no cover - Windows
+            rel = rel.replace(os.sep, "/")
+        return self._spec.match_file(rel + suffix)
 
 
 def unanchored(pattern: str) -> bool:
