@@ -479,3 +479,12 @@ def test_configuration_files_are_read_once_per_run(
         "pyproject.toml",
         "pyproject.toml",
     ]
+
+
+def test_extend_chain_is_bounded(tmp_path: Path) -> None:
+    for i in range(18):
+        text = f'extend = "c{i + 1}.toml"\n' if i < 17 else ""
+        (tmp_path / f"c{i}.toml").write_text(text)
+    assert len(config.read_config_chain(tmp_path / "c2.toml")) == 16
+    with pytest.raises(config.ConfigError, match="more than 16 files"):
+        config.read_config_chain(tmp_path / "c1.toml")

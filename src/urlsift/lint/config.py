@@ -405,7 +405,8 @@ def read_config_chain(path: Path) -> list[tuple[Path, dict[str, object]]]:
         resolved = Path(os.path.abspath(current))
         if resolved in seen or len(seen) >= MAX_EXTEND_DEPTH:
             names = " -> ".join(str(p) for p in [*seen, resolved])
-            raise ConfigError(f"extend in {seen[-1]}", str(current), f"a loop: {names}")
+            problem = "a loop" if resolved in seen else f"more than {MAX_EXTEND_DEPTH} files"
+            raise ConfigError(f"extend in {seen[-1]}", str(current), f"{problem}: {names}")
         seen.append(resolved)
         table = read_config(resolved)
         chain.append((resolved, table))
