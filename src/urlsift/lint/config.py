@@ -71,6 +71,15 @@ CONFIG_KEYS: dict[str, str] = {
 Globs are gitignore-style and relative to the configuration file's folder."""
 
 
+def default_selection(strict: bool) -> frozenset[str]:
+    """Return the codes reported when no ``select`` (nor ``--select``) is given.
+
+    Args:
+        strict: the ``strict`` setting in force for the file.
+    """
+    return ALL_CODES
+
+
 def _resolve_one(selector: str) -> frozenset[str] | None:
     text = selector.strip()
     if text.upper() == "ALL":
@@ -491,7 +500,10 @@ class _Layers:
 
     def __init__(self, root: Path) -> None:
         self.root = root
-        self.select = ALL_CODES
+        # The selection: a base (None: the default, known once `strict` is) and the
+        # layers' additions and removals, applied in order.
+        self.select: frozenset[str] | None = None
+        self.edits: list[tuple[frozenset[str], frozenset[str]]] = []
         self.severity: dict[str, LintSeverity] = {}
         self.include: tuple[str, ...] | None = None
         self.extend_include: list[str] = []
@@ -527,10 +539,15 @@ class _Layers:
         select = _strings(table, "select", where)
         if select is not None:  # as in ruff, a layer's `select` starts the selection over
             self.select = resolve_selectors(select, f"select in {where}")
+            self.edits = []
         extend = _strings(table, "extend-select", where) or ()
-        self.select |= resolve_selectors(extend, f"extend-select in {where}")
         ignore = _strings(table, "ignore", where) or ()
-        self.select -= resolve_selectors(ignore, f"ignore in {where}")
+        self.edits.append(
+            (
+                resolve_selectors(extend, f"extend-select in {where}"),
+                resolve_selectors(ignore, f"ignore in {where}"),
+            )
+        )
         self.severity.update(_severities(table, where))
         include = _strings(table, "include", where)
         if include is not None:
@@ -560,9 +577,14 @@ class _Layers:
 
     def settings(self, cli: CliOptions, cwd: Path | None, config_path: Path | None) -> LintSettings:
         base = cwd or self.root
-        select = self.select
-        if cli.select is not None:
+        flags = self.flags
+        strict = _pick(cli.strict, flags.get("strict"), False)
+        if cli.select is not None:  # replaces the files' selection, their `ignore` too
             select = resolve_selectors(cli.select, "--select")
+        else:
+            select = default_selection(strict) if self.select is None else self.select
+            for added, removed in self.edits:
+                select = (select | added) - removed
         select |= resolve_selectors(cli.extend_select, "--extend-select")
         select -= resolve_selectors(cli.ignore, "--ignore")
         include = self.include
@@ -571,14 +593,13 @@ class _Layers:
         links = dict(self.links)
         if cli.link_allow_private_redirects:
             links["allow-private-redirects"] = True
-        flags = self.flags
         return LintSettings(
             select=select,
             severity=tuple(sorted(self.severity.items())),
             include=include,
             extend_include=(*self.extend_include, *self._globs(cli.extend_include, base)),
             exclude=(*self.exclude, *self.extend_exclude, *self._globs(cli.exclude, base)),
-            strict=_pick(cli.strict, flags.get("strict"), False),
+            strict=strict,
             include_verbatim=_pick(cli.include_verbatim, flags.get("include-verbatim"), False),
             respect_gitignore=_pick(cli.respect_gitignore, flags.get("respect-gitignore"), True),
             check_links=cli.check_links,
