@@ -35,7 +35,7 @@ def _urls(text: str, schemes: list[str] | None = None) -> list[str]:
         ("  -mailto:joe@example.org 12.news:comp.lang.c", []),
         ("foo.news:abc e-mailto:joe@example.org", []),
         ("see -news:abc\nx+news:abc", []),
-        ("-http:x", []),
+        ("-http:x y", ["http:x"]),  # a list mark: as after a space
         # B: "URL:" never takes glue ("X-URL:" is a header name)
         ("X-URL:ftp://a.example/", ["ftp://a.example/"]),
         ("-URL: later", []),

@@ -42,24 +42,23 @@ MAX_SCHEME_LENGTH = 64
 # "CURL:" or "X-URL:" headers are not prefixes.
 URL_PREFIX_WORD = "url"
 
-# A scheme name must not continue a word: "xhttp:" is not "http:".
-NOT_AFTER_SCHEME_CHAR = rf"(?<!{SCHEME_CHAR})"
+# A scheme name must not continue a word: "xhttp:" is not "http:". The plain trigger
+# refuses a letter, a digit or "." before the word, but not "+" or "-" ("+news:",
+# "-http://"): the scanner decides those (see GLUE).
+NOT_AFTER_SCHEME_CHAR = r"(?<![A-Za-z0-9.])"
 
 # A URL glued to the text before it: "(R-XX)   -http://...", "fiber.https://...",
 # "git+https://..." (pip's VCS URLs: the https URL is what is fetched). A scheme word right
-# after a "-", ".", "+" or digit is a trigger when "//" follows its colon (never after a
-# letter: "xhttp://" is still no URL). Without "//" ("news:", "mailto:") a glued word is
-# prose ("e-mailto:", "foo.news:") unless a single "+" or "-" before it starts the line: a
+# after a "-", ".", "+" or digit (GLUE) is a URL when "//" follows its colon; never after a
+# letter ("xhttp://" is still no URL). Without "//" ("news:", "mailto:") a glued word is
+# prose ("e-mailto:", "foo.news:") unless it follows a "+" or "-" that starts the line: a
 # quote or list mark ("+news:abc123$1@news.example.net"). "URL:" never takes glue ("X-URL:"
-# is a header name).
-GLUE_CHAR = r"[-.+0-9]"
-GLUED_WORD_TEMPLATE = rf"(?<={GLUE_CHAR}(?P<gLENGTH>(?ai:WORDS)):)"
-LINE_MARK_WORD_TEMPLATE = r"(?<=[-+](?P<hLENGTH>(?ai:WORDS)):)(?<![^\n][-+].{LENGTH}:)"
-# Schemes always written with "//" (RFC 1738 §3): the line-start mark form is not tried for
-# them (each form tried costs time at every colon that passes the two-letter test).
-SLASH_SCHEMES = frozenset(
-    {"ftp", "http", "https", "gopher", "nntp", "telnet", "wais", "file", "prospero"}
-)
+# is a header name). The trigger finds "." and digit glue with GLUED_WORD_TEMPLATE (only
+# where "//" follows) and "+" and "-" glue with the plain words; the scanner then applies
+# the rule to "+" and "-".
+GLUE = frozenset("-.+0123456789")
+"""Scheme characters that may stand right before a scheme word glued to them."""
+GLUED_WORD_TEMPLATE = r"(?<=[.0-9](?P<gLENGTH>(?ai:WORDS)):)"
 
 # Triggers: where a candidate may begin. The scanner takes whichever comes first.
 #   "<" followed by scheme ":"          -> a wrapper <URL:...> or an angle bracket <scheme:...>
@@ -71,18 +70,17 @@ ANGLE_TRIGGER = rf"<(?={SCHEME}:)"
 # letter), which turns away most colons of prose and headers ("Subject:", "12:30"). Then
 # one look-behind per word length (``re`` wants a fixed width in each), the words of that
 # length captured as group ``w<length>`` (see COLON_WORD_TEMPLATE): the group that matched
-# is ``m.lastgroup``. At most one plain word can: it must be the whole run of scheme
-# characters before the colon (the glued forms are tried only after every plain word
-# failed, so "s-ftp:" is "s-ftp" when both "ftp" and "s-ftp" are configured). Scheme
-# names are ASCII, so the words are matched ASCII-only (``(?i)`` alone would let the
-# Kelvin sign match "k" and the long s "s"). On 20 MB of mail this finds the 11,641
-# triggers among 277,000 colons in 17 ms (``regex`` with one look-behind of variable
-# width: 34 ms; without the two-letter test: 47 ms). The glued forms (groups ``g<length>``
-# and ``h<length>``, see GLUED_WORD_TEMPLATE) come after the plain words, so they cost
-# nothing unless the plain words fail at a colon that passed the two-letter test: then
-# the "//" test guards the glued words, and the line-start form is tried for the schemes
-# written without "//" only.
-COLON_TRIGGER_TEMPLATE = r":(?<=PENULTLAST:)(?:WORDS|(?=//)(?:GLUED)MARKED)"
+# is ``m.lastgroup``. The word must be the whole run of scheme characters before the colon
+# but a glue "+" or "-" and what precedes it; the longest words are tried first, so "s-ftp:"
+# is "s-ftp" when both "ftp" and "s-ftp" are configured (the order costs nothing at the
+# colons that match no word, which are nearly all). Scheme names are ASCII, so the words
+# are matched ASCII-only (``(?i)`` alone would let the Kelvin sign match "k" and the long
+# s "s"). On 20 MB of mail this finds the 11,641 triggers among 277,000 colons in 17 ms
+# (``regex`` with one look-behind of variable width: 34 ms; without the two-letter test:
+# 47 ms). The glued words (groups ``g<length>``) come after the plain words behind a "//"
+# test, so they cost nothing but that test, and only at colons that passed the two-letter
+# test.
+COLON_TRIGGER_TEMPLATE = r":(?<=PENULTLAST:)(?:WORDS|(?=//)(?:GLUED))"
 COLON_WORD_TEMPLATE = rf"(?<={NOT_AFTER_SCHEME_CHAR}(?P<wLENGTH>(?ai:WORDS)):)"
 TRIGGER_LOOKAHEAD = 1 + MAX_SCHEME_LENGTH + 1
 """Characters after a trigger's start that the trigger pattern may look at."""
@@ -214,24 +212,18 @@ def compile_patterns(schemes: tuple[str, ...], max_url_length: int) -> Patterns:
         length: [word for word in group if word != URL_PREFIX_WORD]
         for length, group in by_length.items()
     }
-    marked_by_length = {
-        length: [word for word in group if word not in SLASH_SCHEMES]
-        for length, group in glued_by_length.items()
-    }
 
     def alternatives(template: str, groups: dict[int, list[str]]) -> str:
         return "|".join(
             template.replace("LENGTH", str(length)).replace("WORDS", "|".join(group))
-            for length, group in sorted(groups.items())
+            for length, group in sorted(groups.items(), reverse=True)
             if group
         )
 
-    marked = alternatives(LINE_MARK_WORD_TEMPLATE, marked_by_length)
     colon_trigger = (
         COLON_TRIGGER_TEMPLATE.replace("PENULT", _letters_class(names, -2))
         .replace("LAST", _letters_class(names, -1))
         .replace("GLUED", alternatives(GLUED_WORD_TEMPLATE, glued_by_length))
-        .replace("MARKED", "|" + marked if marked else "")
         .replace("WORDS", alternatives(COLON_WORD_TEMPLATE, by_length))
     )
     return Patterns(

@@ -98,6 +98,8 @@ _CLOSERS = {
 _OPENERS = {opener: closer for closer, opener in _CLOSERS.items()}
 
 
+# Characters _trim may drop from a bare URL's end.
+_TRIMMED = _TRAILING_PUNCT | {"-"}
 # Sigils of brace templates and markup ("${USER}", "%{d}", AmigaGuide's "@{fg text}"):
 # dropped from a bare URL's end when the "{" that follows ended the URL.
 _BRACE_SIGILS = frozenset("$%@")
@@ -332,9 +334,19 @@ class Scanner:
                 break
             t = m.start()
             word = m.group(m.lastgroup) if m is colon and m.lastgroup else None
-            if word is not None and t - len(word) < pos:
-                pos = t + 1  # the word belongs to the span decided before: not a trigger
-                continue
+            if word is not None:
+                w = t - len(word)
+                if w < pos:
+                    pos = t + 1  # the word belongs to the span decided before: not a trigger
+                    continue
+                if w > 0 and buf[w - 1] in "+-":  # glue the trigger lets through
+                    glued = self._glued(w, t, word, final)
+                    if glued is None:
+                        pos = w
+                        break
+                    if not glued:
+                        pos = t + 1
+                        continue
             if word is None:
                 step = self._at_angle(t, final, out)
             elif word.lower() == URL_PREFIX_WORD:
@@ -474,6 +486,23 @@ class Scanner:
         if after + 2 > len(self._buf) and not final:
             return None
         return self._buf.startswith("//", after)
+
+    def _glued(self, start: int, colon: int, word: str, final: bool) -> bool | None:
+        """Is the scheme word at ``start``, right after a "+" or "-", a URL? (See GLUE.)
+
+        Yes when "//" follows the colon, or when the "+" or "-" starts its line; never for
+        ``URL:`` ("X-URL:" is a header name). Returns None when the answer needs characters
+        not yet in the buffer.
+        """
+        if word.lower() == URL_PREFIX_WORD:
+            return False
+        buf = self._buf
+        if colon + 3 > len(buf) and not final:
+            return None
+        if buf.startswith("//", colon + 1):
+            return True
+        # The look-behind kept before the resume position covers buf[start - 2].
+        return start == 1 or (start >= 2 and buf[start - 2] == "\n")
 
     # -- handlers: each returns the resume index, or None to defer ------------------------
 
@@ -782,6 +811,8 @@ class Scanner:
         URL, so every closer left is balanced ("/wiki/Foo_(bar)" keeps its ")").
         """
         buf = self._buf
+        if buf[end - 1] not in _TRIMMED:  # most URLs: nothing to drop
+            return end
         while end > start:
             char = buf[end - 1]
             if char in _TRAILING_PUNCT:
