@@ -98,6 +98,11 @@ _CLOSERS = {
 _OPENERS = {opener: closer for closer, opener in _CLOSERS.items()}
 
 
+# What may follow "<URL:" when a pseudo-URL is inside: a gap, or a pseudo scheme's initial.
+_PSEUDO_LEADS = frozenset(" \t" + "".join(s[0] + s[0].upper() for s in PSEUDO_SCHEMES))
+# Stops after which the bare-URL walk has more to decide: closing brackets (the balance
+# rule), "[" (an IP literal host), "{" (a sigil before it is dropped).
+_RARE_STOPS = frozenset(_CLOSERS) | {"[", "{"}
 # Characters _trim may drop from a bare URL's end.
 _TRIMMED = _TRAILING_PUNCT | {"-"}
 # Sigils of brace templates and markup ("${USER}", "%{d}", AmigaGuide's "@{fg text}"):
@@ -513,15 +518,17 @@ class Scanner:
         m = self._p.scheme_ahead.match(buf, t + 1)
         if m is None:  # cannot happen: the trigger's look-ahead matched the same text
             return t + 1
-        word = m.group()[:-1]
-        if word.lower() == URL_PREFIX_WORD:
+        word = m.group()[:-1].lower()
+        if word == URL_PREFIX_WORD:
             kind: Kind = "wrapped"
             content = m.end()
-            gap = self._p.prefix_gap.match(buf, content)
-            inner = self._p.scheme_ahead.match(buf, gap.end() if gap else content)
-            if inner is None and n - content < TRIGGER_LOOKAHEAD + 16 and not final:
-                return None
-            word = inner.group()[:-1] if inner else ""
+            word = ""
+            if content == n or buf[content] in _PSEUDO_LEADS:
+                gap = self._p.prefix_gap.match(buf, content)
+                inner = self._p.scheme_ahead.match(buf, gap.end() if gap else content)
+                if inner is None and n - content < TRIGGER_LOOKAHEAD + 16 and not final:
+                    return None
+                word = inner.group()[:-1].lower() if inner else ""
         else:
             known = self._recognised(word, m.end(), final)
             if known is None:
@@ -530,7 +537,7 @@ class Scanner:
                 return t + 1
             kind = "angle"
             content = t + 1
-        if word.lower() in PSEUDO_SCHEMES:  # decided, then skipped: see PSEUDO_SCHEMES
+        if word in PSEUDO_SCHEMES:  # decided, then skipped: see PSEUDO_SCHEMES
             return self._wrapper(t, kind, content, final, [])
         return self._wrapper(t, kind, content, final, out)
 
@@ -680,18 +687,27 @@ class Scanner:
         depth: dict[str, int] = {}  # the balance rule's state, used once a closer is met
         counted = url_start  # openers before this index are in ``depth``
         i = url_start
-        if buf.startswith("//[", colon + 1):  # an IP literal host: its brackets are kept
-            if colon + 3 + IP_LITERAL_SPAN > n and not final:
-                return None
-            literal = self._p.ip_literal.match(buf, colon + 3)
-            if literal is not None:
-                i = literal.end()
         while True:
             m = segment.match(buf, i, limit)
             e = m.end() if m is not None else i  # the pattern matches the empty string
             closed = False
-            if e < limit and buf[e] in _CLOSERS:  # rare: decide the bracket balance
-                e, closed, counted = self._balance(counted, e, limit, depth)
+            if e < limit and buf[e] in _RARE_STOPS:  # one test for the rare cases
+                char = buf[e]
+                if char == "[":
+                    if e == colon + 3 and buf.startswith("//", colon + 1):
+                        # An IP literal host ("http://[::1]:8080/"): its brackets are kept.
+                        if e + IP_LITERAL_SPAN > n and not final:
+                            return None
+                        literal = self._p.ip_literal.match(buf, e)
+                        if literal is not None:
+                            i = literal.end()
+                            continue
+                elif char == "{":
+                    # A template or markup sigil before "{" ("${x}", "%{d}", "@{fg text}").
+                    if buf[e - 1] in _BRACE_SIGILS and e - 1 > colon:
+                        e -= 1
+                else:  # a closing bracket: decide the balance
+                    e, closed, counted = self._balance(counted, e, limit, depth)
             if e - url_start > self._max_url:  # the bound covers the whole span
                 cut = url_start + self._max_url
                 out.append(
@@ -711,8 +727,6 @@ class Scanner:
             if j < 0:
                 break
             i = j
-        if e < n and buf[e] == "{" and buf[e - 1] in _BRACE_SIGILS and e - 1 > colon:
-            e -= 1
         end = self._trim(url_start, e)
         # Markdown emphasis around a bare URL ("**http://x/**", "_http://x_"): the marks
         # that close it are not part of the URL.
