@@ -41,8 +41,10 @@ from ._context import (
     URL_PREFIX_WORD,
     Patterns,
     compile_patterns,
+    quote_key,
 )
 from ._model import Candidate, Kind
+from ._wrap import wrapped_continuation
 from .errors import ConfigError
 
 DEFAULT_SCHEMES: tuple[str, ...] = (
@@ -155,11 +157,6 @@ def find_boundary(text: str, start: int, *, final: bool = False) -> int | None:
         if "\f" not in text[max(0, p - _PAGE_BREAK_MARGIN) : p + _PAGE_BREAK_MARGIN]:
             return p
         pos = p
-
-
-def quote_key(prefix: str) -> str:
-    """Return a quote prefix with its spaces removed: ``"> > "`` and ``">>"`` match."""
-    return prefix.replace(" ", "").replace("\t", "")
 
 
 def normalize_schemes(schemes: Iterable[str] | None) -> tuple[str, ...]:
@@ -649,8 +646,19 @@ class Scanner:
                 return cut
             if closer < 0 and e == n and not final:
                 return None
-            if closer >= 0 or e == i or buf[e - 1] != "-":
+            if closer >= 0 or e == i:
                 break
+            if buf[e - 1] != "-":
+                if kind != "bare":
+                    break
+                # A line a mail client wrapped inside the URL (see urlsift._wrap).
+                j = wrapped_continuation(buf, url_start, e, line_start - self._base, final)
+                if j is None:
+                    return None
+                if j < 0:
+                    break
+                i = j
+                continue
             # A line break right after a hyphen continues the URL (RFC 1738 appendix).
             h = hspace.match(buf, e)
             k = h.end() if h else e
