@@ -223,3 +223,26 @@ def test_the_judge_and_the_records_show_the_joined_reading() -> None:
     assert record["url"] == text.replace("\n", "")
     assert record["alternatives"] == [text.split("\n", 1)[0]]
     assert record["defects"][0]["code"] == "continued-line"  # type: ignore[index]
+
+
+def test_every_output_format_and_the_counts_use_the_joined_reading(tmp_path: Path) -> None:
+    from click.testing import CliRunner
+
+    from urlsift.cli import main
+
+    cut = "ftp://ftp.linux.sgi.com/pub/linux/mips/mipsel-linux/root/declinuxroot-99051"
+    joined = cut + "8.tgz"
+    path = tmp_path / "mail.txt"
+    path.write_text(f"You may want to give\n{cut}\n8.tgz\na try, or {joined} too.\n")
+    runner = CliRunner()
+
+    def scan(*args: str) -> str:
+        result = runner.invoke(main, ["scan", *args, str(path)])
+        assert result.exit_code == 0, result.output
+        return result.stdout
+
+    assert scan().splitlines() == [f"{path}:2:1: {joined}", f"{path}:4:11: {joined}"]
+    assert f",{joined},true,{cut},continued-line," in scan("--format", "csv")
+    assert scan("--format", "jsonl").startswith(f'{{"url": "{joined}", "alternatives": ["{cut}"]')
+    assert scan("--unique").splitlines() == [f"{path}:2:1: {joined}"]
+    assert scan("--count").split() == ["2", joined]

@@ -55,21 +55,25 @@ MAX_NEXT_LINE = 512
 MIN_URL_LINE = 40
 """Shortest URL line (quote prefix not counted) that a client could have wrapped."""
 
-_QUOTE = re.compile(QUOTE_PREFIX)
-_INDENT = re.compile(r"[ \t]{0,64}")
-# The first word of the next line: a run of the characters a bare URL may hold (bounded).
-_WORD = re.compile(rf"[^{BARE_STOP}]{{1,512}}")
+# A line's head: its mail quote prefix and its indentation; on the next line, then its
+# first word (a run of the characters a bare URL may hold). All bounded.
+_HEAD = re.compile(rf"((?:{QUOTE_PREFIX})?)([ \t]{{0,64}})")
+_NEXT_LINE = re.compile(rf"((?:{QUOTE_PREFIX})?)([ \t]{{0,64}})([^{BARE_STOP}]{{1,512}})")
+# A character that can make a word URL material: a path step, a dot, a digit, a sign.
+_MATERIAL = re.compile(r"[/.0-9_?=&%#~]")
 # Characters a URL continuation may hold (RFC 3986 unreserved, reserved, and '%').
 _URL_CHARS = re.compile(r"[A-Za-z0-9\-._~:/?#\[\]@!$&'()*+,;=%]{1,512}")
 # Bounded scheme tests: an unbounded run over a long word of letters is quadratic.
 _HAS_SCHEME = re.compile(rf"{SCHEME}:")
 _HAS_URL = re.compile(rf"{SCHEME}://")
 _TABLE_SEPARATORS = frozenset({"=", ":", "|", "->", "=>"})
-_FILE_EXTENSION = re.compile(
+# A file name extension, matched from a name's last dot (see _has_extension).
+_EXTENSION = re.compile(
     r"\.(?:s?html?|xhtml|php\d?|aspx?|jsp|cgi|pl|txt|pdf|ps|gz|tgz|zip|tar|bz2|xz|Z|"
-    r"xml|xsd|json|md|rst|png|jpe?g|gif|svg|c|h|py|patch|diff|rpm|deb|asc|cer)\Z",
+    r"xml|xsd|json|md|rst|png|jpe?g|gif|svg|c|h|py|patch|diff|rpm|deb|asc|cer)",
     re.IGNORECASE,
 )
+_LONGEST_EXTENSION = 6
 # A URL that is only a scheme and a host ending in a top-level domain: it is complete.
 _BARE_HOST = re.compile(r"[A-Za-z][A-Za-z0-9+.\-]{0,63}://[^/?#\s]{0,255}\.[A-Za-z]{2,24}")
 # A bare URL's token ending in one of these ends a sentence (the scanner trims them).
@@ -107,6 +111,12 @@ def _line_width(text: str) -> int:
     return len(text.expandtabs(8)) if "\t" in text else len(text)
 
 
+def _has_extension(text: str) -> bool:
+    """Does ``text`` end in a file name extension (``.html``, ``.tar.gz``...)?"""
+    dot = text.rfind(".", max(0, len(text) - _LONGEST_EXTENSION))
+    return dot >= 0 and _EXTENSION.fullmatch(text, dot) is not None
+
+
 def continuation(url: str, line: str, next_line: str) -> Continuation | None:
     """Return the continuation of a bare URL that ends its line, if it seems to have one.
 
@@ -121,25 +131,27 @@ def continuation(url: str, line: str, next_line: str) -> Continuation | None:
         The continuation (``wrapped`` tells the scanner's join from lint's warning), or
         None when the next line does not continue the URL.
     """
-    q = _QUOTE.match(line)
-    nq = _QUOTE.match(next_line)
-    prefix = q.group() if q else ""
-    next_prefix = nq.group() if nq else ""
-    if quote_key(prefix) != quote_key(next_prefix):
-        return None  # another speaker's text
-    indent_m = _INDENT.match(line, len(prefix))
-    next_indent_m = _INDENT.match(next_line, len(next_prefix))
-    assert indent_m is not None
-    assert next_indent_m is not None
-    start = next_indent_m.end()
-    word_m = _WORD.match(next_line, start)
-    if word_m is None or not url:
+    # The cheap tests first: most URLs at a line end are followed by prose.
+    nxt = _NEXT_LINE.match(next_line)
+    if nxt is None or not url:
         return None
-    raw = word_m.group()
+    raw = nxt.group(3)
     word = raw.rstrip(_SENTENCE_END)
+    last = url[-1]
+    if not word or last in _SENTENCE_STOPS:
+        return None  # "ftp://oss.sgi.com." ends a sentence
+    cut_complete = _has_extension(url)
+    gains_extension = len(word) <= _LONGEST_EXTENSION and (
+        not cut_complete and _has_extension(url + word)
+    )
+    if _MATERIAL.search(word) is None and last not in _OPEN_ENDINGS and not gains_extension:
+        return None  # a word of prose
+    head = _HEAD.match(line)
+    assert head is not None  # the pattern matches ""
+    if quote_key(head.group(1)) != quote_key(nxt.group(1)):
+        return None  # another speaker's text
     if (
-        not word
-        or not _URL_CHARS.fullmatch(word)
+        not _URL_CHARS.fullmatch(word)
         or not (word[0].isalnum() or word[0] in _CONTINUATION_START)
         or _HAS_SCHEME.match(word)
         or word[:4].lower() == "www."
@@ -148,35 +160,26 @@ def continuation(url: str, line: str, next_line: str) -> Continuation | None:
         return None
     if not any(c.isalnum() for c in word) or _LIST_ITEM.fullmatch(raw):
         return None  # a rule ("______") or a list item ("2) https://...")
-    rest = next_line[word_m.end() : word_m.end() + MAX_NEXT_LINE].split()
     if word[0] == "#" and (":" in word or word[1:].isupper()):
         return None  # a directive ("#EXTINF:9.0", "#EXT-X-ENDLIST")
+    rest = next_line[nxt.end() : nxt.end() + MAX_NEXT_LINE].split()
     if rest and (rest[0] in _TABLE_SEPARATORS or _HAS_URL.search(rest[0])):
         return None  # a table row ("g?y  =  http://a/b/c/g?y") or a list of URLs
     if rest and _ATTRIBUTE.match(word) and _ATTRIBUTE.match(rest[0]):
         return None  # an attribute list: "width=300 height=200"
-    last = url[-1]
-    if last in _SENTENCE_STOPS:
-        return None  # "ftp://oss.sgi.com." ends a sentence
-    cut_complete = _FILE_EXTENSION.search(url) is not None or _BARE_HOST.fullmatch(url)
-    if cut_complete and (word[0].isalnum() or word[0] == "#"):
+    if (cut_complete or _BARE_HOST.fullmatch(url)) and (word[0].isalnum() or word[0] == "#"):
         # "vortex.html" + "3c59x.c:...", "errata.pdf" + "#28", "aachen.de" + "D-52062"
         return None
     signs = not _URL_SIGNS.isdisjoint(word)
     slash = "/" in word and (
         word.count("/") > 1 or any(c.isdigit() or c in "._" for c in word) or word[0] == "/"
     )
-    extension = _FILE_EXTENSION.search(word) is not None
-    gains_extension = not cut_complete and _FILE_EXTENSION.search(url + word) is not None
-    open_end = last in _OPEN_ENDINGS
-    strong = signs or slash or extension or gains_extension or open_end
-    # With a full line, a path step or a name with a dot or digit is URL material too.
-    weak = strong or "/" in word or any(c.isdigit() or c in "._" for c in word)
-    if not weak:
-        return None
+    strong = signs or slash or _has_extension(word) or gains_extension or last in _OPEN_ENDINGS
+    prefix = head.group(1)
+    next_prefix = nxt.group(1)
     width = _line_width(line[len(prefix) :])
     wrapped = (
-        indent_m.group() == next_indent_m.group()
+        head.group(2) == nxt.group(2)
         and MIN_URL_LINE <= width <= WRAP_COLUMN_MAX
         and width + len(word) > WRAP_COLUMN_MIN
         # The line after a wrap was wrapped at the same column (or ends the paragraph).
@@ -184,6 +187,7 @@ def continuation(url: str, line: str, next_line: str) -> Continuation | None:
     )
     if not (wrapped or strong):
         return None
+    start = nxt.start(3)
     return Continuation(start, start + len(raw), word, wrapped)
 
 
@@ -230,6 +234,8 @@ def wrapped_continuation(
         start = line_start
     else:
         return -1  # the line is longer than any wrap column
+    if end - start < MIN_URL_LINE and "\t" not in buf[start:end]:
+        return -1  # too short a line to be wrapped (the quote prefix only shortens it)
     following = k + 1
     stop = buf.find("\n", following, following + MAX_NEXT_LINE)
     if stop < 0:

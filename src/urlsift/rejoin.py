@@ -3,7 +3,10 @@
 Strategy: a pure function from :class:`Candidate` to :class:`Readings`; no I/O, no state.
 
 * Inside a wrapper all whitespace (spaces, tabs, CR, LF, ...) is ignored: the URL is the
-  wrapper's content with whitespace removed. A bare URL only spans lines at a hyphen break.
+  wrapper's content with whitespace removed. A bare URL only spans lines at a hyphen break
+  or where a mail client wrapped it (the scanner decides, see :mod:`urlsift._wrap`).
+* A wrapped line end of a bare URL gives the joined reading first and the reading cut at
+  the line end in ``alternatives``, with a ``continued-line`` defect at the break.
 * Continuation lines that carry the same mail quote prefix as the span's first line
   (``> ``, ``>> ``, ``> > ``) lose it before whitespace is removed.
 * A line break right after a hyphen is ambiguous ("the hyphen may or may not actually be

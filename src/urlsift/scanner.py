@@ -13,6 +13,9 @@ never validates (see :mod:`urlsift.rejoin` and :mod:`urlsift.validation`).
   the span.
 * **Left to right, never back.** After a span is decided the scan resumes at its end, so an
   occurrence is reported once, in the widest form it is in (a wrapped URL is not also bare).
+* **A bare URL crosses a line end** after a hyphen (RFC 1738 appendix), or where the
+  evidence of :mod:`urlsift._wrap` says a mail client wrapped it; that decision reads the
+  whole next line, so it waits until the line is in the buffer.
 * **Chunking never changes results.** Every decision reads only characters present in the
   buffer; a decision that would read past the buffer's end is *deferred* (the handler
   returns ``None``) and retried when more text arrives or at :meth:`Scanner.close`.
@@ -649,7 +652,7 @@ class Scanner:
             if closer >= 0 or e == i:
                 break
             if buf[e - 1] != "-":
-                if kind != "bare":
+                if kind != "bare" or buf[e : e + 1] not in ("\n", "\r"):
                     break
                 # A line a mail client wrapped inside the URL (see urlsift._wrap).
                 j = wrapped_continuation(buf, url_start, e, line_start - self._base, final)
