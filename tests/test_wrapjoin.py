@@ -109,6 +109,13 @@ def test_issue_examples_are_joined_with_both_readings() -> None:
         # Prose at the same depth after a complete URL.
         "The whole release is at http://www.example.com/pub/release/1.0/files/\n"
         "and mirrors carry it too.\n",
+        # Words of prose that hold dots, colons or an at sign.
+        "Joe Example, Example Corporation Ltd.   http://www.example.com/people/~joe\n"
+        "joe@example.com                          +1 555 0100\n",
+        "The slides of the talk are on http://www.example.com/talks/2019/wrapping\n"
+        "e.g. the part about quote prefixes, which is the longest one\n",
+        "The meeting notes are at http://www.example.com/meetings/2019/june/notes\n"
+        "12:30 is the time we agreed on for the next one, in room four\n",
         # A space before the break: the client wrapped at a space, the URL was complete.
         "The whole release is at http://www.example.com/pub/release/1.0/files/ \n"
         "release-notes.txt is the file to read first.\n",

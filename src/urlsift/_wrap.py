@@ -23,7 +23,8 @@ The signals (measured on ``corpora/wrapjoin/judged.txt``; figures in benchmarks/
    speaker) and the same indentation (a paragraph's lines share it), and starts with one
    run of URL characters (RFC 3986 characters and ``%``), without a scheme of its own,
    that does not start like prose punctuation, a list item, a label (``Binaries:``), a
-   directive (``#EXTINF:``), a table row or an attribute list (``width=300 height=...``).
+   directive (``#EXTINF:``), a table row or an attribute list (``width=300 height=...``),
+   and is no word of prose that holds URL material (``e.g.``, ``12:30``, a mail address).
 2. *URL material.* The continuation holds ``? = & % # ~``, a ``/`` with another sign, a
    file extension, or the cut ends where URLs rarely end (``- _ ? & = %``); or the joined
    reading gains a file extension the cut one lacks (``.tar.g`` + ``z``). A cut reading
@@ -79,6 +80,12 @@ _BARE_HOST = re.compile(r"[A-Za-z][A-Za-z0-9+.\-]{0,63}://[^/?#\s]{0,255}\.[A-Za
 # A bare URL's token ending in one of these ends a sentence (the scanner trims them).
 _SENTENCE_STOPS = frozenset(".,;:!")
 _LIST_ITEM = re.compile(r"(?:[0-9]{1,3}|[A-Za-z])[.)]")
+# Words of prose that hold URL material: an abbreviation ("e.g."), a time ("12:30"), a
+# mail address (a signature's next line).
+_PROSE_WORD = re.compile(
+    r"(?:[A-Za-z]\.){1,3}[A-Za-z]?|[0-9]{1,2}:[0-9]{2}(?::[0-9]{2})?"
+    r"|[A-Za-z0-9._+-]{1,64}@[A-Za-z0-9-]{1,63}(?:\.[A-Za-z0-9-]{1,63}){1,8}"
+)
 _ATTRIBUTE = re.compile(r"[A-Za-z][A-Za-z0-9_-]{0,64}=")
 # Punctuation that ends a sentence after a URL; not part of the continuation word's test.
 _SENTENCE_END = ".,;:!?\"')]"
@@ -160,6 +167,8 @@ def continuation(url: str, line: str, next_line: str) -> Continuation | None:
         return None
     if not any(c.isalnum() for c in word) or _LIST_ITEM.fullmatch(raw):
         return None  # a rule ("______") or a list item ("2) https://...")
+    if _PROSE_WORD.fullmatch(word) or _PROSE_WORD.fullmatch(raw):
+        return None  # "e.g.", "12:30", "joe@example.com"
     if word[0] == "#" and (":" in word or word[1:].isupper()):
         return None  # a directive ("#EXTINF:9.0", "#EXT-X-ENDLIST")
     rest = next_line[nxt.end() : nxt.end() + MAX_NEXT_LINE].split()
