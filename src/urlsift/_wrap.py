@@ -33,7 +33,9 @@ The signals (measured on ``corpora/wrapjoin/judged.txt``; figures in benchmarks/
    (without their quote prefixes, tabs expanded) are at most :data:`WRAP_COLUMN_MAX`
    wide, and the continuation would not have fitted on the URL's line (the two together
    exceed :data:`WRAP_COLUMN_MIN`). Shorter lines are ended by their writer (signatures,
-   lists, a URL on a line of its own); a wider next line was not wrapped at all.
+   lists, a URL on a line of its own); a wider next line was not wrapped at all. A line of
+   at most 76 characters ending in ``=`` is a quoted-printable soft break of text left
+   encoded: joining would keep the ``=`` in the URL, so it is left to decoding.
 """
 
 from __future__ import annotations
@@ -52,6 +54,10 @@ WRAP_COLUMN_MAX = 80
 
 MAX_NEXT_LINE = 512
 """Characters of the next line that the evidence may read (its start is what counts)."""
+
+QP_LINE_LENGTH = 76
+"""Longest line of quoted-printable text (RFC 2045 §6.7): a URL line this short ending in
+``=`` is a soft line break of text left encoded, which only decoding can mend."""
 
 MIN_URL_LINE = 40
 """Shortest URL line (quote prefix not counted) that a client could have wrapped."""
@@ -245,7 +251,11 @@ def wrapped_continuation(
         return -1  # the line is longer than any wrap column
     if end - start < MIN_URL_LINE and "\t" not in buf[start:end]:
         return -1  # too short a line to be wrapped (the quote prefix only shortens it)
+    if buf[end - 1] == "=" and end - start <= QP_LINE_LENGTH:
+        return -1  # a quoted-printable soft line break left encoded: the "=" is no URL's
     following = k + 1
+    if following < n and buf[following] in "\r\n":
+        return -1  # a blank line ends the paragraph
     stop = buf.find("\n", following, following + MAX_NEXT_LINE)
     if stop < 0:
         if following + MAX_NEXT_LINE > n and not final:
