@@ -138,6 +138,14 @@ FAMILIES: dict[str, tuple[str, Callable[[int], str]]] = {
         '400 lines of "http://a-" then a blank line, repeated',
         lambda n: ("http://a-\n" * 400 + "\n") * max(1, n // 4001),
     ),
+    "wrapped-chain": (
+        '"http://a.example/" filling a 76-column line, then 76-column "c/c/..." lines',
+        lambda n: "http://a.example/" + "b" * 59 + "\n" + _repeat("c/" * 38 + "\n", n),
+    ),
+    "wrapped-candidates": (
+        "a full line ending in a URL, then a line starting with URL material, repeated",
+        lambda n: _repeat("t" * 40 + " http://a.example/b/c/d/e/f/g\nh/i.j k\n", n),
+    ),
     "page-breaks": (
         "a wrapper broken by RFC page breaks, repeated",
         lambda n: _repeat("<URL:http://a.example/\n\nX [Page 1]\n\fRFC 1 Y\n\nb>\n", n),

@@ -91,6 +91,12 @@ QUOTE_PREFIX = r"(?:[ \t]{0,3}>){1,16}[ \t]?"
 QUOTE_PREFIX_SPAN = 16 * 4 + 1
 """Longest text :data:`QUOTE_PREFIX` can match (a match never extends past it)."""
 
+
+def quote_key(prefix: str) -> str:
+    """Return a quote prefix with its spaces removed: ``"> > "`` and ``">>"`` match."""
+    return prefix.replace(" ", "").replace("\t", "")
+
+
 # Characters that end a bare URL: whitespace, "<", ">", '"', control characters (never
 # part of a URL; they would glue binary junk to it), and the invisible formatting
 # characters (zero-width space, bidi marks, embeddings and isolates, word joiner, BOM;

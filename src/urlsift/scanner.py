@@ -13,6 +13,9 @@ never validates (see :mod:`urlsift.rejoin` and :mod:`urlsift.validation`).
   the span.
 * **Left to right, never back.** After a span is decided the scan resumes at its end, so an
   occurrence is reported once, in the widest form it is in (a wrapped URL is not also bare).
+* **A bare URL crosses a line end** after a hyphen (RFC 1738 appendix), or where the
+  evidence of :mod:`urlsift._wrap` says a mail client wrapped it; that decision reads the
+  whole next line, so it waits until the line is in the buffer.
 * **Chunking never changes results.** Every decision reads only characters present in the
   buffer; a decision that would read past the buffer's end is *deferred* (the handler
   returns ``None``) and retried when more text arrives or at :meth:`Scanner.close`.
@@ -48,8 +51,10 @@ from ._context import (
     URL_PREFIX_WORD,
     Patterns,
     compile_patterns,
+    quote_key,
 )
 from ._model import Candidate, Kind
+from ._wrap import wrapped_continuation
 from .errors import ConfigError
 
 DEFAULT_SCHEMES: tuple[str, ...] = (
@@ -152,11 +157,6 @@ def find_boundary(text: str, start: int, *, final: bool = False) -> int | None:
         if "\f" not in text[max(0, p - _PAGE_BREAK_MARGIN) : p + _PAGE_BREAK_MARGIN]:
             return p
         pos = p
-
-
-def quote_key(prefix: str) -> str:
-    """Return a quote prefix with its spaces removed: ``"> > "`` and ``">>"`` match."""
-    return prefix.replace(" ", "").replace("\t", "")
 
 
 def normalize_schemes(schemes: Iterable[str] | None) -> tuple[str, ...]:
@@ -718,10 +718,16 @@ class Scanner:
             if not closed and e == n and not final:
                 return None
             # The URL's text stops at e. Whether it continues on the next line is decided
-            # by _next_line (the hyphen rule); the cheap test first, as most URLs end here.
-            if closed or e == i or buf[e - 1] != "-":
+            # by _next_line (the hyphen rule) or, for a bare URL at a line end, by the wrap
+            # evidence of urlsift._wrap; the cheap tests first, as most URLs end here.
+            if closed or e == i:
                 break
-            j = self._next_line(e, key, final)
+            if buf[e - 1] == "-":
+                j = self._next_line(e, key, final)
+            elif kind == "bare" and buf[e : e + 1] in ("\n", "\r"):
+                j = wrapped_continuation(buf, url_start, e, line_start - self._base, final)
+            else:
+                break
             if j is None:
                 return None
             if j < 0:
