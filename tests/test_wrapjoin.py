@@ -250,6 +250,8 @@ def test_every_output_format_and_the_counts_use_the_joined_reading(tmp_path: Pat
 
     assert scan().splitlines() == [f"{path}:2:1: {joined}", f"{path}:4:11: {joined}"]
     assert f",{joined},true,{cut},continued-line," in scan("--format", "csv")
-    assert scan("--format", "jsonl").startswith(f'{{"url": "{joined}", "alternatives": ["{cut}"]')
+    assert scan("--format", "jsonl").startswith(
+        f'{{"url": "{joined}", "normalized": "{joined}", "alternatives": ["{cut}"]'
+    )
     assert scan("--unique").splitlines() == [f"{path}:2:1: {joined}"]
     assert scan("--count").split() == ["2", joined]
