@@ -82,9 +82,16 @@ BARE_STOP = r"\s<>\"\x00-\x1f\x7f\u200b\u200e\u200f\u202a-\u202e\u2060-\u2069\uf
 # scanner's limit (one more than the limit, so hitting it can be told apart).
 BARE_TOKEN_TEMPLATE = rf"[^{BARE_STOP}]{{0,LIMIT}}"
 
-# Any bracket the bare-URL balance rule looks at (scanner._CLOSERS and their openers): a
-# URL without one, the common case, skips the balance count.
-BRACKET = r"[()\[\]{}\uff08\uff09\u300c\u300d\u300e\u300f\u3010\u3011]"
+# The brackets of the bare-URL balance rule (scanner._CLOSERS and their openers). A bare
+# URL is walked in segments that stop at each closing bracket (BARE_SEGMENT_TEMPLATE), so
+# the balance is decided once per closer and no character of the URL is walked twice; the
+# openers of each segment are counted with OPENER.
+CLOSER = r")\]}\uff09\u300d\u300f\u3011"
+OPENER = r"[(\[{\uff08\u300c\u300e\u3010]"
+
+# One segment of a bare URL: a bounded run of characters that are neither stops nor
+# closing brackets (the scanner also passes the URL's end bound as ``endpos``).
+BARE_SEGMENT_TEMPLATE = rf"[^{BARE_STOP}{CLOSER}]{{0,LIMIT}}"
 
 # Inside a wrapper the content runs to the next ">", "<" or line end; each line is
 # searched for the first of those.
@@ -118,6 +125,8 @@ class Patterns:
     angle_trigger: re.Pattern[str]
     colon_trigger: re.Pattern[str]
     bare_token: re.Pattern[str]
+    bare_segment: re.Pattern[str]
+    opener: re.Pattern[str]
     wrapper_stop: re.Pattern[str]
     quote_prefix: re.Pattern[str]
     hspace_run: re.Pattern[str]
@@ -165,6 +174,8 @@ def compile_patterns(schemes: tuple[str, ...], max_url_length: int) -> Patterns:
         angle_trigger=ANGLE_TRIGGER_RE,
         colon_trigger=re.compile(colon_trigger),
         bare_token=re.compile(BARE_TOKEN_TEMPLATE.replace("LIMIT", str(max_url_length + 1))),
+        bare_segment=re.compile(BARE_SEGMENT_TEMPLATE.replace("LIMIT", str(max_url_length + 1))),
+        opener=OPENER_RE,
         wrapper_stop=re.compile(WRAPPER_STOP),
         quote_prefix=re.compile(QUOTE_PREFIX),
         hspace_run=re.compile(HSPACE_RUN),
@@ -193,8 +204,8 @@ PAGE_BREAK_IN_BODY_RE = re.compile(rf"(?<=\n)(?={HSPACE_RUN}\n){RFC_PAGE_BREAK}"
 could have seen it (right after a line break, on a blank line), so text that merely looks
 like a page footer on a URL's own line is never removed."""
 
-BRACKET_RE = re.compile(BRACKET)
-"""A bracket of the bare-URL balance rule."""
+OPENER_RE = re.compile(OPENER)
+"""An opening bracket of the bare-URL balance rule."""
 
 # Schemes recognised in angle brackets and after "URL:" even when they are not in the
 # configured bare-URL set: permanent and common provisional schemes of the IANA URI scheme
