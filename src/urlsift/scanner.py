@@ -37,8 +37,11 @@ from collections.abc import Iterable
 
 from ._context import (
     BLANK_LINE_RE,
+    GLUE_CHARS,
+    IP_LITERAL_SPAN,
     MAX_SCHEME_LENGTH,
     PAGE_BREAK_SPAN,
+    PSEUDO_SCHEMES,
     QUOTE_PREFIX_SPAN,
     REGISTERED_SCHEMES,
     SCHEME_NAME,
@@ -84,10 +87,9 @@ _KEEP_LINE = 256
 # (ASCII ones from the issue; the Unicode closing quotes are never legal in a URL anyway).
 _TRAILING_PUNCT = frozenset(".,;:!?'\u00bb\u201d\u2019\u203a\u3002\uff0c")
 # Closing brackets: the first one without its opener inside a bare URL ends the URL.
+# ("[", "]", "{" and "}" are unsafe (RFC 1738 §2.2): any of them ends a bare URL.)
 _CLOSERS = {
     ")": "(",
-    "]": "[",
-    "}": "{",
     "\uff09": "\uff08",  # fullwidth parentheses
     "\u300d": "\u300c",  # CJK corner brackets
     "\u300f": "\u300e",
@@ -96,6 +98,9 @@ _CLOSERS = {
 _OPENERS = {opener: closer for closer, opener in _CLOSERS.items()}
 
 
+# Sigils of brace templates and markup ("${USER}", "%{d}", AmigaGuide's "@{fg text}"):
+# dropped from a bare URL's end when the "{" that follows ended the URL.
+_BRACE_SIGILS = frozenset("$%@")
 # Markdown emphasis marks: dropped from a bare URL's end when one stands right before it.
 _EMPHASIS = frozenset("*_~")
 # A continuation line of a hyphen-broken bare URL must hold more than prose punctuation.
@@ -327,9 +332,18 @@ class Scanner:
                 break
             t = m.start()
             word = m.group(m.lastgroup) if m is colon and m.lastgroup else None
-            if word is not None and t - len(word) < pos:
-                pos = t + 1  # the word belongs to the span decided before: not a trigger
-                continue
+            if word is not None:
+                if t - len(word) < pos:
+                    pos = t + 1  # the word belongs to the span decided before: not a trigger
+                    continue
+                if t - len(word) > 0 and buf[t - len(word) - 1] in GLUE_CHARS:
+                    glued = self._glued(t - len(word), t, word, final)
+                    if glued is None:
+                        pos = t - len(word)
+                        break
+                    if not glued:
+                        pos = t + 1
+                        continue
             if word is None:
                 step = self._at_angle(t, final, out)
             elif word.lower() == URL_PREFIX_WORD:
@@ -470,11 +484,32 @@ class Scanner:
             return None
         return self._buf.startswith("//", after)
 
+    def _glued(self, start: int, colon: int, word: str, final: bool) -> bool | None:
+        """Is the scheme word at ``start``, glued to a "-", ".", "+" or digit before it, a URL?
+
+        Yes when "//" follows the colon, or when the glue is all that precedes the word on
+        its line (see :data:`urlsift._context.GLUED_LEAD`); never for ``URL:`` ("X-URL:" is
+        a header name). Returns None when the answer needs characters not yet in the buffer.
+        """
+        if word.lower() == URL_PREFIX_WORD:
+            return False
+        buf = self._buf
+        if colon + 3 > len(buf) and not final:
+            return None
+        if buf.startswith("//", colon + 1):
+            return True
+        line_start = self._line_info(start)[1] - self._base
+        if line_start < 0:  # the line began long before: more than glue precedes the word
+            return False
+        lead = self._p.glued_lead.match(buf, line_start, start)
+        return lead is not None and lead.end() == start
+
     # -- handlers: each returns the resume index, or None to defer ------------------------
 
     def _at_angle(self, t: int, final: bool, out: list[Candidate]) -> int | None:
         """Handle ``<scheme:`` at ``t``: a ``<URL:...>`` wrapper or a ``<scheme:...>``."""
         buf = self._buf
+        n = len(buf)
         m = self._p.scheme_ahead.match(buf, t + 1)
         if m is None:  # cannot happen: the trigger's look-ahead matched the same text
             return t + 1
@@ -482,6 +517,11 @@ class Scanner:
         if word.lower() == URL_PREFIX_WORD:
             kind: Kind = "wrapped"
             content = m.end()
+            gap = self._p.prefix_gap.match(buf, content)
+            inner = self._p.scheme_ahead.match(buf, gap.end() if gap else content)
+            if inner is None and n - content < TRIGGER_LOOKAHEAD + 16 and not final:
+                return None
+            word = inner.group()[:-1] if inner else ""
         else:
             known = self._recognised(word, m.end(), final)
             if known is None:
@@ -490,6 +530,8 @@ class Scanner:
                 return t + 1
             kind = "angle"
             content = t + 1
+        if word.lower() in PSEUDO_SCHEMES:  # decided, then skipped: see PSEUDO_SCHEMES
+            return self._wrapper(t, kind, content, final, [])
         return self._wrapper(t, kind, content, final, out)
 
     def _wrapper(
@@ -599,11 +641,14 @@ class Scanner:
             if s + TRIGGER_LOOKAHEAD > len(buf) and not final:
                 return None
             return t + 1
-        known = self._recognised(m.group()[:-1], m.end(), final)
+        scheme = m.group()[:-1]
+        known = self._recognised(scheme, m.end(), final)
         if known is None:
             return None
         if not known:
             return t + 1
+        if scheme.lower() in PSEUDO_SCHEMES:  # decided, then skipped: see PSEUDO_SCHEMES
+            out = []
         step = self._bare_at(t - len(URL_PREFIX_WORD), "prefixed", s, final, out)
         return t + 1 if step == -1 else step
 
@@ -632,6 +677,12 @@ class Scanner:
         cap = url_start + self._max_url + 1  # reaching it means the URL is too long
         depth: dict[str, int] = {}
         i = url_start
+        if buf.startswith("//[", colon + 1):  # an IP literal host: its brackets are kept
+            if colon + 3 + IP_LITERAL_SPAN > n and not final:
+                return None
+            literal = self._p.ip_literal.match(buf, colon + 3)
+            if literal is not None:
+                i = literal.end()
         while True:
             e, closed = self._segment_end(i, cap, depth)
             if e - url_start > self._max_url:  # the bound covers the whole span
@@ -643,14 +694,16 @@ class Scanner:
                 return cut
             if not closed and e == n and not final:
                 return None
-            if closed or e == i or buf[e - 1] != "-":
+            if closed or e == i:
                 break
-            j = self._hyphen_continuation(e, key, final)
+            j = self._next_line(e, key, final)
             if j is None:
                 return None
             if j < 0:
                 break
             i = j
+        if e < n and buf[e] == "{" and buf[e - 1] in _BRACE_SIGILS and e - 1 > colon:
+            e -= 1
         end = self._trim(url_start, e)
         # Markdown emphasis around a bare URL ("**http://x/**", "_http://x_"): the marks
         # that close it are not part of the URL.
@@ -693,15 +746,23 @@ class Scanner:
             depth[match] -= 1
             i = e + 1
 
-    def _hyphen_continuation(self, e: int, key: str, final: bool) -> int | None:
-        """Where a bare URL ending in a hyphen at ``e`` continues on the next line.
+    def _next_line(self, e: int, key: str, final: bool) -> int | None:
+        """Where a bare URL whose text stops at ``e`` continues on the next line, if it does.
 
-        A line break right after a hyphen continues the URL (RFC 1738 appendix) when the
-        next line (after the first line's quote prefix and indentation) starts with more
-        than prose punctuation. Returns the index where the continuation starts, -1 when
-        the URL ends at ``e``, or None when the answer needs more text.
+        The one place that decides whether a bare URL spans a line end. The RFC 1738
+        appendix's rule: a line break right after a hyphen continues the URL when the next
+        line (after the first line's quote prefix and indentation) starts with more than
+        prose punctuation. Not after a run of two or more hyphens (a ruler "-----", a dash
+        or a signature separator "--": no word is broken there), and not when the hyphen
+        follows punctuation and the next line starts with a capitalised word ("...com.-" +
+        "You received ...": a sentence, not a URL's rest).
+
+        Returns the index where the continuation starts, -1 when the URL ends at ``e``, or
+        None when the answer needs more text.
         """
         buf = self._buf
+        if buf[e - 1] != "-" or buf[e - 2] == "-":  # e - 2 >= url_start: "scheme:" precedes
+            return -1
         n = len(buf)
         hspace = self._p.hspace_run
         h = hspace.match(buf, e)
@@ -727,6 +788,8 @@ class Scanner:
             return None
         if not any(c not in _NOT_CONTINUATION for c in buf[j:seg_end]):
             return -1
+        if buf[e - 2] in _TRAILING_PUNCT and self._p.prose_word.match(buf, j, seg_end + 1):
+            return -1
         return j
 
     def _trim(self, start: int, end: int) -> int:
@@ -736,6 +799,12 @@ class Scanner:
         URL, so every closer left is balanced ("/wiki/Foo_(bar)" keeps its ")").
         """
         buf = self._buf
-        while end > start and buf[end - 1] in _TRAILING_PUNCT:
-            end -= 1
-        return end
+        while True:
+            while end > start and buf[end - 1] in _TRAILING_PUNCT:
+                end -= 1
+            # A run of two or more hyphens at the end is a dash, a ruler or a signature
+            # separator ("http://x.example/.--"), not part of the URL.
+            if not buf.endswith("--", start, end):
+                return end
+            while end > start and buf[end - 1] == "-":
+                end -= 1
