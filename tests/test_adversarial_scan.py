@@ -90,6 +90,12 @@ FAMILIES: dict[str, Callable[[int], str]] = {
     "hyphen-chain-prose-after": lambda n: ("ftp:x-\n.\n" * 400 + "\n") * max(1, n // 3601),
     "url-prefix-double-colon": lambda n: _spans("URL:ftp::", n),
     "angle-double-colon": lambda n: _spans("<ftp::", n),
+    # Wrappers never closed, walked to a blank line, with bare URLs and angle triggers in them.
+    "unclosed-wrappers": lambda n: (
+        ("<URL:http://a/\n" + "b http://c/ <http:\n" * 200 + "\n") * max(1, n // 4016)
+    ),
+    # Quoted hyphen chains whose lines each hold a glued trigger.
+    "quoted-glued-chain": lambda n: ("> x-http://a-\n" * 300 + "\n") * max(1, n // 4201),
 }
 
 
