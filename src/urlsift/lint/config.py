@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import cast
 
 from ..errors import ConfigError
-from .model import RULE_BY_NAME, RULES, LintSeverity
+from .model import DEFAULT_CODES, OPT_IN_GROUPS, RULE_BY_NAME, RULES, LintSeverity
 from .walk import DEFAULT_MAX_FILE_SIZE
 
 if sys.version_info >= (3, 11):
@@ -35,14 +35,15 @@ CONFIG_FILES = ("urlsift.toml", "pyproject.toml")
 """Configuration file names, in order of precedence within one folder."""
 
 CONFIG_KEYS: dict[str, str] = {
-    "select": "list of rule selectors to report (default: ALL)",
+    "select": "list of rule selectors to report (default: every rule outside RFC1738)",
     "extend-select": "list of rule selectors added to `select`",
     "ignore": "list of rule selectors not to report",
     "severity": 'table: rule selector -> "error" or "warning"',
     "include": "list of globs: the documents linted in folders (replaces the default set)",
     "extend-include": "list of globs added to the default document set",
     "exclude": "list of globs: files and folders not linted in folders",
-    "strict": "boolean: RFC 1738 strictness ('~' and 'host?query' are errors)",
+    "strict": "boolean: RFC 1738 strictness: selects the RFC1738 rules, and '~' and "
+    "'host?query' are errors",
     "include-verbatim": "boolean: also check URLs in code blocks, code spans, <pre> ...",
     "respect-gitignore": "boolean: skip what .gitignore files ignore (default true)",
     "max-file-size": "integer: largest file linted, in bytes (default 10485760, 10 MiB); "
@@ -56,6 +57,9 @@ def _resolve_one(selector: str) -> frozenset[str] | None:
     text = selector.strip()
     if text.upper() == "ALL":
         return ALL_CODES
+    group = OPT_IN_GROUPS.get(text.upper())
+    if group is not None:
+        return group
     rule = RULE_BY_NAME.get(text.lower())
     if rule is not None:
         return frozenset({rule.code})
@@ -142,7 +146,7 @@ class CliOptions:
 class LintSettings:
     """Everything a lint run needs to know, validated."""
 
-    select: frozenset[str] = ALL_CODES
+    select: frozenset[str] = DEFAULT_CODES
     """Codes reported."""
     severity: tuple[tuple[str, LintSeverity], ...] = ()
     """Severity overrides: (code, severity)."""
@@ -305,7 +309,13 @@ def build_settings(
         raise ConfigError(
             f"key in {where}", unknown[0], "unknown key; known keys: " + ", ".join(CONFIG_KEYS)
         )
-    select = resolve_selectors(_strings(table, "select", where) or ("ALL",), f"select in {where}")
+    strict = _pick(cli.strict, _boolean(table, "strict", where), False)
+    # RFC 1738 strictness also selects its rules, in the default selection.
+    default = DEFAULT_CODES | OPT_IN_GROUPS["RFC1738"] if strict else DEFAULT_CODES
+    file_select = _strings(table, "select", where)
+    select = (
+        default if file_select is None else resolve_selectors(file_select, f"select in {where}")
+    )
     select |= resolve_selectors(
         _strings(table, "extend-select", where) or (), f"extend-select in {where}"
     )
@@ -326,7 +336,7 @@ def build_settings(
         include=include,
         extend_include=(_strings(table, "extend-include", where) or ()) + cli.extend_include,
         exclude=(_strings(table, "exclude", where) or ()) + cli.exclude,
-        strict=_pick(cli.strict, _boolean(table, "strict", where), False),
+        strict=strict,
         include_verbatim=_pick(
             cli.include_verbatim, _boolean(table, "include-verbatim", where), False
         ),
