@@ -19,7 +19,8 @@ from pathlib import Path
 from .._model import Policy
 from .check import Suppressions, diagnose
 from .config import LintSettings
-from .extract import ExtractOptions, detect_format, extract_findings
+from .extract import ExtractOptions, detect_format, extract_document
+from .locallinks import LocalLinkChecker
 from .model import RULE_BY_CODE, Diagnostic, Finding
 from .walk import DocumentText, iter_documents, read_document, walk_options
 
@@ -78,9 +79,14 @@ def lint_text(
         in document order.
     """
     settings = settings or LintSettings()
-    findings = extract_findings(text, path, detect_format(path), _extract_options(settings))
-    diagnostics = diagnose(findings, text)
-    return findings, _finalize(diagnostics, settings, Suppressions.parse(text))
+    document = extract_document(text, path, detect_format(path), _extract_options(settings))
+    diagnostics = diagnose(document.findings, text)
+    # Only links within the document itself can be checked without its folder.
+    local = [link for link in document.local_links if link.target.startswith("#")]
+    checker = LocalLinkChecker(lambda _path: None)
+    checker.add(Path(path), path, dataclasses.replace(document, local_links=tuple(local)))
+    diagnostics.extend(checker.diagnostics())
+    return document.findings, _finalize(diagnostics, settings, Suppressions.parse(text))
 
 
 def _extract_options(settings: LintSettings) -> ExtractOptions:
@@ -125,6 +131,7 @@ def lint_paths(
     every_finding: list[Finding] = []
     suppressions: dict[str, Suppressions] = {}
     empty = Suppressions({}, frozenset())  # for a document not read
+    local = LocalLinkChecker(lambda path: _anchors_of(path, settings.max_file_size))
     for document in iter_documents(paths, options, cwd):
         content = read_document(document.path, settings.max_file_size)
         if content.text is None:
@@ -138,17 +145,29 @@ def lint_paths(
         files += 1
         text = content.text
         fmt = detect_format(document.display)
-        findings = extract_findings(text, document.display, fmt, extract_options)
+        extracted = extract_document(text, document.display, fmt, extract_options)
+        findings = extracted.findings
+        local.add(document.path, document.display, extracted)
         urls += len(findings)
         suppressions[document.display] = found = Suppressions.parse(text)
         out.extend(_finalize(diagnose(findings, text), settings, found))
         if settings.check_links:
             every_finding.extend(findings)
+    for d in local.diagnostics():
+        out.extend(_finalize([d], settings, suppressions.get(d.path, empty)))
     if settings.check_links:
         for d in _check_links(every_finding, settings):
             out.extend(_finalize([d], settings, suppressions.get(d.path, empty)))
     out.sort(key=Diagnostic.sort_key)
     return LintResult(tuple(out), files, urls)
+
+
+def _anchors_of(path: Path, max_file_size: int) -> frozenset[str] | None:
+    """The anchors of a document that was not linted (a local link's target)."""
+    content = read_document(path, max_file_size)
+    if content.text is None:
+        return None
+    return extract_document(content.text, str(path), detect_format(path.name)).anchors
 
 
 def _check_links(findings: Sequence[Finding], settings: LintSettings) -> list[Diagnostic]:

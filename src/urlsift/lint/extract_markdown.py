@@ -28,9 +28,9 @@ from collections.abc import Iterator
 
 from markdown_it import MarkdownIt
 
-from .extract import ExtractOptions, FindingBuilder, LineIndex, link_scheme, mask
 from .extract_html import scan_html_region
-from .model import Finding
+from .findings import Extracted, ExtractOptions, FindingBuilder, LineIndex, link_scheme, mask
+from .slugs import heading_anchors, is_relative
 
 MAX_DESTINATION = 2048
 """Longest link destination looked at, in characters (longer ones are left to the core)."""
@@ -186,7 +186,7 @@ def _autolinks(text: str) -> Iterator[tuple[int, int]]:
         yield start, end
 
 
-def extract_markdown(text: str, path: str, options: ExtractOptions) -> list[Finding]:
+def extract_markdown(text: str, path: str, options: ExtractOptions) -> Extracted:
     """Find the URLs of a Markdown document.
 
     Args:
@@ -205,6 +205,8 @@ def extract_markdown(text: str, path: str, options: ExtractOptions) -> list[Find
     html_blocks: list[tuple[int, int]] = []
     # Only the block structure is used: markdown-it's inline rules are not run (``]("`` * n
     # costs them time quadratic in n).
+    heading = False
+    seen: dict[str, int] = {}
     for token in MarkdownIt("commonmark").disable("inline").parse(text):
         if token.map is None:
             continue
@@ -214,6 +216,9 @@ def extract_markdown(text: str, path: str, options: ExtractOptions) -> list[Find
             code.append(span)
         elif token.type == "html_block":
             html_blocks.append(span)
+        elif token.type == "inline" and heading:
+            builder.anchors.update(heading_anchors(token.content, seen))
+        heading = token.type == "heading_open"
     code.extend(_code_spans(mask(text, [*code, *html_blocks])))
     # Links are never looked for in code; the core scans code only with verbatim text.
     hidden = [] if options.include_verbatim else list(code)
@@ -230,7 +235,9 @@ def extract_markdown(text: str, path: str, options: ExtractOptions) -> list[Find
             target = _decode(written)
             if link_scheme(target, options.schemes) is not None:
                 builder.add_link(start, end, origin, None if target == written else target)
-    return builder.scan(mask(text, hidden))
+            elif origin != "markdown-autolink" and is_relative(target):
+                builder.add_local(start, target, origin)
+    return builder.document(builder.scan(mask(text, hidden)))
 
 
 def _region_end(index: LineIndex, last_line: int) -> int:

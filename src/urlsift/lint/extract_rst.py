@@ -1,32 +1,38 @@
-"""reStructuredText documents: embedded URIs, hyperlink targets, standalone URIs.
+"""reStructuredText documents: embedded URIs, targets, standalone URIs, local links.
 
-Strategy: reST has no cheap exact parser with columns, so this module reads the few
-constructs that matter with bounded, position-exact patterns, line by line:
+Strategy: the constructs that decide what is a link are read with bounded, position-exact
+patterns, line by line, following the reST specification as docutils implements it
+(docutils itself is not used at run time: it gives no columns, and parsing alone costs
+about 0.8 s per MB, see ``benchmarks/README.md``). What is structure, never prose:
 
-* code is masked (unless verbatim text is included): literal blocks introduced by a
-  paragraph ending in ``::``, the content of ``code-block``, ``code``, ``sourcecode`` and
-  ``highlight`` directives, ``inline literals`` and the ``:code:``/``:literal:``/``:samp:``
-  roles;
-* ``\\`text <URI>\\`_`` and ``__`` embedded URIs, found from their closing ``>`_`` backwards
-  (so every search is bounded by ``MAX_TARGET`` characters);
-* explicit targets ``.. _name: URI``, anonymous ``__ URI`` and the ``image``/``figure``
-  directive arguments, whose URI may continue on indented lines.
+* code: literal blocks introduced by a paragraph ending in ``::``, the content of
+  ``code-block``, ``code``, ``sourcecode``, ``highlight`` and ``code-cell`` directives,
+  ``inline literals``;
+* interpreted text with a role, ``:name:`content``` (any role name, Sphinx's ``:file:``,
+  ``:pep:``, ``:doc:``, ``:ref:`` ... as well as docutils' ``:code:``): its content is
+  masked; ``:doc:`` and ``:ref:`` targets are recorded as local links;
+* directive options (``:target:``, ``:alt:``, ``:width:`` lines after a directive): masked;
+  a ``:target:`` URL is reported as a link (``rst-target``).
 
-As docutils does, whitespace inside an embedded URI or a target URI is removed (the URI is
-the concatenation of its lines), so a URI broken across lines here is *not* reported as
-whitespace in a URL, and a break after a hyphen is not ambiguous: docutils keeps the
-hyphen. Targets that are not URLs (``name_`` aliases, relative paths) are ignored.
-Standalone URIs in the text are the core's appendix forms.
+Links: ``\\`text <URI>\\`_`` and ``__`` embedded URIs, found from their closing ``>`_``
+backwards (so every search is bounded by ``MAX_TARGET`` characters); explicit targets
+``.. _name: URI``, anonymous ``__ URI`` and the ``image``/``figure`` directive arguments,
+whose URI may continue on more indented lines up to a blank line, an option line or another
+explicit markup line (so a figure's caption or the paragraph after a target is never part
+of the URI). As docutils does, whitespace inside a URI is removed (the URI is the
+concatenation of its lines), so a URI broken across lines is *not* whitespace in a URL,
+and a break after a hyphen is not ambiguous. Targets that are not URLs (``name_``
+aliases, relative paths) are ignored. Anchors: section titles (as docutils makes their
+ids) and ``.. _label:`` names. Standalone URIs in the text are the core's appendix forms.
 """
 
 from __future__ import annotations
 
-import bisect
 import re
+import unicodedata
 from collections.abc import Iterator
 
-from .extract import ExtractOptions, FindingBuilder, LineIndex, link_scheme, mask
-from .model import Finding
+from .findings import Extracted, ExtractOptions, FindingBuilder, LineIndex, link_scheme, mask
 
 MAX_TARGET = 2048
 """Longest embedded URI or target looked at, in characters."""
@@ -36,13 +42,41 @@ _CODE_DIRECTIVE = re.compile(
     r"[ \t]*\.\.[ \t]+(?:code-block|code|sourcecode|highlight|code-cell)::", re.IGNORECASE
 )
 _INLINE_LITERAL = re.compile(rf"``(?=\S)(?:[^`\n]|`(?!`)|\n(?![ \t]*\n)){{1,{MAX_TARGET}}}?``")
-_CODE_ROLE = re.compile(rf":(?:code|literal|samp)(?::[\w-]+)?:`[^`]{{0,{MAX_TARGET}}}`")
+# Interpreted text with a role (reST "inline markup recognition rules": the start-string
+# follows whitespace or punctuation; a role name is letters, digits and isolated - _ + : .).
+_ROLE = re.compile(
+    rf"(?<![\w`\\]):(?P<name>[A-Za-z0-9](?:[\w+.-]|:(?!`)){{0,63}}):"
+    rf"`(?P<content>[^`]{{1,{MAX_TARGET}}})`(?!`)"
+)
+_LINK_ROLES = {"doc": "rst-doc", "ref": "rst-ref", "std:doc": "rst-doc", "std:ref": "rst-ref"}
+_ROLE_TARGET = re.compile(r"<([^<>]+)>\s*\Z")
 _EMBEDDED_END = re.compile(r">`__?")
 _TARGET = re.compile(
-    r"^([ \t]*)(?:\.\.[ \t]+_(?:`[^`\n]+`|(?:[^:\\\n]|\\.)+):|__|"
+    r"^([ \t]*)(?:\.\.[ \t]+_(?P<label>`[^`\n]+`|(?:[^:\\\n]|\\.)+):|__|"
     r"\.\.[ \t]+(?:image|figure)::)(?=[ \t]|$)[ \t]*",
     re.MULTILINE,
 )
+_DIRECTIVE = re.compile(r"^([ \t]*)\.\.[ \t]+[\w:.+-]+::", re.MULTILINE)
+_OPTION = re.compile(r"[ \t]+:(?P<name>[\w-]+):(?:[ \t]+(?P<value>\S[^\n]*))?[ \t]*\Z")
+_EXPLICIT = re.compile(r"[ \t]*(?:\.\.[ \t]|__[ \t])")
+# A section title's underline: one punctuation character repeated (at least twice).
+_UNDERLINE = re.compile(r"([!-/:-@\[-`{-~])\1+[ \t]*\Z")
+_NON_ID = re.compile(r"[^a-z0-9]+")
+
+
+def make_id(text: str) -> str:
+    """Return the id docutils gives a title or label (``docutils.nodes.make_id``'s rules).
+
+    Lower case, accents dropped, every run of other characters one ``-``, no leading
+    digit or hyphen, no trailing hyphen.
+    """
+    ascii_text = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode("ascii")
+    return _NON_ID.sub("-", ascii_text.lower()).lstrip("-0123456789").rstrip("-")
+
+
+def normalize_label(text: str) -> str:
+    """Return a reference name as reST compares them: whitespace collapsed, lower case."""
+    return " ".join(text.split()).lower()
 
 
 def _indent(line: str) -> int:
@@ -113,49 +147,31 @@ def _embedded(text: str) -> Iterator[tuple[int, int]]:
         yield start, end
 
 
-def _block_ends(lines: list[str], queries: list[tuple[int, int]]) -> list[int]:
-    """``_indented_block(lines, first, base)`` for each ``(first, base)``, in linear time.
+def _continuation(lines: list[str], first: int, base: int, limit: int) -> int:
+    """Index just past the lines from ``first`` that continue an argument at indent ``base``.
 
-    Calling ``_indented_block`` once per target rescans the same lines for nested targets
-    (time ``lines x targets``). Here the lines are swept once from the bottom up, keeping
-    the non-blank lines that could still stop a block (nearest on top, each one less
-    indented than the one above it); a query finds its stopping line by bisection.
+    A continuation line is non-blank, indented more than ``base``, and neither a directive
+    option (``:width: 50``) nor the start of another explicit markup construct; at most
+    ``limit`` characters are looked at.
     """
-    indents = [_indent(line) if line.strip() else -1 for line in lines]
-    last_end = [0] * (len(lines) + 1)  # last_end[i]: 1 + last non-blank index below i
-    for i, indent in enumerate(indents):
-        last_end[i + 1] = i + 1 if indent >= 0 else last_end[i]
-    answers = [0] * len(queries)
-    stack_indents: list[int] = []  # increasing from bottom to top
-    stack_lines: list[int] = []
-    i = len(lines)
-    for q in sorted(range(len(queries)), key=lambda q: queries[q][0], reverse=True):
-        first, base = queries[q]
-        while i > first:
-            i -= 1
-            if indents[i] < 0:
-                continue
-            while stack_indents and stack_indents[-1] >= indents[i]:
-                stack_indents.pop()
-                stack_lines.pop()
-            stack_indents.append(indents[i])
-            stack_lines.append(i)
-        k = bisect.bisect_right(stack_indents, base) - 1
-        stop = stack_lines[k] if k >= 0 else len(lines)
-        answers[q] = max(first, last_end[stop])
-    return answers
+    i = first
+    while i < len(lines) and limit > 0:
+        line = lines[i]
+        if not line.strip() or _indent(line) <= base:
+            break
+        if _OPTION.match(line) or _EXPLICIT.match(line):
+            break
+        limit -= len(line) + 1
+        i += 1
+    return i
 
 
-def _targets(text: str, index: LineIndex) -> Iterator[tuple[int, int]]:
+def _targets(text: str, index: LineIndex, lines: list[str]) -> Iterator[tuple[int, int]]:
     """Yield the (start, end) of each explicit target's URI (possibly over several lines)."""
-    matches = list(_TARGET.finditer(text))
-    line_numbers = [index.position(m.start())[0] for m in matches]
-    queries = [
-        (line_no, len(m.group(1).expandtabs()))
-        for m, line_no in zip(matches, line_numbers, strict=True)
-    ]
-    block_ends = _block_ends(text.split("\n"), queries)
-    for m, line_no, end_line in zip(matches, line_numbers, block_ends, strict=True):
+    for m in _TARGET.finditer(text):
+        line_no = index.position(m.start())[0]  # 1-based: also the 0-based next line
+        base = len(m.group(1).expandtabs())
+        end_line = _continuation(lines, line_no, base, MAX_TARGET)
         start = m.end()
         end = index.line_end(max(end_line, line_no))
         if end - start > MAX_TARGET:
@@ -168,7 +184,51 @@ def _targets(text: str, index: LineIndex) -> Iterator[tuple[int, int]]:
         yield start, end
 
 
-def extract_rst(text: str, path: str, options: ExtractOptions) -> list[Finding]:
+def _options(
+    text: str, index: LineIndex, lines: list[str]
+) -> Iterator[tuple[str, int, int, int, int]]:
+    """Yield (name, line start, line end, value start, value end) of each directive option.
+
+    The options of a directive are the lines right after its arguments, each
+    ``:name: value``, up to a blank line (docutils' field list in the directive block).
+    """
+    for m in _DIRECTIVE.finditer(text):
+        line_no = index.position(m.start())[0]
+        base = len(m.group(1).expandtabs())
+        i = _continuation(lines, line_no, base, MAX_TARGET)
+        while i < len(lines) and i - line_no < 64:
+            option = _OPTION.match(lines[i])
+            if option is None or _indent(lines[i]) <= base:
+                break
+            start = index.line_start(i + 1)
+            value_start, value_end = option.span("value")
+            if value_start < 0:
+                value_start = value_end = len(lines[i])
+            yield (
+                option.group("name"),
+                start,
+                start + len(lines[i]),
+                start + value_start,
+                start + value_end,
+            )
+            i += 1
+
+
+def _anchors(lines: list[str]) -> Iterator[str]:
+    """Yield the ids of the section titles (a text line over a punctuation underline)."""
+    for i in range(1, len(lines)):
+        underline = _UNDERLINE.match(lines[i])
+        title = lines[i - 1].strip()
+        if underline is None or not title or lines[i - 1][:1].isspace():
+            continue
+        if _UNDERLINE.match(lines[i - 1]) or len(lines[i].rstrip()) < min(len(title), 4):
+            continue
+        anchor = make_id(title)
+        if anchor:
+            yield anchor
+
+
+def extract_rst(text: str, path: str, options: ExtractOptions) -> Extracted:
     """Find the URLs of a reStructuredText document.
 
     Args:
@@ -182,18 +242,53 @@ def extract_rst(text: str, path: str, options: ExtractOptions) -> list[Finding]:
     """
     builder = FindingBuilder(text, path, options)
     index = LineIndex(text)
+    lines = text.split("\n")
     code = list(_code_blocks(text, index))
     blocks_masked = mask(text, code)
     code.extend(m.span() for m in _INLINE_LITERAL.finditer(blocks_masked))
-    code.extend(m.span() for m in _CODE_ROLE.finditer(blocks_masked))
-    prose = mask(text, code)
+    markup: list[tuple[int, int]] = []
+    for m in _ROLE.finditer(mask(blocks_masked, code)):
+        markup.append(m.span())
+        _role_link(builder, m)
+    for name, start, end, value_start, value_end in _options(blocks_masked, index, lines):
+        markup.append((start, end))
+        if name == "target" and value_end > value_start:
+            target = text[value_start:value_end]
+            if link_scheme(target, options.schemes) is not None:
+                builder.add_link(value_start, value_end, "rst-target")
+    prose = mask(text, [*code, *markup])
+    for m in _TARGET.finditer(prose):
+        label = m.group("label")
+        if (
+            label is not None
+            and not text[m.end() : index.line_end(index.position(m.end())[0])].strip()
+        ):
+            name = normalize_label(label.strip("`"))
+            builder.labels.add(name)
+            builder.anchors.add(make_id(name))
+    builder.anchors.update(_anchors(lines))
     for finder, origin in (
         (_embedded(prose), "rst-link"),
-        (_targets(prose, index), "rst-target"),
+        (_targets(prose, index, lines), "rst-target"),
     ):
         for start, end in finder:
             written = text[start:end]
             target = "".join(written.split())
             if link_scheme(target, options.schemes) is not None:
                 builder.add_link(start, end, origin, None if target == written else target)
-    return builder.scan(text if options.include_verbatim else prose)
+    return builder.document(builder.scan(mask(text, markup) if options.include_verbatim else prose))
+
+
+def _role_link(builder: FindingBuilder, m: re.Match[str]) -> None:
+    """Record the target of a ``:doc:`` or ``:ref:`` role as a local link."""
+    origin = _LINK_ROLES.get(m.group("name"))
+    if origin is None:
+        return
+    content = m.group("content")
+    start = m.start("content")
+    explicit = _ROLE_TARGET.search(content)
+    if explicit is not None:
+        content, start = explicit.group(1), start + explicit.start(1)
+    target = content.strip().lstrip("~!")
+    if target:
+        builder.add_local(start + content.index(target[0]), target, origin)
