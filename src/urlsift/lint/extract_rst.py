@@ -8,9 +8,13 @@ about 0.8 s per MB, see ``benchmarks/README.md``). What is structure, never pros
 * code: literal blocks introduced by a paragraph ending in ``::``, the content of
   ``code-block``, ``code``, ``sourcecode``, ``highlight`` and ``code-cell`` directives,
   ``inline literals``;
-* interpreted text with a role, ``:name:`content``` (any role name, Sphinx's ``:file:``,
-  ``:pep:``, ``:doc:``, ``:ref:`` ... as well as docutils' ``:code:``): its content is
-  masked; ``:doc:`` and ``:ref:`` targets are recorded as local links;
+* doctest blocks (a paragraph starting with ``>>>``), and comments (``.. text``, any
+  explicit markup that is no target, footnote, citation, substitution or directive: a
+  reader never sees it);
+* interpreted text, with a role, ``:name:`content``` (any role name, Sphinx's ``:file:``,
+  ``:pep:``, ``:doc:``, ``:ref:`` ... as well as docutils' ``:code:``), or without one
+  (a title reference for docutils, never a link): masked; ``:doc:`` and ``:ref:``
+  targets are recorded as local links;
 * directive options (``:target:``, ``:alt:``, ``:width:`` lines after a directive): masked;
   a ``:target:`` URL is reported as a link (``rst-target``).
 
@@ -47,6 +51,31 @@ _INLINE_LITERAL = re.compile(rf"``(?=\S)(?:[^`\n]|`(?!`)|\n(?![ \t]*\n)){{1,{MAX
 _ROLE = re.compile(
     rf"(?<![\w`\\]):(?P<name>[A-Za-z0-9](?:[\w+.-]|:(?!`)){{0,63}}):"
     rf"`(?P<content>[^`]{{1,{MAX_TARGET}}})`(?!`)"
+)
+# Interpreted text without a role (the default role: a title reference in docutils, never
+# a link): a start-string after whitespace or one of - / ' " < ( [ {, content that starts
+# and ends with a non-space and stays in its paragraph, an end-string followed by
+# whitespace or punctuation other than "_" (`text <URI>`_ is a reference, not this).
+_INTERPRETED = re.compile(
+    r"(?<![^\s\-/'\"<(\[{])`(?=[^\s`])"
+    rf"(?:[^`\n]|\n(?![ \t]*\n)){{1,{MAX_TARGET}}}?(?<=\S)`"
+    r"(?=[\s\-.,:;!?/'\")\]}>]|\Z)"
+)
+# The text of a hyperlink reference, `text`_ or `text <URI>`__ (the same start and end
+# rules, the end-string followed by "_" or "__"): the reader sees it as a link's label.
+_REFERENCE_TEXT = re.compile(
+    r"(?<![^\s\-/'\"<(\[{])`(?=[^\s`])"
+    rf"(?:[^`\n]|\n(?![ \t]*\n)){{1,{MAX_TARGET}}}?(?<=\S)`__?"
+    r"(?=[\s\-.,:;!?/'\")\]}>]|\Z)"
+)
+# A list item's bullet or enumerator: the item's text (and a literal block it
+# introduces) is indented relative to the text after it.
+_BULLET = re.compile(r"[ \t]*(?:[-*+\u2022\u2023\u2043]|\(?(?:\d+|[A-Za-z#])[.)])[ \t]+(?=\S)")
+# An explicit markup start; what follows decides the construct. Anything but a target, a
+# footnote or citation label, a substitution definition or a directive is a comment.
+_EXPLICIT_START = re.compile(r"([ \t]*)\.\.(?=[ \t]|\Z)[ \t]*(.*)\Z")
+_NOT_COMMENT = re.compile(
+    r"_|\[(?:[\w.:+-]+|#[\w.:+-]*|\*)\](?:[ \t]|\Z)|\|[^|]+\|[ \t]|[\w:.+-]+::(?:[ \t]|\Z)"
 )
 _LINK_ROLES = {"doc": "rst-doc", "ref": "rst-ref", "std:doc": "rst-doc", "std:ref": "rst-ref"}
 _ROLE_TARGET = re.compile(r"<([^<>]+)>\s*\Z")
@@ -101,17 +130,27 @@ def _indented_block(lines: list[str], first: int, base: int) -> int:
 
 
 def _code_blocks(text: str, index: LineIndex) -> Iterator[tuple[int, int]]:
-    """Yield the spans of literal blocks and code directives."""
+    """Yield the spans of literal blocks, doctest blocks and code directives."""
     lines = text.split("\n")
     i = 0
     while i < len(lines):
         line = lines[i]
         base = _indent(line)
+        if line.lstrip().startswith(">>>") and (i == 0 or not lines[i - 1].strip()):
+            end = i + 1  # a doctest block: the paragraph that starts with ">>>"
+            while end < len(lines) and lines[end].strip():
+                end += 1
+            yield index.line_start(i + 1), _end_of_line(index, end)
+            i = end
+            continue
         directive = _CODE_DIRECTIVE.match(line) is not None
         if directive or (
             _LITERAL_INTRO.search(line) and not line.lstrip().startswith("..") and line.strip()
         ):
             first = i + 1
+            bullet = None if directive else _BULLET.match(line)
+            if bullet is not None:
+                base = len(bullet.group().expandtabs())
             end = _indented_block(lines, first, base)
             if directive:
                 yield index.line_start(i + 1), _end_of_line(index, max(end, i + 1))
@@ -120,6 +159,27 @@ def _code_blocks(text: str, index: LineIndex) -> Iterator[tuple[int, int]]:
             i = max(end, i + 1)
             continue
         i += 1
+
+
+def _comments(lines: list[str], index: LineIndex) -> Iterator[tuple[int, int]]:
+    """Yield the spans of comments (explicit markup that is no other construct).
+
+    A comment is its first line and the lines indented more than it that follow (blank
+    lines inside included); an empty ``..`` followed by a blank line is an empty comment.
+    """
+    i = 0
+    while i < len(lines):
+        m = _EXPLICIT_START.match(lines[i])
+        if m is None or _NOT_COMMENT.match(m.group(2)):
+            i += 1
+            continue
+        base = len(m.group(1).expandtabs())
+        if not m.group(2).strip() and (i + 1 >= len(lines) or not lines[i + 1].strip()):
+            end = i + 1
+        else:
+            end = max(_indented_block(lines, i + 1, base), i + 1)
+        yield index.line_start(i + 1), _end_of_line(index, end)
+        i = end
 
 
 def _end_of_line(index: LineIndex, line: int) -> int:
@@ -246,10 +306,16 @@ def extract_rst(text: str, path: str, options: ExtractOptions) -> Extracted:
     code = list(_code_blocks(text, index))
     blocks_masked = mask(text, code)
     code.extend(m.span() for m in _INLINE_LITERAL.finditer(blocks_masked))
-    markup: list[tuple[int, int]] = []
+    markup: list[tuple[int, int]] = list(_comments(lines, index))
     for m in _ROLE.finditer(mask(blocks_masked, code)):
         markup.append(m.span())
         _role_link(builder, m)
+    markup.extend(m.span() for m in _INTERPRETED.finditer(mask(blocks_masked, [*code, *markup])))
+    for m in _REFERENCE_TEXT.finditer(mask(blocks_masked, [*code, *markup])):
+        # The label is masked; an embedded <URI> and the opening backtick stay for _embedded.
+        label = m.group()
+        angle = label.rfind("<") if label.rstrip("_").endswith(">`") else -1
+        markup.append((m.start() + 1, m.start() + angle if angle > 0 else m.end()))
     for name, start, end, value_start, value_end in _options(blocks_masked, index, lines):
         markup.append((start, end))
         if name == "target" and value_end > value_start:
