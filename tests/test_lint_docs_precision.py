@@ -21,7 +21,7 @@ import urlsift
 from urlsift.cli import main
 from urlsift.lint.check import continuation
 from urlsift.lint.engine import lint_text
-from urlsift.lint.extract import extract_document
+from urlsift.lint.extract import detect_format, extract_document
 from urlsift.lint.slugs import heading_anchors
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -200,3 +200,26 @@ def test_scan_reads_sphinx_roles_as_markup(text: str, urls: list[str]) -> None:
     # branch), and a scheme word with nothing after its ':' is no URL, so a role
     # :name:`...` is never reported; no special rule in the scanner is needed.
     assert [u.url for u in urlsift.extract(text)] == urls
+
+
+@pytest.mark.skipif(not SHARED_DOCS.is_dir(), reason="../shared/corpora/docs is absent")
+def test_positions_on_real_trees_point_at_the_url() -> None:
+    # path:line:col is the URL's first character: read back from the file's own lines.
+    checked = 0
+    for path in sorted(SHARED_DOCS.rglob("*")):
+        if path.suffix not in (".rst", ".md", ".html") or not path.is_file():
+            continue
+        text = path.read_text(encoding="utf-8")
+        lines = text.split("\n")
+        document = extract_document(text, str(path), detect_format(path.name))
+        for f in document.findings:
+            at = lines[f.line - 1][f.column - 1 :]
+            first = f.raw.split("\n", 1)[0]
+            assert at.startswith(first), (path, f)
+            if f.origin in ("bare", "rst-link", "rst-target", "markdown-link"):
+                assert f.raw[:1] == f.url[:1], (path, f)
+            checked += 1
+        for link in document.local_links:
+            at = lines[link.line - 1][link.column - 1 :]
+            assert at[:1] == link.target[:1], (path, link)
+    assert checked > 5000
