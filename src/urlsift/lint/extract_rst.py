@@ -48,24 +48,20 @@ _CODE_DIRECTIVE = re.compile(
 _INLINE_LITERAL = re.compile(rf"``(?=\S)(?:[^`\n]|`(?!`)|\n(?![ \t]*\n)){{1,{MAX_TARGET}}}?``")
 # Interpreted text with a role (reST "inline markup recognition rules": the start-string
 # follows whitespace or punctuation; a role name is letters, digits and isolated - _ + : .).
+# Each pattern starts with its literal character and looks behind it afterwards, so the
+# regex engine jumps from one candidate character to the next.
 _ROLE = re.compile(
-    rf"(?<![\w`\\]):(?P<name>[A-Za-z0-9](?:[\w+.-]|:(?!`)){{0,63}}):"
+    rf":(?<![\w`\\]:)(?P<name>[A-Za-z0-9](?:[\w+.-]|:(?!`)){{0,63}}):"
     rf"`(?P<content>[^`]{{1,{MAX_TARGET}}})`(?!`)"
 )
 # Interpreted text without a role (the default role: a title reference in docutils, never
-# a link): a start-string after whitespace or one of - / ' " < ( [ {, content that starts
-# and ends with a non-space and stays in its paragraph, an end-string followed by
-# whitespace or punctuation other than "_" (`text <URI>`_ is a reference, not this).
+# a link) and the text of a hyperlink reference (`text`_, `text <URI>`__, the label of a
+# link): a start-string after whitespace or one of - / ' " < ( [ {, content that starts
+# and ends with a non-space and stays in its paragraph, an end-string (then "_" or "__"
+# for a reference) followed by whitespace or punctuation.
 _INTERPRETED = re.compile(
-    r"(?<![^\s\-/'\"<(\[{])`(?=[^\s`])"
-    rf"(?:[^`\n]|\n(?![ \t]*\n)){{1,{MAX_TARGET}}}?(?<=\S)`"
-    r"(?=[\s\-.,:;!?/'\")\]}>]|\Z)"
-)
-# The text of a hyperlink reference, `text`_ or `text <URI>`__ (the same start and end
-# rules, the end-string followed by "_" or "__"): the reader sees it as a link's label.
-_REFERENCE_TEXT = re.compile(
-    r"(?<![^\s\-/'\"<(\[{])`(?=[^\s`])"
-    rf"(?:[^`\n]|\n(?![ \t]*\n)){{1,{MAX_TARGET}}}?(?<=\S)`__?"
+    r"`(?<![^\s\-/'\"<(\[{]`)(?=[^\s`])"
+    rf"(?:[^`\n]|\n(?![ \t]*\n)){{1,{MAX_TARGET}}}?(?<=\S)`(?P<reference>__?)?"
     r"(?=[\s\-.,:;!?/'\")\]}>]|\Z)"
 )
 # A list item's bullet or enumerator: the item's text (and a literal block it
@@ -169,7 +165,7 @@ def _comments(lines: list[str], index: LineIndex) -> Iterator[tuple[int, int]]:
     """
     i = 0
     while i < len(lines):
-        m = _EXPLICIT_START.match(lines[i])
+        m = _EXPLICIT_START.match(lines[i]) if ".." in lines[i] else None
         if m is None or _NOT_COMMENT.match(m.group(2)):
             i += 1
             continue
@@ -277,6 +273,8 @@ def _options(
 def _anchors(lines: list[str]) -> Iterator[str]:
     """Yield the ids of the section titles (a text line over a punctuation underline)."""
     for i in range(1, len(lines)):
+        if not lines[i][:1] or lines[i][0].isalnum() or lines[i][0].isspace():
+            continue
         underline = _UNDERLINE.match(lines[i])
         title = lines[i - 1].strip()
         if underline is None or not title or lines[i - 1][:1].isspace():
@@ -305,14 +303,21 @@ def extract_rst(text: str, path: str, options: ExtractOptions) -> Extracted:
     lines = text.split("\n")
     code = list(_code_blocks(text, index))
     blocks_masked = mask(text, code)
-    code.extend(m.span() for m in _INLINE_LITERAL.finditer(blocks_masked))
+    literals = [m.span() for m in _INLINE_LITERAL.finditer(blocks_masked)]
+    code.extend(literals)
+    # Each kind of markup is looked for in the text with the kinds before it masked.
     markup: list[tuple[int, int]] = list(_comments(lines, index))
-    for m in _ROLE.finditer(mask(blocks_masked, code)):
+    step = mask(blocks_masked, literals)
+    for m in _ROLE.finditer(step):
         markup.append(m.span())
         _role_link(builder, m)
-    markup.extend(m.span() for m in _INTERPRETED.finditer(mask(blocks_masked, [*code, *markup])))
-    for m in _REFERENCE_TEXT.finditer(mask(blocks_masked, [*code, *markup])):
-        # The label is masked; an embedded <URI> and the opening backtick stay for _embedded.
+    step = mask(step, markup)
+    for m in _INTERPRETED.finditer(step):
+        if m.group("reference") is None:
+            markup.append(m.span())
+            continue
+        # A reference's label is masked; an embedded <URI> and the opening backtick stay
+        # for _embedded.
         label = m.group()
         angle = label.rfind("<") if label.rstrip("_").endswith(">`") else -1
         markup.append((m.start() + 1, m.start() + angle if angle > 0 else m.end()))

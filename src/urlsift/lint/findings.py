@@ -101,7 +101,11 @@ def mask(text: str, spans: Iterable[tuple[int, int]]) -> str:
         if end <= start:
             continue
         out.append(text[pos:start])
-        out.append(_BLANK_NON_BREAKS.sub(" ", text[start:end]))
+        chunk = text[start:end]
+        if "\n" in chunk or "\r" in chunk:
+            out.append(_BLANK_NON_BREAKS.sub(" ", chunk))
+        else:
+            out.append(" " * (end - start))
         pos = end
     out.append(text[pos:])
     return "".join(out)
