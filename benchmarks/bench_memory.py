@@ -17,16 +17,28 @@ archive with MIME decoding, ``--input-kind mbox``) runs at a small and a big siz
 
 Prints a table, writes ``benchmarks/results/memory.json``, exits 1 when the check fails.
 
+``--cap`` measures instead one message near the 64 MiB message cap (:func:`cap_message`:
+an mbox holding a single message with a ~59 MB base64 ``text/plain`` body, one with a
+quoted-printable body, and a ``multipart/mixed`` one whose second part is the base64 body),
+written to a temporary file and scanned as a path (``urlsift scan FILE -q --format jsonl``):
+peak RSS (VmHWM: this driver builds the message, so wait4's figure holds its footprint)
+against :data:`CAP_LIMIT` times the cap (the check passes under it; it was about 9 times
+before the large-body paths of ``sources.transfer`` and ``sources.mime``).
+
 Run: ``.venv/bin/python benchmarks/bench_memory.py [--quick] [--big 1G] [--small 1M]``
+or ``.venv/bin/python benchmarks/bench_memory.py --cap [--cap-size 59M]``
 """
 
 from __future__ import annotations
 
 import argparse
+import base64
 import os
+import quopri
 import shutil
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -36,12 +48,18 @@ from _report import compile_bytecode, print_columns, run_meta, write_report  # n
 from gen_text import parse_size  # noqa: E402
 
 RESULTS = HERE / "results" / "memory.json"
+CAP_RESULTS = HERE / "results" / "memory-cap.json"
 LIMIT_MB = 100.0
 """Largest allowed peak RSS of the scan, in MiB."""
 FLAT_MB = 10.0
 """Largest allowed growth of the peak from the small to the big input, in MiB."""
 POLL_S = 0.02
 KINDS = {"text": ("mail", "text"), "mbox": ("mbox", "mbox")}  # kind -> (generator, input kind)
+CAP_BYTES = 64 << 20
+"""The message cap (``DEFAULT_MAX_MESSAGE_BYTES``)."""
+CAP_LIMIT = 3.0
+"""Largest allowed peak RSS for a message near the cap, in multiples of the cap."""
+CAP_KINDS = ("base64", "quoted-printable", "multipart")
 
 
 def _urlsift() -> str:
@@ -94,6 +112,96 @@ def measure(kind: str, size: int, seed: int) -> dict[str, object]:
         "peak_rss_mb": round(hwm / 1024, 1),
         "maxrss_wait4_mb": round(usage.ru_maxrss / 1024, 1),
     }
+
+
+def cap_message(kind: str, size: int) -> bytes:
+    """An mbox of one message about ``size`` bytes long, its body encoded as ``kind``.
+
+    ``kind`` is ``base64`` or ``quoted-printable`` (a single ``text/plain`` part), or
+    ``multipart`` (a small ``text/plain`` part, then the base64 one). The text is lines of
+    mail-like words with a URL and a UTF-8 word each.
+    """
+    line = b"line %08d see http://h.example/p/%08d caf\xc3\xa9 ok\n"
+    per_line = len(line % (0, 0))
+    # base64 grows the text by 4/3 and a line end per 76 symbols; QP by "=C3=A9" per line.
+    growth = 4 / 3 * 77 / 76 if kind != "quoted-printable" else (per_line + 4) / per_line
+    text = b"".join(line % (n, n) for n in range(int(size / growth / per_line)))
+    head = b"From a@b.example Thu Sep 13 12:30:05 2001\nFrom: a@b.example\nSubject: big\n"
+    head += b"MIME-Version: 1.0\n"
+    plain = b"Content-Type: text/plain; charset=utf-8\n"
+    if kind == "quoted-printable":
+        body = plain + b"Content-Transfer-Encoding: quoted-printable\n\n"
+        return head + body + quopri.encodestring(text) + b"\n"
+    encoded = plain + b"Content-Transfer-Encoding: base64\n\n" + base64.encodebytes(text)
+    if kind == "base64":
+        return head + encoded + b"\n"
+    small = plain + b"\nsmall part http://small.example/\n"
+    parts = b"--BB\n" + small + b"--BB\n" + encoded + b"--BB--\n"
+    return head + b"Content-Type: multipart/mixed; boundary=BB\n\n" + parts + b"\n"
+
+
+def measure_cap(kind: str, size: int) -> dict[str, object]:
+    """Scan one message of about ``size`` bytes encoded as ``kind``; return its peak RSS."""
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / f"{kind}.mbox"
+        data = cap_message(kind, size)
+        path.write_bytes(data)
+        del data
+        command = [_urlsift(), "scan", str(path), "-q", "--format", "jsonl"]
+        start = time.perf_counter()
+        scan = subprocess.Popen(command, stdout=subprocess.DEVNULL)
+        hwm = 0
+        while (value := _vm_hwm_kb(scan.pid)) is not None:
+            hwm = max(hwm, value)
+            time.sleep(POLL_S)
+        _, status, usage = os.wait4(scan.pid, 0)
+        scan.returncode = os.waitstatus_to_exitcode(status)
+        seconds = time.perf_counter() - start
+        if scan.returncode != 0:
+            raise RuntimeError(f"{kind}: scan exit {scan.returncode}")
+        message = path.stat().st_size
+    return {
+        "kind": kind,
+        "message_bytes": message,
+        "seconds": round(seconds, 2),
+        "peak_rss_mb": round(hwm / 1024, 1),
+        "maxrss_wait4_mb": round(usage.ru_maxrss / 1024, 1),
+        "times_cap": round(hwm * 1024 / CAP_BYTES, 2),  # VmHWM: wait4 counts this driver
+    }
+
+
+def run_cap(size: int, output: Path) -> int:
+    """Measure every CAP_KINDS message, print, write JSON; return the exit status."""
+    started = time.time()
+    compile_bytecode()
+    rows = []
+    for kind in CAP_KINDS:
+        print(f"  {kind} {_size_text(size)}", file=sys.stderr, flush=True)
+        rows.append(measure_cap(kind, size))
+    about = f"one message of ~{_size_text(size)}"
+    print(f"\nmemory near the cap: urlsift scan FILE -q --format jsonl, {about}")
+    table = [("body", "message", "seconds", "peak RSS (VmHWM)", "ru_maxrss (wait4)", "x cap")]
+    for row in rows:
+        table.append(
+            (
+                str(row["kind"]),
+                _size_text(int(str(row["message_bytes"]))),
+                f"{row['seconds']}",
+                f"{row['peak_rss_mb']} MiB",
+                f"{row['maxrss_wait4_mb']} MiB",
+                f"{row['times_cap']}",
+            )
+        )
+    print_columns(table)
+    passed = all(float(str(row["times_cap"])) < CAP_LIMIT for row in rows)
+    print(f"\n  every peak < {CAP_LIMIT:g} x the 64 MiB cap: {'PASS' if passed else 'FAIL'}")
+    report: dict[str, object] = {
+        "meta": run_meta(started, size=size, cap_limit=CAP_LIMIT),
+        "rows": rows,
+        "passed": passed,
+    }
+    write_report(output, report)
+    return 0 if passed else 1
 
 
 def _size_text(size: int) -> str:
@@ -161,11 +269,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--big", help="big input size (default 1G; quick 100M)")
     parser.add_argument("--kind", action="append", choices=sorted(KINDS), help="repeatable")
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--output", type=Path, default=RESULTS)
+    parser.add_argument("--output", type=Path, default=None)
+    parser.add_argument("--cap", action="store_true", help="one message near the 64 MiB cap")
+    parser.add_argument("--cap-size", default="59M", help="its size (default 59M)")
     args = parser.parse_args(argv)
+    if args.cap:
+        return run_cap(parse_size(args.cap_size), args.output or CAP_RESULTS)
     big = parse_size(args.big or ("100M" if args.quick else "1G"))
     sizes = (parse_size(args.small), big)
-    status, _ = run(sizes, args.kind or list(KINDS), args.seed, args.output)
+    status, _ = run(sizes, args.kind or list(KINDS), args.seed, args.output or RESULTS)
     return status
 
 

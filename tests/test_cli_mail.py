@@ -135,18 +135,22 @@ def test_count_reports_occurrences_and_date_range(tmp_path: Path) -> None:
             "count": 2,
             "first_date": "Mon, 1 Jan 2001 00:00:00 +0000",
             "last_date": "Mon, 3 Jan 2001 00:00:00 +0000",
+            "normalized": "http://a.example/",
+            "variants": [],
         },
         {
             "url": "http://b.example/",
             "count": 1,
             "first_date": "Mon, 2 Jan 2001 00:00:00 +0000",
             "last_date": "Mon, 2 Jan 2001 00:00:00 +0000",
+            "normalized": "http://b.example/",
+            "variants": [],
         },
     ]
     text = CliRunner().invoke(main, ["scan", "--count", str(archive)]).stdout.splitlines()
     assert text[0].split()[:2] == ["2", "http://a.example/"]
     csv_out = CliRunner().invoke(main, ["scan", "--count", "--format", "csv", str(archive)])
-    assert csv_out.stdout.splitlines()[0] == "url,count,first_date,last_date"
+    assert csv_out.stdout.splitlines()[0] == "url,count,first_date,last_date,normalized,variants"
 
 
 def test_maildir_folder(tmp_path: Path) -> None:

@@ -8,7 +8,15 @@ from pathlib import Path
 import pytest
 
 SRC = Path(__file__).resolve().parent.parent / "src" / "urlsift"
-CORE = ["_context.py", "_model.py", "scanner.py", "rejoin.py", "api.py", "errors.py"]
+CORE = [
+    "_context.py",
+    "_model.py",
+    "scanner.py",
+    "rejoin.py",
+    "api.py",
+    "errors.py",
+    "normalize.py",
+]
 OPTIONAL_CORE = ["_grammar.py", "schemes.py", "validation.py"]
 ALLOWED = {
     "__future__",

@@ -29,12 +29,13 @@ def _urls(text: str, schemes: list[str] | None = None) -> list[str]:
         ("git+https://example.com/r.git", ["https://example.com/r.git"]),
         ("page 12http://a.example/", ["http://a.example/"]),
         ("xhttp://a.example/ myftp://b.example/", []),
-        # B: without "//", only when the glue is alone on its line (after indentation)
+        # B: without "//", only after a "+" or "-" that starts the line
         ("+news:abc123$1@news.example.net...", ["news:abc123$1@news.example.net"]),
-        ("  -mailto:joe@example.org", ["mailto:joe@example.org"]),
-        ("a\n12.news:comp.lang.c", ["news:comp.lang.c"]),
+        ("a\n-mailto:joe@example.org", ["mailto:joe@example.org"]),
+        ("  -mailto:joe@example.org 12.news:comp.lang.c", []),
         ("foo.news:abc e-mailto:joe@example.org", []),
-        ("see -news:abc", []),
+        ("see -news:abc\nx+news:abc", []),
+        ("-http:x y", ["http:x"]),  # a list mark: as after a space
         # B: "URL:" never takes glue ("X-URL:" is a header name)
         ("X-URL:ftp://a.example/", ["ftp://a.example/"]),
         ("-URL: later", []),

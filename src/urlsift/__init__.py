@@ -9,6 +9,7 @@ reports every problem as a :class:`Defect` instead of raising.
 from ._model import Candidate, Defect, Kind, MessageContext, Policy, Severity, TextUnit, Url
 from .api import Judge, extract, iter_urls, judge, scan_unit, scan_units
 from .errors import ConfigError, SourceError, UrlsiftError
+from .normalize import normalize
 from .rejoin import Readings, rejoin
 from .scanner import (
     DEFAULT_MAX_URL_LENGTH,
@@ -43,6 +44,7 @@ __all__ = [
     "extract",
     "iter_urls",
     "judge",
+    "normalize",
     "rejoin",
     "scan_unit",
     "scan_units",

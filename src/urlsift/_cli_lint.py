@@ -3,13 +3,17 @@
 Strategy: options in, one call into the library (:func:`urlsift.lint.engine.lint_paths`),
 rendering out (:data:`urlsift.lint.report.REPORTERS`). Diagnostics go to stdout, the
 summary to stderr. Exit status: 0 when no problem is reported, 1 when one is (unless
-``--exit-zero``), 2 for usage errors (bad options, bad configuration) and internal errors,
-which print ``urlsift: internal error: ...`` instead of a bare traceback.
+``--exit-zero``), 2 for usage errors (bad options, bad configuration), for a path named on
+the command line that cannot be read (reported on stderr and as a ``URL010`` diagnostic;
+the other paths are still linted), and internal errors, which print ``urlsift: internal
+error: ...`` instead of a bare traceback; 141 when the reader of standard output went away
+(``| head``), as for ``scan``.
 """
 
 from __future__ import annotations
 
 import io
+import os
 import sys
 from collections import Counter
 from collections.abc import Iterable
@@ -18,6 +22,7 @@ from typing import TextIO
 
 import click
 
+from .cli import exit_broken_pipe
 from .errors import ConfigError
 from .lint.config import CliOptions, load_settings
 from .lint.engine import LintResult, lint_paths
@@ -61,6 +66,26 @@ def _split(values: Iterable[str]) -> tuple[str, ...]:
     return tuple(part.strip() for value in values for part in value.split(",") if part.strip())
 
 
+def _unreadable_paths(paths: Iterable[str]) -> list[tuple[str, str]]:
+    """The paths named on the command line that cannot be read, with the reason.
+
+    A file must open for reading, a folder must list; what is found inside a folder is the
+    engine's business (an unreadable file there is a ``URL010`` diagnostic).
+    """
+    out = []
+    for given in paths:
+        path = Path(given)
+        try:
+            if path.is_dir():
+                os.listdir(path)
+            else:
+                with path.open("rb"):
+                    pass
+        except OSError as exc:
+            out.append((given, exc.strerror or str(exc)))
+    return out
+
+
 def _stdout() -> TextIO:
     # UTF-8 whatever the locale; undecodable input bytes are written back as they were.
     buffer = getattr(sys.stdout, "buffer", None)
@@ -72,7 +97,9 @@ def _stdout() -> TextIO:
 
 
 @click.command("lint")
-@click.argument("paths", nargs=-1, type=click.Path(exists=True, dir_okay=True))
+# readable=False: click's access check would make one unreadable path a usage error and
+# lint nothing; it is reported (_unreadable_paths, URL010) and the others are linted.
+@click.argument("paths", nargs=-1, type=click.Path(exists=True, dir_okay=True, readable=False))
 @click.option(
     "--format",
     "fmt",
@@ -204,6 +231,9 @@ def lint_command(
         link_cache=not no_cache,
         link_allow_private_redirects=allow_private_redirects,
     )
+    unreadable = _unreadable_paths(paths or (".",))
+    for path, reason in unreadable:
+        click.echo(f"urlsift: cannot read {path}: {reason}", err=True)
     try:
         settings = load_settings(Path.cwd(), cli, config_path)
         result = lint_paths(paths or (".",), settings)
@@ -213,15 +243,20 @@ def lint_command(
         click.echo(f"urlsift: internal error: {type(exc).__name__}: {exc}", err=True)
         ctx.exit(EXIT_ERROR)
     out = _stdout()
-    if statistics:
-        counts = Counter(d.code for d in result.diagnostics)
-        for code, count in sorted(counts.items(), key=lambda item: (-item[1], item[0])):
-            out.write(f"{count:5d}  {code}  {RULE_BY_CODE[code].name}\n")
-    else:
-        REPORTERS[fmt](result.diagnostics, out)
-    out.flush()
+    try:
+        if statistics:
+            counts = Counter(d.code for d in result.diagnostics)
+            for code, count in sorted(counts.items(), key=lambda item: (-item[1], item[0])):
+                out.write(f"{count:5d}  {code}  {RULE_BY_CODE[code].name}\n")
+        else:
+            REPORTERS[fmt](result.diagnostics, out)
+        out.flush()
+    except BrokenPipeError:
+        exit_broken_pipe()  # the reader went away (e.g. "| head"): stop quietly
     if out is not sys.stdout and isinstance(out, io.TextIOWrapper):
         out.detach()  # leave sys.stdout's buffer open for whoever owns it
     if not quiet:
         click.echo(summary(result), err=True)
+    if unreadable:
+        ctx.exit(EXIT_ERROR)
     ctx.exit(EXIT_PROBLEMS if result.diagnostics and not exit_zero else EXIT_CLEAN)

@@ -42,19 +42,23 @@ MAX_SCHEME_LENGTH = 64
 # "CURL:" or "X-URL:" headers are not prefixes.
 URL_PREFIX_WORD = "url"
 
-# A scheme name must not continue a word: "xhttp:" is not "http:". The trigger refuses a
-# letter right before the word; a scheme character that is not a letter ("-", ".", "+", a
-# digit) may be glued before it (GLUE_CHARS), and the scanner then decides: see GLUED_LEAD.
-NOT_AFTER_LETTER = r"(?<![A-Za-z])"
-GLUE_CHARS = frozenset("-.+0123456789")
-"""Scheme characters that may stand right before a scheme word glued to it."""
+# A scheme name must not continue a word: "xhttp:" is not "http:". The plain trigger
+# refuses a letter, a digit or "." before the word, but not "+" or "-" ("+news:",
+# "-http://"): the scanner decides those (see GLUE).
+NOT_AFTER_SCHEME_CHAR = r"(?<![A-Za-z0-9.])"
 
 # A URL glued to the text before it: "(R-XX)   -http://...", "fiber.https://...",
-# "git+https://..." (pip's VCS URLs: the https URL is what is fetched). Found whenever "//"
-# follows the scheme's colon. Without "//" ("news:", "mailto:") a glued word is prose
-# ("e-mailto:", "foo.news:") unless the glue is all that stands before it on its line, after
-# indentation: a "+" or "-" quote or list mark, a list number ("+news:abc$1@news.example").
-GLUED_LEAD = r"[ \t]{0,16}[-.+0-9]{1,8}"
+# "git+https://..." (pip's VCS URLs: the https URL is what is fetched). A scheme word right
+# after a "-", ".", "+" or digit (GLUE) is a URL when "//" follows its colon; never after a
+# letter ("xhttp://" is still no URL). Without "//" ("news:", "mailto:") a glued word is
+# prose ("e-mailto:", "foo.news:") unless it follows a "+" or "-" that starts the line: a
+# quote or list mark ("+news:abc123$1@news.example.net"). "URL:" never takes glue ("X-URL:"
+# is a header name). The trigger finds "." and digit glue with GLUED_WORD_TEMPLATE (only
+# where "//" follows) and "+" and "-" glue with the plain words; the scanner then applies
+# the rule to "+" and "-".
+GLUE = frozenset("-.+0123456789")
+"""Scheme characters that may stand right before a scheme word glued to them."""
+GLUED_WORD_TEMPLATE = r"(?<=[.0-9](?P<gLENGTH>(?ai:WORDS)):)"
 
 # Triggers: where a candidate may begin. The scanner takes whichever comes first.
 #   "<" followed by scheme ":"          -> a wrapper <URL:...> or an angle bracket <scheme:...>
@@ -66,14 +70,18 @@ ANGLE_TRIGGER = rf"<(?={SCHEME}:)"
 # letter), which turns away most colons of prose and headers ("Subject:", "12:30"). Then
 # one look-behind per word length (``re`` wants a fixed width in each), the words of that
 # length captured as group ``w<length>`` (see COLON_WORD_TEMPLATE): the group that matched
-# is ``m.lastgroup``. The word is the run of scheme characters before the colon, less any
-# glue before it; longer words are tried first, so "s-ftp:" is "s-ftp" when both "ftp"
-# and "s-ftp" are configured. Scheme names are ASCII, so the words are matched ASCII-only (``(?i)``
-# alone would let the Kelvin sign match "k" and the long s "s"). On 20 MB of mail this
-# finds the 11,641 triggers among 277,000 colons in 17 ms (``regex`` with one look-behind
-# of variable width: 34 ms; without the two-letter test: 47 ms).
-COLON_TRIGGER_TEMPLATE = r":(?<=PENULTLAST:)(?:WORDS)"
-COLON_WORD_TEMPLATE = rf"(?<={NOT_AFTER_LETTER}(?P<wLENGTH>(?ai:WORDS)):)"
+# is ``m.lastgroup``. The word must be the whole run of scheme characters before the colon
+# but a glue "+" or "-" and what precedes it; the longest words are tried first, so "s-ftp:"
+# is "s-ftp" when both "ftp" and "s-ftp" are configured (the order costs nothing at the
+# colons that match no word, which are nearly all). Scheme names are ASCII, so the words
+# are matched ASCII-only (``(?i)`` alone would let the Kelvin sign match "k" and the long
+# s "s"). On 20 MB of mail this finds the 11,641 triggers among 277,000 colons in 17 ms
+# (``regex`` with one look-behind of variable width: 34 ms; without the two-letter test:
+# 47 ms). The glued words (groups ``g<length>``) come after the plain words behind a "//"
+# test, so they cost nothing but that test, and only at colons that passed the two-letter
+# test.
+COLON_TRIGGER_TEMPLATE = r":(?<=PENULTLAST:)(?:WORDS|(?=//)(?:GLUED))"
+COLON_WORD_TEMPLATE = rf"(?<={NOT_AFTER_SCHEME_CHAR}(?P<wLENGTH>(?ai:WORDS)):)"
 TRIGGER_LOOKAHEAD = 1 + MAX_SCHEME_LENGTH + 1
 """Characters after a trigger's start that the trigger pattern may look at."""
 
@@ -170,7 +178,6 @@ class Patterns:
     prefix_gap: re.Pattern[str]
     page_break: re.Pattern[str]
     scheme_ahead: re.Pattern[str]
-    glued_lead: re.Pattern[str]
     ip_literal: re.Pattern[str]
     prose_word: re.Pattern[str]
 
@@ -201,14 +208,23 @@ def compile_patterns(schemes: tuple[str, ...], max_url_length: int) -> Patterns:
     by_length: dict[int, list[str]] = {}
     for name in names:
         by_length.setdefault(len(name), []).append(re.escape(name))
-    words = "|".join(
-        COLON_WORD_TEMPLATE.replace("LENGTH", str(length)).replace("WORDS", "|".join(group))
-        for length, group in sorted(by_length.items(), reverse=True)
-    )
+    glued_by_length = {
+        length: [word for word in group if word != URL_PREFIX_WORD]
+        for length, group in by_length.items()
+    }
+
+    def alternatives(template: str, groups: dict[int, list[str]]) -> str:
+        return "|".join(
+            template.replace("LENGTH", str(length)).replace("WORDS", "|".join(group))
+            for length, group in sorted(groups.items(), reverse=True)
+            if group
+        )
+
     colon_trigger = (
         COLON_TRIGGER_TEMPLATE.replace("PENULT", _letters_class(names, -2))
         .replace("LAST", _letters_class(names, -1))
-        .replace("WORDS", words)
+        .replace("GLUED", alternatives(GLUED_WORD_TEMPLATE, glued_by_length))
+        .replace("WORDS", alternatives(COLON_WORD_TEMPLATE, by_length))
     )
     return Patterns(
         angle_trigger=ANGLE_TRIGGER_RE,
@@ -222,7 +238,6 @@ def compile_patterns(schemes: tuple[str, ...], max_url_length: int) -> Patterns:
         prefix_gap=re.compile(PREFIX_GAP),
         page_break=PAGE_BREAK_RE,
         scheme_ahead=re.compile(rf"{SCHEME}:"),
-        glued_lead=GLUED_LEAD_RE,
         ip_literal=IP_LITERAL_RE,
         prose_word=re.compile(PROSE_WORD),
     )
@@ -249,9 +264,6 @@ like a page footer on a URL's own line is never removed."""
 
 IP_LITERAL_RE = re.compile(IP_LITERAL)
 """A bracketed IP literal host (see :data:`IP_LITERAL`)."""
-
-GLUED_LEAD_RE = re.compile(GLUED_LEAD)
-"""What may stand before a glued scheme word without "//" on its line (whole match)."""
 
 OPENER_RE = re.compile(OPENER)
 """An opening bracket of the bare-URL balance rule."""

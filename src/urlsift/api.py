@@ -15,6 +15,7 @@ from dataclasses import replace
 from typing import Protocol
 
 from ._model import Candidate, Defect, MessageContext, Policy, TextUnit, Url
+from .normalize import normalize
 from .rejoin import rejoin, single_reading
 from .scanner import DEFAULT_MAX_URL_LENGTH, Scanner
 from .schemes import SchemeRegistry, default_registry
@@ -61,13 +62,15 @@ def _text_defects(url: str) -> tuple[Defect, ...]:
 
 
 # What a candidate's readings conclude, whatever text they came from (cached): the index
-# of the reading chosen (0: the rejoiner's primary), that reading, the other readings in
-# the rejoiner's order, the chosen reading's scheme, its defects (the input-text defects
-# inside it, then the validator's), whether none of those is an error, its fragment and
-# its parts. A plain tuple: one is built per distinct URL, and a record class costs more
-# than the rest of the step.
+# of the reading chosen (0: the rejoiner's primary), that reading, its normal form (made
+# here, so a repeated URL is normalized once), the other readings in the rejoiner's order,
+# the chosen reading's scheme, its defects (the input-text defects inside it, then the
+# validator's), whether none of those is an error, its fragment and its parts. A plain
+# tuple: one is built per distinct URL, and a record class costs more than the rest of
+# the step.
 _Verdict = tuple[
     int,
+    str,
     str,
     tuple[str, ...],
     str,
@@ -142,7 +145,7 @@ class Judge:
             found = self._verdict(0, (url,), validate_checks(url, self._registry, self._policy))
         else:  # the fast path decides ASCII URLs only: no undecoded bytes inside
             _, valid, scheme, defects, parts, fragment = fields
-            found = (0, url, (), scheme, defects, valid, fragment, parts)
+            found = (0, url, normalize(url), (), scheme, defects, valid, fragment, parts)
         self._remember(url, found)
         return found
 
@@ -166,6 +169,7 @@ class Judge:
         return (
             index,
             url,
+            normalize(url),
             alternatives,
             chosen.scheme,
             defects,
@@ -195,11 +199,13 @@ class Judge:
         """
         single = single_reading(candidate)
         if single is not None:  # most URLs: no rejoining, no rejoin defects
-            _, url, alternatives, scheme, defects, valid, fragment, parts = self._one(single)
+            _, url, normalized, alternatives, scheme, defects, valid, fragment, parts = self._one(
+                single
+            )
             rejoin_defects: tuple[Defect, ...] = ()
         else:
             readings = rejoin(candidate)
-            index, url, alternatives, scheme, defects, valid, fragment, parts = (
+            index, url, normalized, alternatives, scheme, defects, valid, fragment, parts = (
                 self._choose((readings.primary, *readings.alternatives))
                 if readings.alternatives
                 else self._one(readings.primary)
@@ -220,6 +226,7 @@ class Judge:
         # Positional, in the field order of Url (a third faster than keywords).
         return Url(
             url,
+            normalized,
             alternatives,
             candidate.raw,
             candidate.kind,

@@ -1,9 +1,16 @@
 """Command line: ``urlsift scan`` and ``urlsift validate``. Click glue, no logic.
 
 Options in, one call into the library (:func:`urlsift.runner.iter_results`), rendering out.
-A path that cannot be read is reported on stderr and the other paths are still scanned;
-the exit status is then 2. Progress (terminals only), the message summary and the defect
-lines of the text and CSV formats go to stderr, so stdout holds only the results.
+A path that cannot be read (missing, permission denied, a read error part-way, such as a
+truncated compressed archive) is reported on stderr and the other paths are still
+scanned; the exit status is then 2. Progress (terminals only), the message summary and the
+defect lines of the text and CSV formats go to stderr, so stdout holds only the results.
+
+Exit status of ``scan``: 0; 1 with ``--check`` when a URL is invalid; 2 when a path (or
+part of one) could not be read, which wins over 1; :data:`EXIT_BROKEN_PIPE` (141, as a
+shell reports a program killed by SIGPIPE) when the reader of standard output went away
+before the scan ended (``urlsift scan ... | head``): the output was cut short, so neither
+"clean" nor "invalid URL found" can be claimed.
 """
 
 from __future__ import annotations
@@ -13,11 +20,12 @@ import gc
 import importlib
 import io
 import os
+import signal
 import stat
 import sys
 import time
 from collections.abc import Iterable, Iterator
-from typing import ClassVar, TextIO
+from typing import ClassVar, NoReturn, TextIO
 
 import click
 
@@ -25,7 +33,7 @@ from ._cli_validate import validate_command
 from ._model import Policy, Url
 from .errors import ConfigError
 from .formats import WRITERS, location, make_writer
-from .runner import ScanConfig, UnitDefects, iter_results
+from .runner import READ_ERROR_CODES, ScanConfig, UnitDefects, iter_results
 from .scanner import normalize_schemes
 from .sources.archive import INPUT_KINDS, ArchiveStats, InputKind
 from .sources.options import MailOptions
@@ -33,6 +41,21 @@ from .summary import UrlCounts
 
 EXIT_UNREADABLE = 2
 EXIT_INVALID = 1
+EXIT_BROKEN_PIPE = 128 + signal.SIGPIPE
+"""The status of a command whose standard output was closed by its reader (141)."""
+
+
+def exit_broken_pipe() -> NoReturn:
+    """Stop quietly because the reader of standard output went away (``| head``).
+
+    Standard output is pointed at ``/dev/null`` so that the interpreter's final flush
+    cannot fail again, and the process exits with :data:`EXIT_BROKEN_PIPE`, the status a
+    shell gives ``cat`` or ``grep`` in the same place.
+    """
+    with contextlib.suppress(OSError, ValueError):
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    sys.exit(EXIT_BROKEN_PIPE)
 
 
 def _stdout() -> TextIO:
@@ -193,7 +216,9 @@ def _defect_lines(record: UnitDefects) -> Iterator[str]:
 
 
 @main.command()
-@click.argument("paths", nargs=-1, type=click.Path(dir_okay=True, allow_dash=True))
+# readable=False: click's own access check would turn one unreadable path into a usage
+# error and scan nothing; the sources report it (ReadFailure) and go on with the others.
+@click.argument("paths", nargs=-1, type=click.Path(dir_okay=True, allow_dash=True, readable=False))
 @click.option(
     "--format",
     "fmt",
@@ -202,12 +227,18 @@ def _defect_lines(record: UnitDefects) -> Iterator[str]:
     show_default=True,
     help="text: path:line:col: url; jsonl: one JSON record per line; csv: with a header.",
 )
-@click.option("--unique", is_flag=True, help="Report each URL once (its first occurrence).")
+@click.option(
+    "--unique",
+    is_flag=True,
+    help="Report each URL once (its first occurrence); equivalent spellings "
+    "(HTTP://Host, http://host:80/) count as one URL.",
+)
 @click.option(
     "--count",
     is_flag=True,
     help="Print each URL once with its number of occurrences and the first and last "
-    "message date it was seen on, most frequent first.",
+    "message date it was seen on, most frequent first; equivalent spellings are counted "
+    "together under the first one seen.",
 )
 @click.option(
     "--scheme",
@@ -282,8 +313,9 @@ def scan(
     """Print the URLs found in PATHS (standard input when none or '-').
 
     PATHS may be text files, mail messages, mbox archives, news articles, or Maildir, MH
-    and news spool folders. A path that cannot be read is reported on stderr and the
-    others are still scanned; the exit status is then 2.
+    and news spool folders. A path that cannot be read (or only in part: a truncated
+    compressed file) is reported on stderr and the others are still scanned; the exit
+    status is then 2. When standard output is closed early (| head) it is 141.
     """
     config = scan_config(schemes, input_kind, include_attachments, scan_headers, strict)
     out = _stdout()
@@ -307,11 +339,13 @@ def scan(
                     counts.add(result)
                 elif not unique:
                     writer.write(result)
-                elif result.url not in seen:
-                    seen.add(result.url)
+                elif result.normalized not in seen:
+                    seen.add(result.normalized)
                     writer.write(result)
             elif isinstance(result, UnitDefects):
                 progress.tick(False)
+                if any(defect.code in READ_ERROR_CODES for defect in result.defects):
+                    status = EXIT_UNREADABLE  # part of the input could not be read
                 if counts is None and not writer.write_defects(result) and not quiet:
                     progress.close()
                     out.flush()
@@ -327,10 +361,7 @@ def scan(
                 writer.write_count(row)
         out.flush()
     except BrokenPipeError:
-        # The reader went away (e.g. "| head"): stop quietly, as cat and grep do.
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, sys.stdout.fileno())
-        sys.exit(1)
+        exit_broken_pipe()  # the reader went away (e.g. "| head"): stop quietly
     finally:
         progress.close()
         with contextlib.suppress(OSError):  # whatever is still buffered, even on an error

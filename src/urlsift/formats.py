@@ -32,6 +32,7 @@ CSV_FIELDS = (
     "kind",
     "scheme",
     "url",
+    "normalized",
     "valid",
     "alternatives",
     "defects",
@@ -47,8 +48,8 @@ CSV_FIELDS = (
 """Columns of ``--format csv``; list-valued fields are joined with a space; the message
 columns are empty for plain text."""
 
-COUNT_FIELDS = ("url", "count", "first_date", "last_date")
-"""Columns of ``--format csv --count``."""
+COUNT_FIELDS = ("url", "count", "first_date", "last_date", "normalized", "variants")
+"""Columns of ``--format csv --count`` (``variants``: the other spellings, space-separated)."""
 
 
 def location(source: str, context: MessageContext | None) -> str:
@@ -79,9 +80,11 @@ class TextWriter:
         return False
 
     def write_count(self, row: UrlCount) -> None:
-        """Write ``count url [first-date .. last-date]``."""
+        """Write ``count url [first-date .. last-date] (also other-spellings)``."""
         dates = f"  [{row.first_date} .. {row.last_date}]" if row.first_date else ""
-        self._stream.write(f"{row.count:7d} {row.url}{dates}\n")
+        variants = row.variants
+        also = f"  (also {' '.join(variants)})" if variants else ""
+        self._stream.write(f"{row.count:7d} {row.url}{dates}{also}\n")
 
 
 _encode_json = json.JSONEncoder(ensure_ascii=False).encode
@@ -144,10 +147,11 @@ def url_json(url: Url) -> str:
     defects = ", ".join([_defect_json(d) for d in url.defects]) if url.defects else ""
     alternatives = ", ".join(map(q, url.alternatives)) if url.alternatives else ""
     text = q(url.url)
+    normalized = text if url.normalized == url.url else q(url.normalized)
     raw = text if url.raw == url.url else q(url.raw)
     kind = _KIND_JSON.get(url.kind) or q(url.kind)
     line = (
-        f'{{"url": {text}, "alternatives": [{alternatives}], '
+        f'{{"url": {text}, "normalized": {normalized}, "alternatives": [{alternatives}], '
         f'"raw": {raw}, "kind": {kind}, "scheme": {q(url.scheme)}, '
         f'"start": {url.start}, "end": {url.end}, "line": {url.line}, '
         f'"column": {url.column}, "end_line": {url.end_line}, "source": {q(url.source)}, '
@@ -185,7 +189,7 @@ class JsonlWriter:
         return True
 
     def write_count(self, row: UrlCount) -> None:
-        """Write ``{"url", "count", "first_date", "last_date"}``."""
+        """Write ``{"url", "count", "first_date", "last_date", "normalized", "variants"}``."""
         self._stream.write(_json_line(row.to_dict()) + "\n")
 
 
@@ -210,6 +214,7 @@ class CsvWriter:
                 url.kind,
                 url.scheme,
                 url.url,
+                url.normalized,
                 "true" if url.valid else "false",
                 " ".join(url.alternatives),
                 " ".join(d.code for d in url.defects),
@@ -236,8 +241,17 @@ class CsvWriter:
         return False
 
     def write_count(self, row: UrlCount) -> None:
-        """Write one ``url,count,first_date,last_date`` row."""
-        self._writer.writerow((row.url, row.count, row.first_date or "", row.last_date or ""))
+        """Write one row of :data:`COUNT_FIELDS`."""
+        self._writer.writerow(
+            (
+                row.url,
+                row.count,
+                row.first_date or "",
+                row.last_date or "",
+                row.normalized,
+                " ".join(row.variants),
+            )
+        )
 
 
 Writer = TextWriter | JsonlWriter | CsvWriter

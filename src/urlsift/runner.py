@@ -60,6 +60,11 @@ class UnitDefects:
 Result = Url | UnitDefects | ReadFailure
 """One record of a scan's output stream."""
 
+READ_ERROR_CODES = frozenset({"stream-read-error", "message-unreadable"})
+"""Source defects saying that part of a path could not be read (a truncated compressed
+archive, a folder's message file that cannot be opened): what was read is reported, and
+the command line then exits as for a path that cannot be read at all."""
+
 
 @dataclass(frozen=True, slots=True)
 class ScanConfig:

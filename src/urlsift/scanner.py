@@ -37,7 +37,6 @@ from collections.abc import Iterable
 
 from ._context import (
     BLANK_LINE_RE,
-    GLUE_CHARS,
     IP_LITERAL_SPAN,
     MAX_SCHEME_LENGTH,
     PAGE_BREAK_SPAN,
@@ -77,9 +76,10 @@ DEFAULT_MAX_WRAPPER_LENGTH = 4096
 DEFAULT_BLOCK_SIZE = 1 << 16
 """Characters gathered from :meth:`Scanner.feed` before a scanning pass runs."""
 
-# Characters kept before the resume position, so the trigger's look-behind (a scheme word
-# and the character before it) sees the same text whatever the chunking.
-_LOOKBEHIND_KEEP = MAX_SCHEME_LENGTH + 2
+# Characters kept before the resume position, so the trigger's look-behind (a scheme word,
+# the glue before it and the line break before that) sees the same text whatever the
+# chunking.
+_LOOKBEHIND_KEEP = MAX_SCHEME_LENGTH + 3
 # When the line holding the resume position began at most this many characters before it,
 # the buffer is kept from the line start (so the line's quote prefix can be read from it).
 _KEEP_LINE = 256
@@ -98,6 +98,13 @@ _CLOSERS = {
 _OPENERS = {opener: closer for closer, opener in _CLOSERS.items()}
 
 
+# What may follow "<URL:" when a pseudo-URL is inside: a gap, or a pseudo scheme's initial.
+_PSEUDO_LEADS = frozenset(" \t" + "".join(s[0] + s[0].upper() for s in PSEUDO_SCHEMES))
+# Stops after which the bare-URL walk has more to decide: closing brackets (the balance
+# rule), "[" (an IP literal host), "{" (a sigil before it is dropped).
+_RARE_STOPS = frozenset(_CLOSERS) | {"[", "{"}
+# Characters _trim may drop from a bare URL's end.
+_TRIMMED = _TRAILING_PUNCT | {"-"}
 # Sigils of brace templates and markup ("${USER}", "%{d}", AmigaGuide's "@{fg text}"):
 # dropped from a bare URL's end when the "{" that follows ended the URL.
 _BRACE_SIGILS = frozenset("$%@")
@@ -333,13 +340,14 @@ class Scanner:
             t = m.start()
             word = m.group(m.lastgroup) if m is colon and m.lastgroup else None
             if word is not None:
-                if t - len(word) < pos:
+                w = t - len(word)
+                if w < pos:
                     pos = t + 1  # the word belongs to the span decided before: not a trigger
                     continue
-                if t - len(word) > 0 and buf[t - len(word) - 1] in GLUE_CHARS:
-                    glued = self._glued(t - len(word), t, word, final)
+                if w > 0 and buf[w - 1] in "+-":  # glue the trigger lets through
+                    glued = self._glued(w, t, word, final)
                     if glued is None:
-                        pos = t - len(word)
+                        pos = w
                         break
                     if not glued:
                         pos = t + 1
@@ -485,11 +493,11 @@ class Scanner:
         return self._buf.startswith("//", after)
 
     def _glued(self, start: int, colon: int, word: str, final: bool) -> bool | None:
-        """Is the scheme word at ``start``, glued to a "-", ".", "+" or digit before it, a URL?
+        """Is the scheme word at ``start``, right after a "+" or "-", a URL? (See GLUE.)
 
-        Yes when "//" follows the colon, or when the glue is all that precedes the word on
-        its line (see :data:`urlsift._context.GLUED_LEAD`); never for ``URL:`` ("X-URL:" is
-        a header name). Returns None when the answer needs characters not yet in the buffer.
+        Yes when "//" follows the colon, or when the "+" or "-" starts its line; never for
+        ``URL:`` ("X-URL:" is a header name). Returns None when the answer needs characters
+        not yet in the buffer.
         """
         if word.lower() == URL_PREFIX_WORD:
             return False
@@ -498,11 +506,8 @@ class Scanner:
             return None
         if buf.startswith("//", colon + 1):
             return True
-        line_start = self._line_info(start)[1] - self._base
-        if line_start < 0:  # the line began long before: more than glue precedes the word
-            return False
-        lead = self._p.glued_lead.match(buf, line_start, start)
-        return lead is not None and lead.end() == start
+        # The look-behind kept before the resume position covers buf[start - 2].
+        return start == 1 or (start >= 2 and buf[start - 2] == "\n")
 
     # -- handlers: each returns the resume index, or None to defer ------------------------
 
@@ -513,15 +518,17 @@ class Scanner:
         m = self._p.scheme_ahead.match(buf, t + 1)
         if m is None:  # cannot happen: the trigger's look-ahead matched the same text
             return t + 1
-        word = m.group()[:-1]
-        if word.lower() == URL_PREFIX_WORD:
+        word = m.group()[:-1].lower()
+        if word == URL_PREFIX_WORD:
             kind: Kind = "wrapped"
             content = m.end()
-            gap = self._p.prefix_gap.match(buf, content)
-            inner = self._p.scheme_ahead.match(buf, gap.end() if gap else content)
-            if inner is None and n - content < TRIGGER_LOOKAHEAD + 16 and not final:
-                return None
-            word = inner.group()[:-1] if inner else ""
+            word = ""
+            if content == n or buf[content] in _PSEUDO_LEADS:
+                gap = self._p.prefix_gap.match(buf, content)
+                inner = self._p.scheme_ahead.match(buf, gap.end() if gap else content)
+                if inner is None and n - content < TRIGGER_LOOKAHEAD + 16 and not final:
+                    return None
+                word = inner.group()[:-1].lower() if inner else ""
         else:
             known = self._recognised(word, m.end(), final)
             if known is None:
@@ -530,7 +537,7 @@ class Scanner:
                 return t + 1
             kind = "angle"
             content = t + 1
-        if word.lower() in PSEUDO_SCHEMES:  # decided, then skipped: see PSEUDO_SCHEMES
+        if word in PSEUDO_SCHEMES:  # decided, then skipped: see PSEUDO_SCHEMES
             return self._wrapper(t, kind, content, final, [])
         return self._wrapper(t, kind, content, final, out)
 
@@ -675,16 +682,32 @@ class Scanner:
         prefix = self._line_quote_prefix(line_start, start)
         key = quote_key(prefix) if prefix else ""
         cap = url_start + self._max_url + 1  # reaching it means the URL is too long
-        depth: dict[str, int] = {}
+        limit = min(n, cap)
+        segment = self._p.bare_segment
+        depth: dict[str, int] = {}  # the balance rule's state, used once a closer is met
+        counted = url_start  # openers before this index are in ``depth``
         i = url_start
-        if buf.startswith("//[", colon + 1):  # an IP literal host: its brackets are kept
-            if colon + 3 + IP_LITERAL_SPAN > n and not final:
-                return None
-            literal = self._p.ip_literal.match(buf, colon + 3)
-            if literal is not None:
-                i = literal.end()
         while True:
-            e, closed = self._segment_end(i, cap, depth)
+            m = segment.match(buf, i, limit)
+            e = m.end() if m is not None else i  # the pattern matches the empty string
+            closed = False
+            if e < limit and buf[e] in _RARE_STOPS:  # one test for the rare cases
+                char = buf[e]
+                if char == "[":
+                    if e == colon + 3 and buf.startswith("//", colon + 1):
+                        # An IP literal host ("http://[::1]:8080/"): its brackets are kept.
+                        if e + IP_LITERAL_SPAN > n and not final:
+                            return None
+                        literal = self._p.ip_literal.match(buf, e)
+                        if literal is not None:
+                            i = literal.end()
+                            continue
+                elif char == "{":
+                    # A template or markup sigil before "{" ("${x}", "%{d}", "@{fg text}").
+                    if buf[e - 1] in _BRACE_SIGILS and e - 1 > colon:
+                        e -= 1
+                else:  # a closing bracket: decide the balance
+                    e, closed, counted = self._balance(counted, e, limit, depth)
             if e - url_start > self._max_url:  # the bound covers the whole span
                 cut = url_start + self._max_url
                 out.append(
@@ -694,7 +717,9 @@ class Scanner:
                 return cut
             if not closed and e == n and not final:
                 return None
-            if closed or e == i:
+            # The URL's text stops at e. Whether it continues on the next line is decided
+            # by _next_line (the hyphen rule); the cheap test first, as most URLs end here.
+            if closed or e == i or buf[e - 1] != "-":
                 break
             j = self._next_line(e, key, final)
             if j is None:
@@ -702,8 +727,6 @@ class Scanner:
             if j < 0:
                 break
             i = j
-        if e < n and buf[e] == "{" and buf[e - 1] in _BRACE_SIGILS and e - 1 > colon:
-            e -= 1
         end = self._trim(url_start, e)
         # Markdown emphasis around a bare URL ("**http://x/**", "_http://x_"): the marks
         # that close it are not part of the URL.
@@ -718,33 +741,35 @@ class Scanner:
         out.append(self._make(kind, start, end, buf[url_start:end], prefix, (line, line_start)))
         return end
 
-    def _segment_end(self, i: int, cap: int, depth: dict[str, int]) -> tuple[int, bool]:
-        """Return where a bare URL's text starting at ``i`` (on one line) ends.
+    def _balance(
+        self, counted: int, e: int, limit: int, depth: dict[str, int]
+    ) -> tuple[int, bool, int]:
+        """Apply the bracket balance rule at the closing bracket ``buf[e]``.
 
-        The text runs to the first stop character, the first closing bracket without its
-        opener ("[a](http://x)[b](mailto:y)"), or ``cap``. ``depth`` (opener -> count still
-        open; absent means 0) carries over from earlier segments of the same URL and is
-        updated. Each character is looked at once. Returns ``(end, ended at a closer)``.
+        The first closing bracket without its opener ends a bare URL ("[a](http://x)");
+        a balanced one is kept ("/wiki/Foo_(bar)") and the URL's text runs on to the next
+        stop, closer or ``limit``. ``depth`` (opener -> count still open) holds the openers
+        before ``counted``; the ones from there on are counted here, once each. Returns
+        ``(end, ended at a closer, counted)``.
         """
         buf = self._buf
-        limit = min(len(buf), cap)
-        segment = self._p.bare_segment
         opener = self._p.opener
+        segment = self._p.bare_segment
         while True:
-            m = segment.match(buf, i, limit)
-            e = m.end() if m is not None else i  # the pattern matches the empty string
-            for o in opener.finditer(buf, i, e):
+            o = opener.search(buf, counted, e)
+            while o is not None:
                 char = o.group()
                 depth[char] = depth.get(char, 0) + 1
-            if e == limit:
-                return e, False
-            match = _CLOSERS.get(buf[e])
-            if match is None:  # a stop character
-                return e, False
+                o = opener.search(buf, o.end(), e)
+            match = _CLOSERS[buf[e]]
             if not depth.get(match):
-                return e, True
+                return e, True, e
             depth[match] -= 1
-            i = e + 1
+            counted = e + 1
+            m = segment.match(buf, counted, limit)
+            e = m.end() if m is not None else counted
+            if e == limit or buf[e] not in _CLOSERS:
+                return e, False, counted
 
     def _next_line(self, e: int, key: str, final: bool) -> int | None:
         """Where a bare URL whose text stops at ``e`` continues on the next line, if it does.
@@ -757,11 +782,12 @@ class Scanner:
         follows punctuation and the next line starts with a capitalised word ("...com.-" +
         "You received ...": a sentence, not a URL's rest).
 
+        Called when the text stops at a line end right after a hyphen (``buf[e - 1]``).
         Returns the index where the continuation starts, -1 when the URL ends at ``e``, or
         None when the answer needs more text.
         """
         buf = self._buf
-        if buf[e - 1] != "-" or buf[e - 2] == "-":  # e - 2 >= url_start: "scheme:" precedes
+        if buf[e - 2] == "-":  # buf[e - 1] is a hyphen, and "scheme:" precedes it
             return -1
         n = len(buf)
         hspace = self._p.hspace_run
@@ -799,12 +825,17 @@ class Scanner:
         URL, so every closer left is balanced ("/wiki/Foo_(bar)" keeps its ")").
         """
         buf = self._buf
-        while True:
-            while end > start and buf[end - 1] in _TRAILING_PUNCT:
+        if buf[end - 1] not in _TRIMMED:  # most URLs: nothing to drop
+            return end
+        while end > start:
+            char = buf[end - 1]
+            if char in _TRAILING_PUNCT:
                 end -= 1
-            # A run of two or more hyphens at the end is a dash, a ruler or a signature
-            # separator ("http://x.example/.--"), not part of the URL.
-            if not buf.endswith("--", start, end):
-                return end
-            while end > start and buf[end - 1] == "-":
-                end -= 1
+            elif char == "-" and buf[end - 2] == "-":
+                # A run of two or more hyphens at the end is a dash, a ruler or a signature
+                # separator ("http://x.example/.--"), not part of the URL.
+                while buf[end - 1] == "-":
+                    end -= 1
+            else:
+                break
+        return end

@@ -1,14 +1,16 @@
 """``--count``: how often each URL occurs, and the first and last date it was seen.
 
 Strategy: one small record per distinct URL (memory grows with distinct URLs, not with
-occurrences). Dates come from the messages' ``Date`` headers; they are compared as
+occurrences). URLs are the same when their normal forms are (:attr:`Url.normalized`:
+``HTTP://Host`` is ``http://host/``); a row shows the spelling seen first and lists the
+others as its variants. Dates come from the messages' ``Date`` headers; they are compared as
 instants (RFC 5322 dates parsed by :func:`email.utils.parsedate_to_datetime`, naive ones
 taken as UTC), and reported as written. Dates that do not parse are not compared.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from email.utils import parsedate_to_datetime
 
@@ -17,14 +19,23 @@ from ._model import Url
 
 @dataclass(slots=True)
 class UrlCount:
-    """Occurrences of one URL."""
+    """Occurrences of one URL, all its equivalent spellings together."""
 
     url: str
+    """The spelling seen first."""
+    normalized: str
+    """The normal form the spellings share."""
     count: int = 0
     first_date: str | None = None
     last_date: str | None = None
     _first: datetime | None = None
     _last: datetime | None = None
+    _variants: dict[str, None] = field(default_factory=dict)
+
+    @property
+    def variants(self) -> list[str]:
+        """The other spellings seen, in order of first occurrence."""
+        return list(self._variants)
 
     def to_dict(self) -> dict[str, object]:
         """Return a JSON-ready mapping."""
@@ -33,6 +44,8 @@ class UrlCount:
             "count": self.count,
             "first_date": self.first_date,
             "last_date": self.last_date,
+            "normalized": self.normalized,
+            "variants": self.variants,
         }
 
 
@@ -53,10 +66,12 @@ class UrlCounts:
         self._rows: dict[str, UrlCount] = {}
 
     def add(self, url: Url) -> None:
-        """Count one occurrence."""
-        row = self._rows.get(url.url)
+        """Count one occurrence (under its normal form)."""
+        row = self._rows.get(url.normalized)
         if row is None:
-            row = self._rows[url.url] = UrlCount(url.url)
+            row = self._rows[url.normalized] = UrlCount(url.url, url.normalized)
+        elif url.url != row.url:
+            row._variants[url.url] = None
         row.count += 1
         date = url.context.date if url.context else None
         if not date:

@@ -51,13 +51,26 @@ This module only decides what to scan and how to turn bytes into ``str``:
   RFC 2047 encoded words decoded; undecodable bytes there become U+FFFD (context is
   metadata, never scanned), values are cut at :data:`~.options.MAX_CONTEXT_CHARS`.
 * Defects. The stdlib's defects become ``mime-defect`` (class name in the message); this
-  module adds ``unknown-charset``, ``charset-decode-error``, ``unknown-transfer-encoding``,
-  ``multipart-not-split``,
-  ``html-parse-error``, ``header-too-large``, ``header-decode-error``, ``mime-too-deep``
+  module adds ``unknown-charset``, ``charset-decode-error``, ``charset-mismatch``,
+  ``unknown-transfer-encoding``, ``multipart-not-split``, ``html-parse-error``,
+  ``header-too-large``, ``url-in-header-block``, ``header-decode-error``, ``mime-too-deep``
   and, should the parser itself fail, ``message-parse-error`` (the raw message is then
   scanned as UTF-8 text so nothing is lost). All are warnings: they describe the input,
   and never by themselves make a URL invalid. Defects of a message or of a multipart
   container are attached to every unit beneath it.
+* Header block end (:func:`find_body`): the first empty line, or a line starting
+  ``scheme://`` (a message that lost its separator, whose first body line is a URL: that
+  line is the body's first, with ``url-in-header-block``, not a field named ``http``).
+* Transfer encodings are compared stripped (``base64 `` is base64: RFC 2045 allows white
+  space around the token; the stdlib would leave such a body undecoded).
+* ``text/calendar`` parts are unfolded (RFC 5545 §3.1, :func:`unfold_calendar`); their
+  lines and columns are those of the unfolded content lines.
+* Large messages (near the 64 MiB cap) hold each of their bytes, decoded body and text
+  once: bodies over ``LARGE_BODY_BYTES`` are transfer-decoded in slices
+  (:mod:`.transfer`), large leaf parts of a multipart are lifted out of the feed parser
+  (:func:`_lift_large_parts`, on the fast and the reference parse), and a long text
+  reaches the scanner in pieces (:data:`TEXT_PIECE_CHARS`). The results are the
+  stdlib's (tests compare them with the thresholds made tiny).
 """
 
 from __future__ import annotations
@@ -79,6 +92,7 @@ from .bodystream import LINE_END, BodyFacts, decode_stream, streamable_codec
 from .flowed import unflow
 from .htmltext import html_to_text
 from .options import MAX_CONTEXT_CHARS, MailOptions
+from .transfer import LARGE_BODY_BYTES, decode_body
 
 MAX_MIME_DEPTH = 64
 """Deepest MIME nesting walked; a deeper message is scanned as raw text (``mime-too-deep``)."""
@@ -161,6 +175,46 @@ def _charset_lies(charset: str | None) -> Defect:
     )
 
 
+def _charset_mismatch(charset: str | None) -> Defect:
+    return _warning(
+        "charset-mismatch",
+        f"declared charset {charset!r} does not fit: the bytes are NUL-free 8-bit text "
+        "(ASCII or UTF-8) without a byte-order mark; read as UTF-8",
+    )
+
+
+# Codecs whose text is made of 2- or 4-byte units: ASCII text in them is full of NUL bytes.
+_WIDE_CODECS = frozenset({"utf-16", "utf-16-le", "utf-16-be", "utf-32", "utf-32-le", "utf-32-be"})
+# The bytes of plain 8-bit text: printable ASCII, tab, LF, FF, CR and every 8-bit byte.
+_TEXT_BYTES = bytes([0x09, 0x0A, 0x0C, 0x0D, *range(0x20, 0x7F), *range(0x80, 0x100)])
+
+
+def _implausible_wide(codec: str, payload: bytes) -> bool:
+    """Whether a payload declared in a UTF-16/32 codec is really 8-bit text.
+
+    A declared UTF-16 or UTF-32 charset is implausible when the bytes hold no NUL and no
+    control byte other than tab, LF, FF and CR (ASCII text in those codecs is half or
+    three quarters NUL bytes, and CJK text in them has line ends, spaces or CJK
+    punctuation, all of which hold a NUL or a control byte) and they are valid UTF-8
+    (which a byte-order mark FF FE or FE FF is not). Reading such bytes as UTF-16 turns
+    ASCII into CJK characters and every URL in it vanishes.
+    """
+    return (
+        codec in _WIDE_CODECS
+        and bool(payload)
+        and not payload.translate(None, _TEXT_BYTES)
+        and (payload.isascii() or _valid_utf8(payload))
+    )
+
+
+def _valid_utf8(payload: bytes) -> bool:
+    try:
+        payload.decode("utf-8")
+    except UnicodeDecodeError:
+        return False
+    return True
+
+
 def _charset_undecodable(charset: str | None) -> Defect:
     declared = f"declared charset {charset[:80]!r}" if charset is not None else "no charset"
     return _warning(
@@ -177,8 +231,11 @@ def decode_text(payload: bytes, charset: str | None) -> tuple[str, list[Defect]]
         charset: the declared ``charset`` parameter, or ``None``.
 
     Returns:
-        The text and any ``unknown-charset`` / ``charset-decode-error`` defects. Bytes that
-        fit no tried charset are kept as surrogate escapes (U+DC80..U+DCFF).
+        The text and any ``unknown-charset`` / ``charset-decode-error`` /
+        ``charset-mismatch`` defects. Bytes that fit no tried charset are kept as
+        surrogate escapes (U+DC80..U+DCFF). A UTF-16 or UTF-32 charset declared on bytes
+        that are plainly 8-bit text (see :func:`_implausible_wide`) is not used: the bytes
+        are read as UTF-8, with ``charset-mismatch``.
     """
     defects: list[Defect] = []
     codec: str | None = None
@@ -188,6 +245,9 @@ def decode_text(payload: bytes, charset: str | None) -> tuple[str, list[Defect]]
             defects.append(_unknown_charset(charset))
     if payload.isascii() and (codec is None or _ascii_compatible(codec)):
         return payload.decode("ascii"), defects
+    if codec is not None and _implausible_wide(codec, payload):
+        defects.append(_charset_mismatch(charset))
+        return payload.decode("utf-8"), defects
     if codec is not None:
         try:
             return payload.decode(codec), defects
@@ -229,6 +289,9 @@ def plan_decoding(facts: BodyFacts, charset: str | None) -> tuple[str, list[Defe
     the codec returned, :func:`~.bodystream.decode_stream` (``surrogateescape``) then
     gives decode_text's text, since the branch's decoding succeeds on this payload and
     agrees with ``surrogateescape`` wherever it succeeds.
+
+    decode_text's ``charset-mismatch`` branch needs no fact: it is for UTF-16 and UTF-32
+    only, which are never streamable.
 
     Args:
         facts: what a :class:`~.bodystream.BodyCheck` for this charset's codec learned.
@@ -326,15 +389,48 @@ def _defects_of(part: Message, path: str) -> list[Defect]:
 def find_body(data: bytes) -> tuple[int, int]:
     """Find where a message's header block ends and its body starts.
 
-    The block ends at the first empty line (LF or CRLF); without one, it is all of
-    ``data``. On a prefix of a message, a result with ``body > header`` is the
-    message's own (no earlier blank line can end past the prefix); ``header == body``
-    (``len(data)``) means none was found yet.
+    The block ends at the first empty line (LF or CRLF), or just before the first line
+    that starts with ``scheme://`` (a URL: no header field is written so), whichever comes
+    first; without either, it is all of ``data``. A message that lost the blank line after
+    its header block, and whose first body line is a URL, would otherwise have that line
+    read as a field named ``http`` (see :func:`url_line_defect`). On a prefix of a
+    message, a result with ``header < len(data)`` is the message's own (no earlier end can
+    come past the prefix); ``header == body == len(data)`` means none was found yet.
 
     Returns:
         ``(header, body)``: the block's length including its last line end, and the
-        offset of the body.
+        offset of the body (equal to ``header`` when the block ends at a URL line).
     """
+    header, body = _blank_line(data)
+    url_line = _URL_LINE.search(data, 0, header)
+    if url_line is not None:
+        return url_line.start(), url_line.start()
+    return header, body
+
+
+def url_line_defect(data_length: int, header: int, body: int) -> Defect | None:
+    """The defect of a header block that :func:`find_body` ended at a URL line, or None.
+
+    Args:
+        data_length: bytes in the data find_body searched (or more of the message).
+        header: find_body's first result.
+        body: find_body's second result.
+    """
+    if header != body or header >= data_length:
+        return None
+    return _warning(
+        "url-in-header-block",
+        "a line starting with a URL where a header field was expected (no blank line "
+        "before it): read as the first body line",
+    )
+
+
+# A line starting "scheme://" (RFC 1738 §2.1 scheme characters, lower or upper case).
+_URL_LINE = re.compile(rb"^[A-Za-z][A-Za-z0-9+.-]*://", re.MULTILINE)
+
+
+def _blank_line(data: bytes) -> tuple[int, int]:
+    # find_body's first empty line alone: (header, body), or (len, len) when none.
     if data.startswith(b"\n"):
         return 0, 1
     if data.startswith(b"\r\n"):
@@ -353,13 +449,21 @@ def find_body(data: bytes) -> tuple[int, int]:
 
 def _cap_header(data: bytes, max_header_bytes: int) -> tuple[bytes, int, int, list[Defect]]:
     # (data, header length, body offset, defects) with the header block cut at the cap.
+    # A block that ends at a URL line gets the blank line it lacks (a copy of the
+    # message, for such broken ones only), so that every parse below sees the same split.
     header_len, body_start = find_body(data)
+    defects = []
+    url_line = url_line_defect(len(data), header_len, body_start)
+    if url_line is not None:
+        defects.append(url_line)
+        data = data[:header_len] + b"\n" + data[header_len:]
+        body_start += 1
     if header_len <= max_header_bytes:
-        return data, header_len, body_start, []
+        return data, header_len, body_start, defects
     cut = data.rfind(b"\n", 0, max_header_bytes) + 1
     defect = _warning("header-too-large", f"header block of {header_len} bytes cut to {cut} bytes")
     data = data[:cut] + data[header_len:]
-    return data, cut, body_start - (header_len - cut), [defect]
+    return data, cut, body_start - (header_len - cut), [*defects, defect]
 
 
 def _attach_body(msg: Message, body: bytes) -> None:
@@ -368,14 +472,31 @@ def _attach_body(msg: Message, body: bytes) -> None:
     msg.set_payload(body.decode("ascii", "surrogateescape"))
 
 
-def _parse_stdlib(data: bytes, header_len: int, body_start: int, keep_url_headers: bool) -> Message:
+def _parse_stdlib(
+    data: bytes,
+    header_len: int,
+    body_start: int,
+    keep_url_headers: bool,
+    lifted: dict[str, tuple[int, int]] | None = None,
+) -> Message:
     # The reference path: the header block less its unread fields through the stdlib's
     # header-only parse; a message with structure (or a stray line among its headers)
-    # through the full feed parser.
+    # through the full feed parser, a multipart's large leaves lifted out into ``lifted``
+    # when given (see _lift_large_parts).
     msg, header = _parse_header_stdlib(data[:header_len], keep_url_headers)
     if _needs_full_parse(msg):
         # A stray non-header line in the header block, or a body with structure:
         # let the feed parser do everything.
+        boundary = msg.get_boundary() if msg.get_content_maintype() == "multipart" else None
+        if (
+            lifted is not None
+            and boundary is not None
+            and not msg.get_payload()  # no stray line: the body starts at header_len
+            and msg.get_content_type() != "multipart/digest"
+        ):
+            return _PARSER.parsebytes(
+                header + _lift_large_parts(data, header_len, boundary, lifted)
+            )
         return _PARSER.parsebytes(header + data[header_len:])
     _attach_body(msg, data[body_start:])
     return msg
@@ -518,12 +639,19 @@ def _boundary_of(value: str) -> str | None:
     return _message_of([("Content-Type", value)]).get_boundary()
 
 
-def _parse_structured(fields: list[bytes], headers: list[tuple[str, str]], body: bytes) -> Message:
+def _parse_structured(
+    fields: list[bytes],
+    headers: list[tuple[str, str]],
+    data: bytes,
+    header_len: int,
+    lifted: dict[str, tuple[int, int]],
+) -> Message:
     # A multipart or message/* message with a clean header block, for the walk: the feed
     # parser parses the body with only the root's first Content-Type and
     # Content-Transfer-Encoding fields, the only root headers it reads (through
     # Message.get()), so the parts come out as from the whole kept block; the caller reads
-    # the root's other headers from ``headers``. The boundary is renamed when provable.
+    # the root's other headers from ``headers``. The boundary is renamed when provable,
+    # and large leaf bodies are lifted out (see _lift_large_parts) into ``lifted``.
     first: dict[str, int] = {}
     for i, (name, _) in enumerate(headers):
         key = name.lower()
@@ -531,12 +659,17 @@ def _parse_structured(fields: list[bytes], headers: list[tuple[str, str]], body:
             first[key] = i
     keep = sorted(first.values())
     fields = [fields[i] for i in keep]
+    body: bytes | None = None
     if "content-type" in first:
         root = _message_of([headers[first["content-type"]]])
         value = headers[first["content-type"]][1]
         content_type = _content_type_of(value) if value.isascii() else root.get_content_type()
         boundary = root.get_boundary() if content_type.startswith("multipart/") else None
         if boundary is not None:
+            if content_type == "multipart/digest":  # parts are message/rfc822 by default
+                body = data[header_len:]
+            else:
+                body = _lift_large_parts(data, header_len, boundary, lifted)
             renamed = _rename_boundary(fields, keep.index(first["content-type"]), body, boundary)
             if renamed is not None:
                 msg = _PARSER.parsebytes(renamed[0])
@@ -548,7 +681,90 @@ def _parse_structured(fields: list[bytes], headers: list[tuple[str, str]], body:
                 )
                 if after == renamed[1]:
                     return msg
-    return _PARSER.parsebytes(b"".join(fields) + body)
+    return _PARSER.parsebytes(b"".join(fields) + (data[header_len:] if body is None else body))
+
+
+# Large parts: the feed parser holds a part's body as lines, then as one str, several
+# times its size, so a multipart message near the 64 MiB cap cost ten times the cap. When
+# the root boundary's delimiter lines are provably the only places it occurs (as for
+# _rename_boundary), a part between two delimiter lines whose body is longer than
+# LARGE_BODY_BYTES, whose header block ends at a blank line within max-header reach and
+# describes a leaf (not multipart/* or message/*, no stray line), is parsed with its body
+# replaced by a placeholder line (a name that occurs nowhere in the message; not in a
+# multipart/digest, where a part without Content-Type is message/rfc822); the feed
+# parser then stores the placeholder as the part's payload, and _leaf reads the real body
+# from the message's bytes: what the parser would have stored, less the line end before
+# the delimiter (RFC 2046 §5.1.1: it belongs to the delimiter, and the parser removes it).
+# Nothing else of a leaf's parse depends on its body's lines.
+_LIFT_PREFIX = b"=_urlsift_lifted_"
+
+
+def _delimiter_lines(data: bytes, start: int, delimiter: bytes) -> list[int] | None:
+    # Where each "--B" of data[start:] is, when every one starts a line that is exactly a
+    # delimiter (optional "--", spaces or tabs, a line end); None otherwise.
+    out = []
+    at = data.find(delimiter, start)
+    while at >= 0:
+        if at == start or data[at - 1] != 0x0A:  # not at a line start (LF before)
+            return None
+        end = data.find(b"\n", at)
+        rest = data[at + len(delimiter) : end if end >= 0 else len(data)]
+        if rest.endswith(b"\r"):
+            rest = rest[:-1]
+        if rest.startswith(b"--"):
+            rest = rest[2:]
+        if rest.strip(b" \t"):
+            return None
+        out.append(at)
+        at = data.find(delimiter, at + 1)
+    return out
+
+
+def _lift_large_parts(
+    data: bytes, start: int, boundary: str, lifted: dict[str, tuple[int, int]]
+) -> bytes:
+    # data[start:] with large leaf bodies replaced by placeholders (see above), recording
+    # each placeholder's body as (start, stop) in ``data``; data[start:] when none is.
+    if len(data) - start <= LARGE_BODY_BYTES or not _PLAIN_BOUNDARY.fullmatch(boundary):
+        return data[start:]
+    delimiter = b"--" + boundary.encode("ascii")
+    lines = _delimiter_lines(data, start, delimiter)
+    if lines is None or _LIFT_PREFIX in data:
+        return data[start:]
+    pieces: list[bytes] = []
+    copied = start
+    for at, stop in itertools.pairwise(lines):
+        if data.startswith(b"--", at + len(delimiter)):
+            break  # the close delimiter: what follows is the epilogue
+        line_end = data.find(b"\n", at) + 1
+        if stop - line_end <= LARGE_BODY_BYTES:
+            continue
+        prefix = data[line_end : min(stop, line_end + MAX_LIFTED_HEADER)]
+        header_len, body_start = find_body(prefix)
+        block = prefix[:body_start]
+        if body_start <= header_len or body_start == len(prefix) or _lone_cr(block):
+            continue  # no blank line within reach, a URL line ends the block, or a lone CR
+        part = _PARSER.parsebytes(prefix[:header_len], headersonly=True)
+        if _needs_full_parse(part):
+            continue
+        body_end = stop - (2 if data[stop - 2 : stop] == b"\r\n" else 1)
+        name = f"{_LIFT_PREFIX.decode('ascii')}{len(lifted)}_="
+        lifted[name] = (line_end + body_start, body_end)
+        pieces += [data[copied : line_end + body_start], name.encode("ascii"), data[body_end:stop]]
+        copied = stop
+    if not pieces:
+        return data[start:]
+    pieces.append(data[copied:])
+    return b"".join(pieces)
+
+
+def _lone_cr(block: bytes) -> bool:
+    # A CR not followed by LF: a line end to the feed parser, not to find_body.
+    return block.count(b"\r") != block.count(b"\r\n")
+
+
+MAX_LIFTED_HEADER = 64 << 10
+"""Longest part header block looked for when lifting a large part out of the parse."""
 
 
 def _first_values(headers: list[tuple[str, str]]) -> dict[str, str]:
@@ -623,6 +839,10 @@ class _Walk:
     result: MessageResult
     root_type: str = "message/rfc822"
     found: list[Defect] = field(default_factory=list)  # every defect seen, for the count
+    # Bodies lifted out of the parse (_lift_large_parts): placeholder -> (start, stop) in
+    # ``data``, the message's bytes.
+    lifted: dict[str, tuple[int, int]] = field(default_factory=dict)
+    data: bytes = b""
     # The message's context fields, set once its header is read.
     message_id: str | None = None
     date: str | None = None
@@ -643,8 +863,24 @@ def _context(walk: _Walk, path: str, content_type: str) -> MessageContext:
     )
 
 
+# A part's text longer than this is handed to the scanner in pieces of this many
+# characters: the scanner's work on one chunk makes copies of it, so a whole 40 MB text
+# would cost several times its size at once (the results are the same wherever the
+# chunks are cut).
+TEXT_PIECE_CHARS = 1 << 16
+
+
+def _pieces(text: str) -> Iterator[str]:
+    # The text in pieces of TEXT_PIECE_CHARS, lazily (it is released when they are done).
+    for start in range(0, len(text), TEXT_PIECE_CHARS):
+        yield text[start : start + TEXT_PIECE_CHARS]
+
+
 def _emit(walk: _Walk, path: str, content_type: str, text: str, defects: list[Defect]) -> None:
-    _emit_chunks(walk, path, content_type, (text,) if text else (), defects)
+    chunks: Iterable[str] = (text,) if text else ()
+    if len(text) > TEXT_PIECE_CHARS:
+        chunks = _pieces(text)
+    _emit_chunks(walk, path, content_type, chunks, defects)
 
 
 def _emit_chunks(
@@ -760,13 +996,56 @@ def _leaf(
         _check_transfer_encoding(_transfer_encoding_of(cte_value), path, own)
     else:  # a Header object: the value has 8-bit bytes
         _check_transfer_encoding(_header_text(cte_value).lower(), path, own)
-    payload = part.get_payload(decode=True)
-    if not isinstance(payload, bytes):
-        payload = b""
+    decoded = _decoded_encoding(cte_value)
+    if decoded is not None and str(cte_value).lower() != decoded:
+        part.replace_header("Content-Transfer-Encoding", decoded)  # " base64 " -> "base64"
+    payload: bytes | None = None
+    # The payload as the parser stored it (get_payload() would decode a str holding
+    # surrogate escapes with the charset, into a copy): Message has no public reader.
+    body = getattr(part, "_payload", None)
+    where = walk.lifted.get(body) if walk.lifted and isinstance(body, str) else None
+    if where is not None:  # a lifted body: the message's bytes are the part's
+        start, stop = where
+        if decoded is None:
+            payload = walk.data[start:stop]
+        else:
+            payload = decode_body(walk.data, start, decoded, stop)
+            if payload is None:  # not clean: the stdlib decodes it, and reports why
+                _attach_body(part, walk.data[start:stop])
+    elif decoded is not None and isinstance(body, str) and len(body) > LARGE_BODY_BYTES:
+        payload = decode_body(body, 0, decoded)  # in slices (.transfer), as the stdlib would
+    del body
+    if payload is None:
+        got = part.get_payload(decode=True)
+        payload = got if isinstance(got, bytes) else b""
     if part.defects:
         own.extend(_defects_of(part, path))  # after decoding: base64 defects appear then
     params = _part_text_params(part, value, content_type == "text/plain")
     _text_unit(walk, path, inherited, content_type, payload, params, own)
+
+
+# RFC 5545 §3.1: a content line is folded by inserting CRLF and one space or tab; the
+# line ends are LF by the time this applies.
+_CALENDAR_FOLD = re.compile(r"\n[ \t]")
+# Content types whose text needs a step over the whole text (not streamed).
+_WHOLE_TEXT_TYPES = frozenset({"text/html", "text/calendar"})
+
+
+def unfold_calendar(text: str) -> str:
+    """Unfold the content lines of an iCalendar part (RFC 5545 §3.1).
+
+    A line end followed by one space or tab is removed with that character, so a
+    ``LOCATION:https://...`` or ``URL:...`` value folded at 75 octets is whole again.
+    Lines and columns of the URLs found are then those of the unfolded content lines
+    (as for a ``format=flowed`` part, whose lines are those of the unwrapped text).
+
+    Args:
+        text: the part's text, line ends already LF.
+
+    Returns:
+        The unfolded text.
+    """
+    return _CALENDAR_FOLD.sub("", text)
 
 
 def _text_unit(
@@ -793,40 +1072,60 @@ def _text_unit(
             )
     elif flowed:
         text = unflow(text, delsp)
+    elif content_type == "text/calendar" and "\n" in text:
+        text = unfold_calendar(text)
     walk.found.extend(own)
     _emit(walk, path, content_type, text, inherited + own if own else inherited)
 
 
-# get_payload(decode=True) decodes these (compared as it does, without stripping); any
-# other value gives the payload's bytes unchanged.
+# get_payload(decode=True) decodes these; any other value gives the payload's bytes
+# unchanged. It compares the value as written, lower-cased but not stripped, so
+# "base64 " (RFC 2045 allows white space around the token) would pass undecoded: the
+# value is stripped (unfolded) here first (_decoded_encoding), and a part whose value
+# differs is given the stripped one before the stdlib decodes it.
 _DECODED_TRANSFER_ENCODINGS = frozenset(
     {"quoted-printable", "base64", "x-uuencode", "uuencode", "uue", "x-uue"}
 )
 
 
+def _decoded_encoding(value: object) -> str | None:
+    # The transfer encoding get_payload(decode=True) is to decode, stripped, or None.
+    name = _transfer_encoding_of(value) if isinstance(value, str) else _header_text(value).lower()
+    return name if name in _DECODED_TRANSFER_ENCODINGS else None
+
+
 def _fast_leaf(
     walk: _Walk,
-    body: bytes,
+    data: bytes,
+    body_start: int,
     inherited: list[Defect],
     content_type: str,
     ct_value: str | None,
     cte_value: str | None,
 ) -> None:
-    # _leaf for a single-part message from the fast path, its Content-Type and
-    # Content-Transfer-Encoding values ASCII (the first of each, as Message.get() finds
-    # them): the same steps, without a Message unless the stdlib has a body to decode.
+    # _leaf for a single-part message from the fast path (its body is data[body_start:]),
+    # its Content-Type and Content-Transfer-Encoding values ASCII (the first of each, as
+    # Message.get() finds them): the same steps, without a Message unless the stdlib has a
+    # body to decode. A large body is decoded in slices (.transfer), without a copy.
     own: list[Defect] = []
     if not _scanned(walk, "1", content_type, own):
         return
     _check_transfer_encoding(_transfer_encoding_of(cte_value or ""), "1", own)
-    payload = body
-    if cte_value is not None and cte_value.lower() in _DECODED_TRANSFER_ENCODINGS:
-        part = _message_of([("Content-Transfer-Encoding", cte_value)])
-        _attach_body(part, body)
+    decoded_cte = None if cte_value is None else _decoded_encoding(cte_value)
+    payload: bytes | None = None
+    if decoded_cte is not None and len(data) - body_start > LARGE_BODY_BYTES:
+        payload = decode_body(data, body_start, decoded_cte)
+    if payload is not None:
+        pass  # decoded as the stdlib would, without defects
+    elif decoded_cte is not None:
+        part = _message_of([("Content-Transfer-Encoding", decoded_cte)])
+        _attach_body(part, data[body_start:])
         decoded = part.get_payload(decode=True)
         payload = decoded if isinstance(decoded, bytes) else b""
         if part.defects:
             own.extend(_defects_of(part, "1"))
+    else:
+        payload = data[body_start:]
     params = (
         _text_params_of(ct_value, content_type == "text/plain")
         if ct_value is not None
@@ -930,7 +1229,8 @@ def _read_message(walk: _Walk, data: bytes, known: list[Defect], fast: bool) -> 
     data, header_len, body_start, header_defects = _cap_header(data, options.max_header_bytes)
     fields = _kept_fields(data[:header_len], options.scan_headers) if fast else None
     if fields is None:
-        msg = _parse_stdlib(data, header_len, body_start, options.scan_headers)
+        msg = _parse_stdlib(data, header_len, body_start, options.scan_headers, walk.lifted)
+        walk.data = data
         headers = list(msg.raw_items())
         values = _first_values(headers)
     else:
@@ -943,13 +1243,14 @@ def _read_message(walk: _Walk, data: bytes, known: list[Defect], fast: bool) -> 
             structured = content_type.startswith(("multipart/", "message/"))
             if not structured:
                 _start_message(walk, known, header_defects, values, headers, content_type)
-                _fast_leaf(walk, data[body_start:], known, content_type, ct_value, cte_value)
+                _fast_leaf(walk, data, body_start, known, content_type, ct_value, cte_value)
                 return
         else:  # 8-bit bytes in a value: the stdlib reads it through a Header object
             msg = _message_of(headers)
             structured = msg.get_content_maintype() in ("multipart", "message")
         if structured:
-            msg = _parse_structured(fields, headers, data[header_len:])
+            msg = _parse_structured(fields, headers, data, header_len, walk.lifted)
+            walk.data = data
         else:
             _attach_body(msg, data[body_start:])
     _start_message(walk, known, header_defects, values, headers, msg.get_content_type())
@@ -1070,6 +1371,8 @@ class SinglePartHead:
     scanned: bool
     """False when the part is skipped (not text, no ``include_attachments``): the body
     is then not needed at all."""
+    header_defects: tuple[Defect, ...] = ()
+    """The message's defects from reading the header block (``url-in-header-block``)."""
 
 
 def single_part_head(
@@ -1079,8 +1382,10 @@ def single_part_head(
 
     Args:
         raw: the message's first bytes up to and including the blank line that ends the
-            header block (where :func:`message_units` would find it).
-        header_len: bytes of ``raw`` before that blank line.
+            header block (where :func:`message_units` would find it: :func:`find_body`),
+            or up to the URL line that ends it.
+        header_len: bytes of ``raw`` before that blank line (all of ``raw`` when the block
+            ends at a URL line).
         options: as for :func:`message_units`.
         fast: as for :func:`message_units`.
 
@@ -1124,6 +1429,7 @@ def _single_part_head(
         content_type = msg.get_content_type()
     if content_type.startswith(("multipart/", "message/")):
         return None
+    url_line = url_line_defect(len(raw) + 1, header_len, len(raw))
     head = SinglePartHead(
         raw=raw,
         headers=tuple(headers),
@@ -1133,6 +1439,7 @@ def _single_part_head(
         codec=None,
         own=(),
         scanned=content_type.startswith("text/") or options.include_attachments,
+        header_defects=() if url_line is None else (url_line,),
     )
     if not head.scanned:
         return head  # skipped before its body is looked at (_scanned)
@@ -1140,7 +1447,7 @@ def _single_part_head(
     params: _TextParams
     if msg is None:  # _fast_leaf before its payload
         _check_transfer_encoding(_transfer_encoding_of(cte_value or ""), "1", own)
-        if cte_value is not None and cte_value.lower() in _DECODED_TRANSFER_ENCODINGS:
+        if cte_value is not None and _decoded_encoding(cte_value) is not None:
             return None
         plain = content_type == "text/plain"
         params = (None, False, False) if ct_value is None else _text_params_of(ct_value, plain)
@@ -1151,15 +1458,15 @@ def _single_part_head(
             "1",
             own,
         )
-        if str(cte).lower() in _DECODED_TRANSFER_ENCODINGS:  # get_payload(decode=True)'s test
+        if _decoded_encoding(cte) is not None:  # as _leaf decides
             return None
         if msg.defects:
             own.extend(_defects_of(msg, "1"))
         params = _part_text_params(msg, msg.get("content-type"), content_type == "text/plain")
     charset, flowed, _ = params
     streamable, codec = stream_codec(charset)
-    if content_type == "text/html" or flowed or not streamable:
-        return None  # a whole-text step (html_to_text, unflow), or a codec not streamed
+    if content_type in _WHOLE_TEXT_TYPES or flowed or not streamable:
+        return None  # a whole-text step (html_to_text, unflow...), or a codec not streamed
     return replace(head, charset=charset, codec=codec, own=tuple(own))
 
 
@@ -1209,7 +1516,14 @@ def streamed_message_units(
     known = list(defects)
     walk = _Walk(source, options, number, offset, result)
     try:
-        _start_message(walk, known, [], dict(head.values), list(head.headers), head.content_type)
+        _start_message(
+            walk,
+            known,
+            list(head.header_defects),
+            dict(head.values),
+            list(head.headers),
+            head.content_type,
+        )
         own: list[Defect] = []
         if _scanned(walk, "1", head.content_type, own) and facts is not None:
             # _fast_leaf/_leaf after the payload, then _text_unit for a text without
