@@ -12,6 +12,7 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -223,3 +224,22 @@ def test_positions_on_real_trees_point_at_the_url() -> None:
             at = lines[link.line - 1][link.column - 1 :]
             assert at[:1] == link.target[:1], (path, link)
     assert checked > 5000
+
+
+def test_extractors_import_one_way() -> None:
+    # Formats depend on the shared core (findings.py, slugs.py), never on the dispatcher.
+    lint = ROOT / "src" / "urlsift" / "lint"
+    for module in ("extract_html", "extract_man", "extract_markdown", "extract_rst"):
+        source = (lint / f"{module}.py").read_text(encoding="utf-8")
+        assert not re.search(r"^from \.extract import|^from \. import extract\b", source, re.M)
+    for core in ("findings", "slugs"):
+        source = (lint / f"{core}.py").read_text(encoding="utf-8")
+        assert not re.search(r"^from \.extract", source, re.M), core
+
+
+def test_rst_target_then_blank_line_then_paragraph() -> None:
+    text = ".. _name: https://target.example/a\n\nA paragraph https://p.example/ here.\n"
+    assert _links(text) == [
+        ("rst-target", "https://target.example/a", 1, 11),
+        ("bare", "https://p.example/", 3, 13),
+    ]

@@ -18,8 +18,7 @@ import html
 
 from ..sources.htmltext import URL_ATTRIBUTES
 from ..sources.htmltokens import UNRENDERED_ELEMENTS, tokenize
-from .findings import Extracted, ExtractOptions, FindingBuilder, link_scheme, mask
-from .slugs import is_relative
+from .findings import Extracted, ExtractOptions, FindingBuilder, is_relative, link_scheme, mask
 
 CODE_TAGS = frozenset({"pre", "code", "script", "style", "kbd", "samp", "listing", "xmp"})
 """Elements whose content is code, skipped unless verbatim text is included."""

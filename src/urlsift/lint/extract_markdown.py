@@ -29,8 +29,16 @@ from collections.abc import Iterator
 from markdown_it import MarkdownIt
 
 from .extract_html import scan_html_region
-from .findings import Extracted, ExtractOptions, FindingBuilder, LineIndex, link_scheme, mask
-from .slugs import heading_anchors, is_relative
+from .findings import (
+    Extracted,
+    ExtractOptions,
+    FindingBuilder,
+    LineIndex,
+    is_relative,
+    link_scheme,
+    mask,
+)
+from .slugs import heading_anchors
 
 MAX_DESTINATION = 2048
 """Longest link destination looked at, in characters (longer ones are left to the core)."""

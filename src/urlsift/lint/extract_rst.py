@@ -33,10 +33,10 @@ ids) and ``.. _label:`` names. Standalone URIs in the text are the core's append
 from __future__ import annotations
 
 import re
-import unicodedata
 from collections.abc import Iterator
 
 from .findings import Extracted, ExtractOptions, FindingBuilder, LineIndex, link_scheme, mask
+from .slugs import make_id, normalize_label
 
 MAX_TARGET = 2048
 """Longest embedded URI or target looked at, in characters."""
@@ -86,22 +86,6 @@ _OPTION = re.compile(r"[ \t]+:(?P<name>[\w-]+):(?:[ \t]+(?P<value>\S[^\n]*))?[ \
 _EXPLICIT = re.compile(r"[ \t]*(?:\.\.[ \t]|__[ \t])")
 # A section title's underline: one punctuation character repeated (at least twice).
 _UNDERLINE = re.compile(r"([!-/:-@\[-`{-~])\1+[ \t]*\Z")
-_NON_ID = re.compile(r"[^a-z0-9]+")
-
-
-def make_id(text: str) -> str:
-    """Return the id docutils gives a title or label (``docutils.nodes.make_id``'s rules).
-
-    Lower case, accents dropped, every run of other characters one ``-``, no leading
-    digit or hyphen, no trailing hyphen.
-    """
-    ascii_text = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode("ascii")
-    return _NON_ID.sub("-", ascii_text.lower()).lstrip("-0123456789").rstrip("-")
-
-
-def normalize_label(text: str) -> str:
-    """Return a reference name as reST compares them: whitespace collapsed, lower case."""
-    return " ".join(text.split()).lower()
 
 
 def _indent(line: str) -> int:

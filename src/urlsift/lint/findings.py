@@ -134,6 +134,15 @@ def link_scheme(target: str, schemes: Sequence[str]) -> str | None:
     return None
 
 
+def is_relative(target: str) -> bool:
+    """True when a link target is a relative reference (a path or ``#fragment``).
+
+    Targets with a scheme (``mailto:``, ``javascript:``, ``c:``), network-path references
+    (``//host/``) and empty targets are not.
+    """
+    return bool(target) and not target.startswith("//") and not _SCHEME.match(target)
+
+
 @dataclass(frozen=True, slots=True)
 class LocalLink:
     """A relative link between documents, as written (checked offline by :mod:`.locallinks`)."""

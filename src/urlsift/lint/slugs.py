@@ -1,11 +1,12 @@
-"""Link targets without a scheme, and the anchors Markdown headings get (pure functions).
+"""Anchor names: what Markdown headings and reST titles and labels are called (pure functions).
 
 A Markdown heading's anchor depends on the tool that renders it; a linter that accepts
 only one would report working links, so :func:`heading_anchors` gives every anchor the
 common renderers make: GitHub's (lower case, punctuation other than ``-`` and ``_``
 dropped, each space a ``-``, duplicates numbered ``-1``, ``-2`` ...), MkDocs' (Python
 Markdown's ``toc`` extension: accents dropped, runs of spaces and hyphens one ``-``) and an
-explicit ``{#id}`` (``attr_list``).
+explicit ``{#id}`` (``attr_list``). reST titles and labels get docutils' ids
+(:func:`make_id`); ``:ref:`` compares reference names normalised (:func:`normalize_label`).
 """
 
 from __future__ import annotations
@@ -14,23 +15,13 @@ import re
 import unicodedata
 from collections.abc import Iterator
 
-# RFC 3986 §3.1 scheme, then ':' ("mailto:", "javascript:", "c:" is a scheme too).
-_HAS_SCHEME = re.compile(r"[A-Za-z][A-Za-z0-9+.\-]{0,31}:")
 _EXPLICIT_ID = re.compile(r"\s*\{[^{}]*#([\w.:-]+)[^{}]*\}\s*\Z")
 _INLINE_LINK = re.compile(r"!?\[([^\]]*)\]\([^)]*\)|!?\[([^\]]*)\]\[[^\]]*\]")
 _HTML_TAG = re.compile(r"<[^<>]*>")
 _GITHUB_DROP = re.compile(r"[^\w\- ]")
 _MKDOCS_DROP = re.compile(r"[^\w\s-]")
 _MKDOCS_JOIN = re.compile(r"[-\s]+")
-
-
-def is_relative(target: str) -> bool:
-    """True when a link target is a relative reference (a path or ``#fragment``).
-
-    Targets with a scheme (``mailto:``, ``javascript:``), network-path references
-    (``//host/``) and empty targets are not.
-    """
-    return bool(target) and not target.startswith("//") and not _HAS_SCHEME.match(target)
+_NON_ID = re.compile(r"[^a-z0-9]+")
 
 
 def heading_anchors(content: str, seen: dict[str, int]) -> Iterator[str]:
@@ -54,3 +45,18 @@ def heading_anchors(content: str, seen: dict[str, int]) -> Iterator[str]:
     folded = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode("ascii")
     mkdocs = _MKDOCS_JOIN.sub("-", _MKDOCS_DROP.sub("", folded).strip().lower())
     yield mkdocs if count == 0 else f"{mkdocs}_{count}"
+
+
+def make_id(text: str) -> str:
+    """Return the id docutils gives a title or label (``docutils.nodes.make_id``'s rules).
+
+    Lower case, accents dropped, every run of other characters one ``-``, no leading
+    digit or hyphen, no trailing hyphen.
+    """
+    ascii_text = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode("ascii")
+    return _NON_ID.sub("-", ascii_text.lower()).lstrip("-0123456789").rstrip("-")
+
+
+def normalize_label(text: str) -> str:
+    """Return a reference name as reST compares them: whitespace collapsed, lower case."""
+    return " ".join(text.split()).lower()
