@@ -22,7 +22,7 @@ import urlsift
 from urlsift.cli import main
 from urlsift.lint.check import continuation
 from urlsift.lint.engine import lint_text
-from urlsift.lint.extract import detect_format, extract_document
+from urlsift.lint.extract import ExtractOptions, detect_format, extract_document
 from urlsift.lint.slugs import heading_anchors
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -243,3 +243,10 @@ def test_rst_target_then_blank_line_then_paragraph() -> None:
         ("rst-target", "https://target.example/a", 1, 11),
         ("bare", "https://p.example/", 3, 13),
     ]
+
+
+def test_rst_code_roles_are_scanned_only_with_verbatim_text() -> None:
+    text = "Run :code:`curl https://code.example/x` or see :file:`https://file.example/`.\n"
+    assert _links(text) == []
+    document = extract_document(text, "doc.rst", "rst", ExtractOptions(include_verbatim=True))
+    assert [(f.url, f.column) for f in document.findings] == [("https://code.example/x", 17)]

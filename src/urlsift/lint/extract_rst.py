@@ -73,6 +73,7 @@ _EXPLICIT_START = re.compile(r"([ \t]*)\.\.(?=[ \t]|\Z)[ \t]*(.*)\Z")
 _NOT_COMMENT = re.compile(
     r"_|\[(?:[\w.:+-]+|#[\w.:+-]*|\*)\](?:[ \t]|\Z)|\|[^|]+\|[ \t]|[\w:.+-]+::(?:[ \t]|\Z)"
 )
+_CODE_ROLES = frozenset({"code", "literal", "samp", "kbd", "command", "program"})
 _LINK_ROLES = {"doc": "rst-doc", "ref": "rst-ref", "std:doc": "rst-doc", "std:ref": "rst-ref"}
 _ROLE_TARGET = re.compile(r"<([^<>]+)>\s*\Z")
 _EMBEDDED_END = re.compile(r">`__?")
@@ -292,10 +293,13 @@ def extract_rst(text: str, path: str, options: ExtractOptions) -> Extracted:
     # Each kind of markup is looked for in the text with the kinds before it masked.
     markup: list[tuple[int, int]] = list(_comments(lines, index))
     step = mask(blocks_masked, literals)
+    roles: list[tuple[int, int]] = []
     for m in _ROLE.finditer(step):
-        markup.append(m.span())
+        # Code roles are code (scanned with verbatim text included); other roles are markup.
+        (code if m.group("name").split(":")[-1] in _CODE_ROLES else markup).append(m.span())
+        roles.append(m.span())
         _role_link(builder, m)
-    step = mask(step, markup)
+    step = mask(step, [*markup, *roles])
     for m in _INTERPRETED.finditer(step):
         if m.group("reference") is None:
             markup.append(m.span())
