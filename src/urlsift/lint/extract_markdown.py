@@ -38,7 +38,7 @@ from .findings import (
     link_scheme,
     mask,
 )
-from .slugs import heading_anchors
+from .slugs import heading_anchors, make_id, normalize_label
 
 MAX_DESTINATION = 2048
 """Longest link destination looked at, in characters (longer ones are left to the core)."""
@@ -58,6 +58,9 @@ _REFERENCE = re.compile(
     r"^(?:[ ]{0,3}>)*[ ]{0,3}\[(?:[^\]\\\n]|\\.){1,999}\]:[ \t]*\n?[ \t]*(\S[^\n]*)",
     re.MULTILINE,
 )
+# MyST: a role {name} right before a code span, and a target line "(label)=".
+_MYST_ROLE = re.compile(r"\{([A-Za-z][\w:+.-]{0,63})\}\Z")
+_MYST_TARGET = re.compile(r"^\(([^()\n]{1,200})\)=[ \t]*$", re.MULTILINE)
 _ESCAPED = re.compile(r"\\([!-/:-@\[-`{-~])")
 
 
@@ -227,7 +230,9 @@ def extract_markdown(text: str, path: str, options: ExtractOptions) -> Extracted
         elif token.type == "inline" and heading:
             builder.anchors.update(heading_anchors(token.content, seen))
         heading = token.type == "heading_open"
-    code.extend(_code_spans(mask(text, [*code, *html_blocks])))
+    spans = list(_code_spans(mask(text, [*code, *html_blocks])))
+    _myst(builder, mask(text, [*code, *html_blocks]), spans)
+    code.extend(spans)
     # Links are never looked for in code; the core scans code only with verbatim text.
     hidden = [] if options.include_verbatim else list(code)
     for start, end in html_blocks:
@@ -246,6 +251,20 @@ def extract_markdown(text: str, path: str, options: ExtractOptions) -> Extracted
             elif origin != "markdown-autolink" and is_relative(target):
                 builder.add_local(start, target, origin)
     return builder.document(builder.scan(mask(text, hidden)))
+
+
+def _myst(builder: FindingBuilder, text: str, spans: list[tuple[int, int]]) -> None:
+    """Record MyST roles ``{doc}`x``` and ``{ref}`x``` (a code span right after ``{name}``)
+    as local links, and MyST targets ``(label)=`` as labels."""
+    for start, end in spans:
+        role = _MYST_ROLE.search(text, max(0, start - 64), start)
+        if role is not None:
+            opening = len(text[start:end]) - len(text[start:end].lstrip("`"))
+            builder.add_role(role.group(1), text[start + opening : end - opening], start + opening)
+    for m in _MYST_TARGET.finditer(text):
+        label = normalize_label(m.group(1))
+        builder.labels.add(label)
+        builder.anchors.add(make_id(label))
 
 
 def _region_end(index: LineIndex, last_line: int) -> int:

@@ -74,8 +74,6 @@ _NOT_COMMENT = re.compile(
     r"_|\[(?:[\w.:+-]+|#[\w.:+-]*|\*)\](?:[ \t]|\Z)|\|[^|]+\|[ \t]|[\w:.+-]+::(?:[ \t]|\Z)"
 )
 _CODE_ROLES = frozenset({"code", "literal", "samp", "kbd", "command", "program"})
-_LINK_ROLES = {"doc": "rst-doc", "ref": "rst-ref", "std:doc": "rst-doc", "std:ref": "rst-ref"}
-_ROLE_TARGET = re.compile(r"<([^<>]+)>\s*\Z")
 _EMBEDDED_END = re.compile(r">`__?")
 _TARGET = re.compile(
     r"^([ \t]*)(?:\.\.[ \t]+_(?P<label>`[^`\n]+`|(?:[^:\\\n]|\\.)+):|__|"
@@ -298,7 +296,7 @@ def extract_rst(text: str, path: str, options: ExtractOptions) -> Extracted:
         # Code roles are code (scanned with verbatim text included); other roles are markup.
         (code if m.group("name").split(":")[-1] in _CODE_ROLES else markup).append(m.span())
         roles.append(m.span())
-        _role_link(builder, m)
+        builder.add_role(m.group("name"), m.group("content"), m.start("content"))
     step = mask(step, [*markup, *roles])
     for m in _INTERPRETED.finditer(step):
         if m.group("reference") is None:
@@ -336,18 +334,3 @@ def extract_rst(text: str, path: str, options: ExtractOptions) -> Extracted:
             if link_scheme(target, options.schemes) is not None:
                 builder.add_link(start, end, origin, None if target == written else target)
     return builder.document(builder.scan(mask(text, markup) if options.include_verbatim else prose))
-
-
-def _role_link(builder: FindingBuilder, m: re.Match[str]) -> None:
-    """Record the target of a ``:doc:`` or ``:ref:`` role as a local link."""
-    origin = _LINK_ROLES.get(m.group("name"))
-    if origin is None:
-        return
-    content = m.group("content")
-    start = m.start("content")
-    explicit = _ROLE_TARGET.search(content)
-    if explicit is not None:
-        content, start = explicit.group(1), start + explicit.start(1)
-    target = content.strip().lstrip("~!")
-    if target:
-        builder.add_local(start + content.index(target[0]), target, origin)

@@ -116,6 +116,9 @@ _BLANK_NON_BREAKS = re.compile(r"[^\r\n]")
 # RFC 3986 §3.1: scheme = ALPHA *( ALPHA / DIGIT / "+" / "-" / "." ), then ":".
 _SCHEME = re.compile(r"([A-Za-z][A-Za-z0-9+.\-]{0,31}):")
 _WHITESPACE = re.compile(r"\s")
+# Sphinx roles that link documents (reST :doc:`x`, MyST {doc}`x`) -> local link origin.
+_LINK_ROLES = {"doc": "rst-doc", "ref": "rst-ref", "std:doc": "rst-doc", "std:ref": "rst-ref"}
+_ROLE_TARGET = re.compile(r"<([^<>]+)>\s*\Z")
 
 
 def link_scheme(target: str, schemes: Sequence[str]) -> str | None:
@@ -193,6 +196,24 @@ class FindingBuilder:
         """Record a relative link whose target is written from ``text[start]`` on."""
         line, column = self.index.position(start)
         self.local_links.append((start, LocalLink(target, line, column, origin)))
+
+    def add_role(self, name: str, content: str, start: int) -> None:
+        """Record the target of a Sphinx ``doc`` or ``ref`` role as a local link.
+
+        Args:
+            name: the role's name (``doc``, ``ref``, ``std:doc`` ...; others are ignored).
+            content: the role's text: ``target`` or ``title <target>``.
+            start: offset of ``content`` in the source.
+        """
+        origin = _LINK_ROLES.get(name)
+        if origin is None:
+            return
+        explicit = _ROLE_TARGET.search(content)
+        if explicit is not None:
+            content, start = explicit.group(1), start + explicit.start(1)
+        target = content.strip().lstrip("~!")
+        if target:
+            self.add_local(start + content.index(target[0]), target, origin)
 
     def document(self, findings: list[Finding]) -> Extracted:
         """Return the document's findings with its local links and anchors."""

@@ -18,7 +18,8 @@ What is checked (and why, as lychee and Sphinx's linkcheck draw the same lines):
   it is not judged. ``:doc:`path``` (relative to the document, ``/path`` to the source
   root), tried as written and with ``.rst``, ``.md``, ``.txt``: ``URL015`` when none
   exists. ``:ref:`label```: ``URL016`` when no document of the run defines
-  ``.. _label:``, unless ``conf.py`` mentions ``intersphinx`` (Sphinx then looks a label
+  ``.. _label:`` (or MyST ``(label)=``); MyST's ``{doc}`` and ``{ref}`` roles are read
+  as these, unless ``conf.py`` mentions ``intersphinx`` (Sphinx then looks a label
   it lacks up in other projects' inventories). Targets with a ``:`` (``python:...``,
   intersphinx) and Sphinx's own ``genindex``, ``modindex``, ``search`` are not checked.
 
@@ -93,7 +94,10 @@ class LocalLinkChecker:
             label = " ".join(link.target.split()).lower()
             if intersphinx or label in _SPHINX_LABELS or label in self._labels:
                 return None
-            return "URL016", f"{link.target}: no '.. _{label}:' label in the documents linted"
+            return "URL016", (
+                f"{link.target}: no label {label!r} (`.. _{label}:`, MyST `({label})=`) "
+                "in the documents linted"
+            )
         target, _, fragment = link.target.partition("#")
         target = unquote(target.partition("?")[0])
         if not target:
