@@ -157,7 +157,9 @@ class LintSettings:
     exclude: tuple[str, ...] = ()
     """Globs of files and folders not linted in folders."""
     strict: bool = False
-    """RFC 1738 strictness (:class:`~urlsift.Policy`)."""
+    """RFC 1738 strictness (:class:`~urlsift.Policy`). :func:`build_settings` also adds the
+    ``RFC1738`` group to the default selection when it is set; a ``select`` given here is
+    used as it is."""
     include_verbatim: bool = False
     """Also check URLs in code."""
     respect_gitignore: bool = True
