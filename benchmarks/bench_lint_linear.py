@@ -105,6 +105,23 @@ FAMILIES: dict[str, tuple[str, str, Callable[[int], str]]] = {
     ),
     "rst-nested-targets": ("doc.rst", "targets indented one more per line", _nested_targets),
     "rst-literal-open": ("doc.rst", '"``a" lines', lambda n: _repeat("``a\n", n)),
+    "rst-backtick-words": ("doc.rst", '"`a " repeated', lambda n: _repeat("`a ", n)),
+    "rst-role-opens": ("doc.rst", '":a:`x " repeated', lambda n: _repeat(":a:`x ", n)),
+    "rst-reference-labels": ("doc.rst", '"`a <b>`_ " repeated', lambda n: _repeat("`a <b>`_ ", n)),
+    "rst-directive-options": (
+        "doc.rst",
+        "a directive with an option, repeated",
+        lambda n: _repeat(".. d:: x\n   :o: v\n", n),
+    ),
+    "rst-comments": ("doc.rst", "indented comment lines", lambda n: _repeat(".. c\n ", n)),
+    "rst-titles": ("doc.rst", "title and underline lines", lambda n: _repeat("T\n==\n", n)),
+    "rst-local-links": (
+        "doc.rst",
+        '":doc:`a` :ref:`b`" repeated',
+        lambda n: _repeat(":doc:`a` :ref:`b` ", n),
+    ),
+    "md-headings": ("doc.md", '"# h" lines', lambda n: _repeat("# h\n", n)),
+    "md-local-links": ("doc.md", '"[a](b.md#c)" repeated', lambda n: _repeat("[a](b.md#c) ", n)),
     "man-escapes": ("doc.1", '"\\-" repeated', lambda n: _repeat("\\-", n)),
     "man-verbatim-open": ("doc.1", '".nf" lines', lambda n: _repeat(".nf\n", n)),
     "text-urls-one-line": (

@@ -1,4 +1,4 @@
-"""Count the URL classes of issue 12 (items 2-5) in the shared corpora, tree by tree.
+"""Count the URL classes of issue 12 in the shared corpora, tree by tree.
 
 For each source tree given (``--tree LABEL=SRC``: the ``src`` folder of a checkout, put
 first on ``PYTHONPATH``), runs ``python -m urlsift scan -q --format jsonl`` on the mail
@@ -6,6 +6,8 @@ archives (``corpora/mbox/*.mbox.gz``) and, as text, on the RFC corpora
 (``corpora/rfc-url-wrapper``, ``corpora/rfc-multiline-angle``) and any ``--text`` folder,
 then counts in each tree's records:
 
+* **A wrapped joins** (item 1): bare URLs joined across a line a mail client wrapped (a
+  ``continued-line`` defect).
 * **B glued**: bare URLs glued to a ``-``, ``.``, ``+`` or digit before them.
 * **C unsafe kept**: bare or prefixed URLs holding an RFC 1738 §2.2 unsafe character
   (``{ } | \\ ^ [ ]`` or the backtick; the brackets of an IP literal host are not counted);
@@ -14,6 +16,12 @@ then counts in each tree's records:
 * **E doubtful joins**: bare URLs joined across a line break after a run of two or more
   hyphens, or after punctuation and a hyphen with a capitalised word next; **E joins**: all
   hyphen joins of bare URLs.
+* **G unique rows** (item 7): the rows ``--unique`` and ``--count`` give, that is the
+  distinct ``normalized`` forms (``url`` in a tree without that field).
+
+Item 6 (MIME: transfer encodings with white space, ``text/calendar`` unfolding, CSS
+``url(...)``) has no mark on a record; its changes show in the list of differences, where a
+record outside every class above is tallied as ``other`` with its part's content type.
 
 The character before and after each URL is read from the decoded text of its unit
 (message part or file), opened with the ``urlsift.sources`` of the interpreter running
@@ -52,7 +60,15 @@ _IP_LITERAL_HOST = re.compile(
     r"^[A-Za-z][A-Za-z0-9+.\-]*://\[(?:[0-9A-Fa-f:.]{2,45}|v[^\]/]{1,80})\]"
 )
 _PROSE_WORD = re.compile(r"[ \t>]*[A-Z][a-z]{0,30}[ \t\r\n,;:!?]")
-CLASSES = ("B glued", "C unsafe kept", "C stopped", "D pseudo", "E doubtful joins", "E joins")
+CLASSES = (
+    "A wrapped joins",
+    "B glued",
+    "C unsafe kept",
+    "C stopped",
+    "D pseudo",
+    "E doubtful joins",
+    "E joins",
+)
 
 Record = dict[str, Any]
 Key = tuple[str, int, str, int]
@@ -127,6 +143,8 @@ def classes(record: Record, text: str | None) -> list[str]:
     start, end = record["start"], record["end"]
     before = text[start - 1] if text and start > 0 else ""
     after = text[end] if text and end < len(text) else ""
+    if any(d.get("code") == "continued-line" for d in record.get("defects", ())):
+        found.append("A wrapped joins")
     if kind == "bare" and before in GLUE and before:
         found.append("B glued")
     if kind in ("bare", "prefixed"):
@@ -158,10 +176,13 @@ def measure(label: str, python: str, src: str | None, runs: list) -> dict[str, A
     texts = unit_texts(needed, runs)
     counts: Counter[tuple[str, str]] = Counter()
     labelled = []
+    distinct: set[tuple[str, str]] = set()
     for record in records:
         found = classes(record, texts.get(key(record)[:3]))
         counts.update((record["corpus"], name) for name in [*found, "all records"])
         labelled.append((record, found))
+        distinct.add((record["corpus"], record.get("normalized", record["url"])))
+    counts.update((corpus, "G unique rows") for corpus, _ in distinct)
     return {"label": label, "records": labelled, "counts": counts, "texts": texts}
 
 
@@ -192,7 +213,9 @@ def diff(first: dict[str, Any], second: dict[str, Any]) -> list[str]:
             )
         ):
             continue
-        why = ", ".join(sorted(set(ca) | set(cb))) or "other"
+        either = ra or rb
+        assert either is not None
+        why = ", ".join(sorted(set(ca) | set(cb))) or f"other {either.get('content_type', 'text')}"
         if ra is None:
             change = "added"
         elif rb is None:
@@ -229,7 +252,7 @@ def main(argv: list[str] | None = None) -> int:
     width = max(len(c) for c in CLASSES)
     print(f"| {'class':{width}} | " + " | ".join(heads) + " |")
     print(f"| {'-' * width} | " + " | ".join("-" * len(h) for h in heads) + " |")
-    for name in (*CLASSES, "all records"):
+    for name in (*CLASSES, "G unique rows", "all records"):
         cells = [
             f"{r['counts'][(corpus, name)]:>{len(h)}d}"
             for h, (corpus, r) in zip(

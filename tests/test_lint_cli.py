@@ -50,13 +50,13 @@ def test_exit_codes(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     assert ok.stderr == "All checked: 1 file, 1 URL, no problems.\n"
     bad = _run(["bad.md"], tmp_path, monkeypatch)
     assert bad.exit_code == 1
-    assert bad.stdout.startswith("bad.md:1:25: URL001 ")
+    assert bad.stdout.startswith("bad.md:1:25: URL012 ")
     assert bad.stderr == "Found 1 problem (1 error, 0 warnings) in 1 of 1 file.\n"
     assert _run(["--exit-zero", "bad.md"], tmp_path, monkeypatch).exit_code == 0
-    assert _run(["--ignore", "URL001", "bad.md"], tmp_path, monkeypatch).exit_code == 0
+    assert _run(["--ignore", "URL012", "bad.md"], tmp_path, monkeypatch).exit_code == 0
     assert _run(["-q", "bad.md"], tmp_path, monkeypatch).stderr == ""
     stats = _run(["--statistics", "bad.md"], tmp_path, monkeypatch)
-    assert stats.stdout == "    1  URL001  invalid-syntax\n"
+    assert stats.stdout == "    1  URL012  bad-host\n"
     assert _run(["--select", "NOPE"], tmp_path, monkeypatch).exit_code == 2
     assert _run(["missing.md"], tmp_path, monkeypatch).exit_code == 2
     (tmp_path / "urlsift.toml").write_text("bogus = 1\n")
@@ -83,7 +83,7 @@ def test_internal_error_exits_2(tmp_path: Path, monkeypatch: pytest.MonkeyPatch)
     def boom(*args: object, **kwargs: object) -> list[Finding]:
         raise RuntimeError("bug")
 
-    monkeypatch.setattr(engine, "extract_findings", boom)
+    monkeypatch.setattr(engine, "extract_document", boom)
     result = _run(["a.md"], tmp_path, monkeypatch)
     assert result.exit_code == 2
     assert "urlsift: internal error: RuntimeError: bug" in result.stderr

@@ -65,17 +65,17 @@ def test_config_errors(table: dict[str, object], match: str) -> None:
 
 
 def test_find_config_pyproject_and_urlsift_toml(tmp_path: Path) -> None:
-    (tmp_path / "pyproject.toml").write_text('[tool.urlsift]\nignore = ["URL006"]\n')
+    (tmp_path / "pyproject.toml").write_text('[tool.urlsift]\nignore = ["URL003"]\n')
     sub = tmp_path / "a" / "b"
     sub.mkdir(parents=True)
     (tmp_path / "a" / "pyproject.toml").write_text("[project]\nname = 'x'\n")  # no table
     assert find_config(sub) == tmp_path / "pyproject.toml"
-    assert "URL006" not in load_settings(sub).select
-    (tmp_path / "urlsift.toml").write_text('ignore = ["URL005"]\n')
+    assert "URL003" not in load_settings(sub).select
+    (tmp_path / "urlsift.toml").write_text('ignore = ["URL004"]\n')
     assert find_config(sub) == tmp_path / "urlsift.toml"
     settings = load_settings(sub)
-    assert "URL005" not in settings.select
-    assert "URL006" in settings.select
+    assert "URL004" not in settings.select
+    assert "URL003" in settings.select
 
 
 def test_bad_toml_is_a_config_error(tmp_path: Path) -> None:

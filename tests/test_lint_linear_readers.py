@@ -20,7 +20,6 @@ from hypothesis import strategies as st
 
 from urlsift.lint import extract_man as man
 from urlsift.lint import extract_markdown as md
-from urlsift.lint import extract_rst as rst
 from urlsift.sources.htmltokens import tokenize
 
 # --- Markdown: the straightforward finders -----------------------------------------------
@@ -103,26 +102,6 @@ def test_inline_links_limit_matches(text: str, limit: int) -> None:
 @given(text=_MD_TEXT)
 def test_references_match_the_straightforward_reading(text: str) -> None:
     assert list(md._references(text)) == list(_references_oracle(text))
-
-
-# --- reST: block ends ------------------------------------------------------------------
-
-
-_LINES = st.lists(
-    st.tuples(st.integers(0, 6), st.sampled_from(["", "x", "\t", "__ y", "\ty"])).map(
-        lambda pair: " " * pair[0] + pair[1]
-    ),
-    max_size=25,
-)
-
-
-@given(lines=_LINES, data=st.data())
-def test_block_ends_match_indented_block(lines: list[str], data: st.DataObject) -> None:
-    queries = data.draw(
-        st.lists(st.tuples(st.integers(0, len(lines)), st.integers(-1, 8)), max_size=10)
-    )
-    expected = [rst._indented_block(lines, first, base) for first, base in queries]
-    assert rst._block_ends(lines, queries) == expected
 
 
 # --- man: the position map --------------------------------------------------------------

@@ -665,7 +665,8 @@ def test_ci_doc_sarif_example_is_valid() -> None:
 def docs_tree(tmp_path_factory: pytest.TempPathFactory) -> Path:
     root = tmp_path_factory.mktemp("docs")
     (root / "bad.md").write_text(
-        "See <URL:http://exa mple.com/> and http://user:secret@example.com:8080/x\n",
+        "See <URL:http://exa mple.com/> and http://user:secret@example.com:8080/x\n"
+        "and http://exa_mple.com/ and http://example.com/%zz\n",
         encoding="utf-8",
     )
     (root / "good.md").write_text("See <URL:http://example.com/>.\n", encoding="utf-8")

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from urlsift.lint.check import DEFECT_RULES, continuation, diagnose, visible
-from urlsift.lint.config import LintSettings
+from urlsift.lint.config import ALL_CODES, LintSettings
 from urlsift.lint.engine import lint_text
 from urlsift.lint.model import RULE_BY_CODE
 
@@ -15,6 +15,8 @@ CASES = Path(__file__).resolve().parent.parent / "corpora" / "lint" / "continued
 
 
 def _codes(text: str, path: str = "doc.txt", **settings: object) -> list[tuple[int, int, str]]:
+    # Every rule, the opt-in RFC1738 group included (these tests go rule by rule).
+    settings.setdefault("select", ALL_CODES)
     _, found = lint_text(text, path, LintSettings(**settings))  # type: ignore[arg-type]
     return [(d.line, d.column, d.code) for d in found]
 
@@ -61,7 +63,7 @@ def test_continuation_predicate_directly() -> None:
 @pytest.mark.parametrize(
     ("text", "expected"),
     [
-        ("x http://h.example:21x/\n", [(1, 22, "URL001")]),
+        ("x http://h.example:21x/\n", [(1, 22, "URL001"), (1, 22, "URL012")]),
         ("x http://h.example/\n", []),
         ("x <URL:http://h.example/a\n\nnext\n", [(1, 3, "URL002")]),
         ("x <URL:http://h.example/a>\n", []),
@@ -90,14 +92,17 @@ def test_url004_in_markdown_and_not_in_rst() -> None:
 
 def test_url005_tilde_is_a_warning_unless_strict() -> None:
     _, found = lint_text("http://h.example/~u/\n", "d.txt")
+    assert found == []  # the RFC1738 group is opt-in
+    _, found = lint_text("http://h.example/~u/\n", "d.txt", LintSettings(select=ALL_CODES))
     assert [(d.code, d.severity) for d in found] == [("URL005", "warning")]
-    _, found = lint_text("http://h.example/~u/\n", "d.txt", LintSettings(strict=True))
+    settings = LintSettings(strict=True, select=ALL_CODES)
+    _, found = lint_text("http://h.example/~u/\n", "d.txt", settings)
     assert [(d.code, d.severity) for d in found] == [("URL005", "error")]
 
 
 def test_url001_keeps_every_broken_rule() -> None:
     found = _codes("x http://h.example:21x/a%zz\n")
-    assert [code for *_, code in found] == ["URL001", "URL001"]
+    assert [code for *_, code in found] == ["URL001", "URL012", "URL001", "URL013"]
 
 
 def test_defect_table_names_known_rules() -> None:

@@ -124,7 +124,8 @@ def _stdin() -> BinaryIO:
     multiple=True,
     metavar="CODES",
     help="Rules to report, replacing the configuration's selection: codes (URL003), "
-    "prefixes (URL0), names (ambiguous-hyphen) or ALL; comma-separated, repeatable.",
+    "prefixes (URL0), names (ambiguous-hyphen), the opt-in group RFC1738 or ALL; "
+    "comma-separated, repeatable.",
 )
 @click.option(
     "--extend-select", multiple=True, metavar="CODES", help="Rules added to the selection."
@@ -189,7 +190,8 @@ def _stdin() -> BinaryIO:
     "--strict",
     is_flag=True,
     default=None,
-    help="RFC 1738 strictly: '~' and 'host?query' without a path are errors.",
+    help="RFC 1738 strictly: select the RFC1738 rules; '~' and 'host?query' without a path "
+    "are errors.",
 )
 @click.option("--exit-zero", is_flag=True, help="Exit 0 even when problems are found.")
 @click.option(

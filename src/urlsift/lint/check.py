@@ -47,6 +47,28 @@ DEFAULT_DEFECT_RULE = ("URL009", "URL001", False)
 """Any other defect: a warning is suspicious (``URL009``), an error breaks the grammar
 (``URL001``)."""
 
+BREAKAGE_RULES: dict[str, str] = {
+    "bad-hostname": "URL012",
+    "bad-port": "URL012",
+    "missing-host": "URL012",
+    "port-out-of-range": "URL012",
+    "hostnumber-out-of-range": "URL012",
+    "bad-escape": "URL013",
+    "bad-ftp-type": "URL014",
+    "path-not-allowed": "URL014",
+    "empty-address": "URL014",
+    "missing-group": "URL014",
+    "missing-slashes": "URL014",
+}
+"""Core defect code -> default-group rule: the defects that break a link for a reader.
+
+These defects are also reported by the ``RFC1738`` group's rules above (``URL001``,
+``URL009``), so selecting both reports such a defect twice, once per point of view."""
+
+# A template placeholder such as {index} or {name} in https://{index}/simple/{name}: the
+# URL is a pattern, not a link, so only rules selected by name (the RFC1738 group) see it.
+_PLACEHOLDER = re.compile(r"\{[A-Za-z_][\w.-]{0,63}\}")
+
 WHITESPACE_SENSITIVE_ORIGINS = frozenset(
     {"markdown-link", "markdown-autolink", "markdown-reference", "html-attribute", "man-macro"}
 )
@@ -109,6 +131,15 @@ def _column(finding: Finding, defect: Defect) -> int:
     return finding.column + at + defect.offset
 
 
+def _ip_literal(finding: Finding, defect: Defect) -> bool:
+    """True for a host written as an IPv6 literal (``http://[::1]/``): RFC 2732, not broken."""
+    return (
+        defect.code == "bad-hostname"
+        and defect.offset is not None
+        and finding.url[defect.offset : defect.offset + 1] == "["
+    )
+
+
 def _diagnostic(
     finding: Finding, code: str, message: str, column: int, severity: LintSeverity | None = None
 ) -> Diagnostic:
@@ -157,12 +188,21 @@ def diagnose_finding(finding: Finding, lines: Sequence[str] | None = None) -> li
         The diagnostics, with their rules' default severities.
     """
     out: list[Diagnostic] = []
+    template = _PLACEHOLDER.search(finding.url) is not None
     for defect in finding.defects:
         if_warning, if_error, inherit = DEFECT_RULES.get(defect.code, DEFAULT_DEFECT_RULE)
         code = if_warning if defect.severity == "warning" else if_error
         severity = defect.severity if inherit and defect.severity == "warning" else None
         message = _defect_message(code, finding, defect)
-        out.append(_diagnostic(finding, code, message, _column(finding, defect), severity))
+        column = _column(finding, defect)
+        out.append(_diagnostic(finding, code, message, column, severity))
+        breakage = BREAKAGE_RULES.get(defect.code)
+        if breakage is not None and not template and not _ip_literal(finding, defect):
+            out.append(
+                _diagnostic(finding, breakage, f"{visible(finding.url)}: {defect.message}", column)
+            )
+    if template:
+        return out
     if finding.origin in WHITESPACE_SENSITIVE_ORIGINS and any(c.isspace() for c in finding.raw):
         message = (
             f"{visible(finding.raw)}: whitespace inside a link target "

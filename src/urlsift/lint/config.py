@@ -30,7 +30,7 @@ from pathlib import Path, PurePosixPath
 from typing import cast
 
 from ..errors import ConfigError
-from .model import RULE_BY_NAME, RULES, LintSeverity
+from .model import DEFAULT_CODES, OPT_IN_GROUPS, RULE_BY_NAME, RULES, LintSeverity
 from .walk import DEFAULT_MAX_FILE_SIZE, Globs, WalkOptions, unanchored
 
 if sys.version_info >= (3, 11):
@@ -46,7 +46,7 @@ CONFIG_FILES = ("urlsift.toml", "pyproject.toml")
 
 CONFIG_KEYS: dict[str, str] = {
     "extend": "path of a configuration file this one builds on (relative to this file)",
-    "select": "list of rule selectors to report (default: ALL)",
+    "select": "list of rule selectors to report (default: every rule outside RFC1738)",
     "extend-select": "list of rule selectors added to `select`",
     "ignore": "list of rule selectors not to report",
     "per-file-ignores": "table: glob -> list of rule selectors not reported in matching files",
@@ -60,7 +60,8 @@ CONFIG_KEYS: dict[str, str] = {
     "extend-exclude": "list of globs added to `exclude`",
     "force-exclude": "boolean: `exclude` also drops files named on the command line "
     "(default false; set it for pre-commit)",
-    "strict": "boolean: RFC 1738 strictness ('~' and 'host?query' are errors)",
+    "strict": "boolean: RFC 1738 strictness: selects the RFC1738 rules, and '~' and "
+    "'host?query' are errors",
     "include-verbatim": "boolean: also check URLs in code blocks, code spans, <pre> ...",
     "respect-gitignore": "boolean: skip what .gitignore files ignore (default true)",
     "max-file-size": "integer: largest file linted, in bytes (default 10485760, 10 MiB); "
@@ -75,15 +76,18 @@ def default_selection(strict: bool) -> frozenset[str]:
     """Return the codes reported when no ``select`` (nor ``--select``) is given.
 
     Args:
-        strict: the ``strict`` setting in force for the file.
+        strict: the ``strict`` setting in force for the file: it adds the ``RFC1738`` group.
     """
-    return ALL_CODES
+    return DEFAULT_CODES | OPT_IN_GROUPS["RFC1738"] if strict else DEFAULT_CODES
 
 
 def _resolve_one(selector: str) -> frozenset[str] | None:
     text = selector.strip()
     if text.upper() == "ALL":
         return ALL_CODES
+    group = OPT_IN_GROUPS.get(text.upper())
+    if group is not None:
+        return group
     rule = RULE_BY_NAME.get(text.lower())
     if rule is not None:
         return frozenset({rule.code})
@@ -174,7 +178,7 @@ class CliOptions:
 class LintSettings:
     """Everything a lint run needs to know about the files one configuration governs."""
 
-    select: frozenset[str] = ALL_CODES
+    select: frozenset[str] = DEFAULT_CODES
     """Codes reported."""
     severity: tuple[tuple[str, LintSeverity], ...] = ()
     """Severity overrides: (code, severity)."""
@@ -186,7 +190,9 @@ class LintSettings:
     """Globs of files and folders not linted in folders (``exclude``, ``extend-exclude``
     and ``--exclude`` together)."""
     strict: bool = False
-    """RFC 1738 strictness (:class:`~urlsift.Policy`)."""
+    """RFC 1738 strictness (:class:`~urlsift.Policy`). :func:`build_settings` also adds the
+    ``RFC1738`` group to the default selection when it is set; a ``select`` given here is
+    used as it is."""
     include_verbatim: bool = False
     """Also check URLs in code."""
     respect_gitignore: bool = True

@@ -25,7 +25,8 @@ from typing import BinaryIO
 from .._model import Policy
 from .check import Suppressions, diagnose
 from .config import LintSettings, SettingsResolver
-from .extract import ExtractOptions, detect_format, extract_findings
+from .extract import ExtractOptions, detect_format, extract_document
+from .locallinks import LocalLinkChecker
 from .model import RULE_BY_CODE, Diagnostic, Finding
 from .walk import (
     DocumentText,
@@ -100,9 +101,18 @@ def lint_text(
         survive selection and suppressions, in document order.
     """
     settings = settings or LintSettings()
-    findings = extract_findings(text, path, detect_format(path), _extract_options(settings))
-    findings = [f for f in findings if not settings.url_ignored(f.url)]
+    document = extract_document(text, path, detect_format(path), _extract_options(settings))
+    findings = [f for f in document.findings if not settings.url_ignored(f.url)]
     diagnostics = diagnose(findings, text)
+    # Only links within the document itself can be checked without its folder.
+    local = tuple(
+        link
+        for link in document.local_links
+        if link.target.startswith("#") and not settings.url_ignored(link.target)
+    )
+    checker = LocalLinkChecker(lambda _path: None)
+    checker.add(Path(path), path, dataclasses.replace(document, local_links=local))
+    diagnostics.extend(checker.diagnostics())
     select = settings.select_for(Path(path))
     return findings, _finalize(diagnostics, settings, Suppressions.parse(text), select)
 
@@ -141,6 +151,11 @@ class _Run:
         # Findings for the link checker, by the settings that govern them (their `links`).
         self.to_check: dict[int, tuple[LintSettings, list[Finding]]] = {}
         self.suppressions: dict[str, Suppressions] = {}
+        self.local = LocalLinkChecker(self._anchors_of)
+
+    def _anchors_of(self, path: Path) -> frozenset[str] | None:
+        """The anchors of a document that was not linted (a local link's target)."""
+        return _anchors_of(path, self.settings_for(path.parent).max_file_size)
 
     def walk_options(self, folder: Path) -> WalkOptions:
         """The walk options of a folder (built once per settings)."""
@@ -179,8 +194,13 @@ class _Run:
         self.files += 1
         text = content.text
         fmt = detect_format(display)
-        findings = extract_findings(text, display, fmt, self._extract_options(settings))
-        findings = [f for f in findings if not settings.url_ignored(f.url)]
+        extracted = extract_document(text, display, fmt, self._extract_options(settings))
+        findings = [f for f in extracted.findings if not settings.url_ignored(f.url)]
+        if settings.ignore_urls:  # ignore-urls holds for local link targets too
+            links = extracted.local_links
+            kept = tuple(x for x in links if not settings.url_ignored(x.target))
+            extracted = dataclasses.replace(extracted, local_links=kept)
+        self.local.add(path, display, extracted)
         self.urls += len(findings)
         self.suppressions[display] = found = Suppressions.parse(text)
         self.out.extend(_finalize(diagnose(findings, text), settings, found, select))
@@ -189,7 +209,12 @@ class _Run:
             group[1].extend(findings)
 
     def finish(self, paths: dict[str, Path]) -> LintResult:
-        """Check the links (when asked) and return the result."""
+        """Check the local links and (when asked) the remote ones; return the result."""
+        for d in self.local.diagnostics():
+            settings = self.settings_for(paths[d.path].parent)
+            suppressions = self.suppressions.get(d.path, _EMPTY)
+            select = settings.select_for(paths[d.path])
+            self.out.extend(_finalize([d], settings, suppressions, select))
         for settings, findings in self.to_check.values():
             for d in _check_links(findings, settings):
                 suppressions = self.suppressions.get(d.path, _EMPTY)
@@ -263,6 +288,14 @@ def lint_stream(
     content = read_stream(stream, document_settings.max_file_size)
     run.add(display, path, content, document_settings, True)
     return run.finish({display: path})
+
+
+def _anchors_of(path: Path, max_file_size: int) -> frozenset[str] | None:
+    """The anchors of a document that was not linted (a local link's target)."""
+    content = read_document(path, max_file_size)
+    if content.text is None:
+        return None
+    return extract_document(content.text, str(path), detect_format(path.name)).anchors
 
 
 def _check_links(findings: Sequence[Finding], settings: LintSettings) -> list[Diagnostic]:

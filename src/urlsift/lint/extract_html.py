@@ -18,12 +18,13 @@ import html
 
 from ..sources.htmltext import URL_ATTRIBUTES
 from ..sources.htmltokens import UNRENDERED_ELEMENTS, tokenize
-from .extract import ExtractOptions, FindingBuilder, link_scheme, mask
-from .model import Finding
+from .findings import Extracted, ExtractOptions, FindingBuilder, is_relative, link_scheme, mask
 
 CODE_TAGS = frozenset({"pre", "code", "script", "style", "kbd", "samp", "listing", "xmp"})
 """Elements whose content is code, skipped unless verbatim text is included."""
 
+# Attributes whose value a fragment (#id) can name.
+_ANCHOR_ATTRIBUTES = frozenset({"id", "name"})
 # HTML's ASCII whitespace (stripped from both ends of a URL attribute value).
 _HTML_SPACE = " \t\n\f\r"
 
@@ -55,6 +56,10 @@ def scan_html_region(builder: FindingBuilder, start: int, end: int) -> list[tupl
             for attribute in token.attributes:
                 if attribute.name in URL_ATTRIBUTES:
                     _report_attribute(builder, start + attribute.start, start + attribute.end)
+                elif attribute.name in _ANCHOR_ATTRIBUTES:
+                    builder.anchors.add(
+                        html.unescape(text[start + attribute.start : start + attribute.end]).strip()
+                    )
             if name in skip and not token.self_closing:
                 open_skipped[name] = open_skipped.get(name, 0) + 1
                 skipped_depth += 1
@@ -78,6 +83,8 @@ def _report_attribute(builder: FindingBuilder, start: int, end: int) -> None:
         return
     decoded = html.unescape(value[left:right]).strip(_HTML_SPACE)
     if link_scheme(decoded, builder.options.schemes) is None:
+        if is_relative(decoded):
+            builder.add_local(start + left, decoded, "html-attribute")
         return
     written = value[left:right]
     builder.add_link(
@@ -85,7 +92,7 @@ def _report_attribute(builder: FindingBuilder, start: int, end: int) -> None:
     )
 
 
-def extract_html(text: str, path: str, options: ExtractOptions) -> list[Finding]:
+def extract_html(text: str, path: str, options: ExtractOptions) -> Extracted:
     """Find the URLs of an HTML document: attribute values and visible text.
 
     Args:
@@ -98,4 +105,4 @@ def extract_html(text: str, path: str, options: ExtractOptions) -> list[Finding]
     """
     builder = FindingBuilder(text, path, options)
     hidden = scan_html_region(builder, 0, len(text))
-    return builder.scan(mask(text, hidden))
+    return builder.document(builder.scan(mask(text, hidden)))

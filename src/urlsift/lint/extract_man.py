@@ -17,8 +17,7 @@ import bisect
 import re
 from array import array
 
-from .extract import ExtractOptions, FindingBuilder, link_scheme, mask
-from .model import Finding
+from .findings import Extracted, ExtractOptions, FindingBuilder, link_scheme, mask
 
 # Special characters (\(xx and \[xx]) and their text, for the ones found in URLs and prose.
 SPECIAL_CHARACTERS: dict[str, str] = {
@@ -174,7 +173,7 @@ def unescape(text: str) -> tuple[str, list[tuple[int, int]]]:
     return out, [spans.span(i) for i in range(len(out))]
 
 
-def extract_man(text: str, path: str, options: ExtractOptions) -> list[Finding]:
+def extract_man(text: str, path: str, options: ExtractOptions) -> Extracted:
     """Find the URLs of a man page.
 
     Args:
@@ -205,7 +204,9 @@ def extract_man(text: str, path: str, options: ExtractOptions) -> list[Finding]:
             return spans.span(offset)[0]
         return spans.span(spans.length - 1)[1] if spans.length else 0
 
-    return builder.scan(scan_text, to_source, lambda offset: spans.span(offset - 1)[1])
+    return builder.document(
+        builder.scan(scan_text, to_source, lambda offset: spans.span(offset - 1)[1])
+    )
 
 
 def _verbatim(text: str) -> list[tuple[int, int]]:

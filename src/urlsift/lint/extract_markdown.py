@@ -28,9 +28,17 @@ from collections.abc import Iterator
 
 from markdown_it import MarkdownIt
 
-from .extract import ExtractOptions, FindingBuilder, LineIndex, link_scheme, mask
 from .extract_html import scan_html_region
-from .model import Finding
+from .findings import (
+    Extracted,
+    ExtractOptions,
+    FindingBuilder,
+    LineIndex,
+    is_relative,
+    link_scheme,
+    mask,
+)
+from .slugs import heading_anchors, make_id, normalize_label
 
 MAX_DESTINATION = 2048
 """Longest link destination looked at, in characters (longer ones are left to the core)."""
@@ -50,6 +58,9 @@ _REFERENCE = re.compile(
     r"^(?:[ ]{0,3}>)*[ ]{0,3}\[(?:[^\]\\\n]|\\.){1,999}\]:[ \t]*\n?[ \t]*(\S[^\n]*)",
     re.MULTILINE,
 )
+# MyST: a role {name} right before a code span, and a target line "(label)=".
+_MYST_ROLE = re.compile(r"\{([A-Za-z][\w:+.-]{0,63})\}\Z")
+_MYST_TARGET = re.compile(r"^\(([^()\n]{1,200})\)=[ \t]*$", re.MULTILINE)
 _ESCAPED = re.compile(r"\\([!-/:-@\[-`{-~])")
 
 
@@ -186,7 +197,7 @@ def _autolinks(text: str) -> Iterator[tuple[int, int]]:
         yield start, end
 
 
-def extract_markdown(text: str, path: str, options: ExtractOptions) -> list[Finding]:
+def extract_markdown(text: str, path: str, options: ExtractOptions) -> Extracted:
     """Find the URLs of a Markdown document.
 
     Args:
@@ -205,6 +216,8 @@ def extract_markdown(text: str, path: str, options: ExtractOptions) -> list[Find
     html_blocks: list[tuple[int, int]] = []
     # Only the block structure is used: markdown-it's inline rules are not run (``]("`` * n
     # costs them time quadratic in n).
+    heading = False
+    seen: dict[str, int] = {}
     for token in MarkdownIt("commonmark").disable("inline").parse(text):
         if token.map is None:
             continue
@@ -214,7 +227,12 @@ def extract_markdown(text: str, path: str, options: ExtractOptions) -> list[Find
             code.append(span)
         elif token.type == "html_block":
             html_blocks.append(span)
-    code.extend(_code_spans(mask(text, [*code, *html_blocks])))
+        elif token.type == "inline" and heading:
+            builder.anchors.update(heading_anchors(token.content, seen))
+        heading = token.type == "heading_open"
+    spans = list(_code_spans(mask(text, [*code, *html_blocks])))
+    _myst(builder, mask(text, [*code, *html_blocks]), spans)
+    code.extend(spans)
     # Links are never looked for in code; the core scans code only with verbatim text.
     hidden = [] if options.include_verbatim else list(code)
     for start, end in html_blocks:
@@ -230,7 +248,23 @@ def extract_markdown(text: str, path: str, options: ExtractOptions) -> list[Find
             target = _decode(written)
             if link_scheme(target, options.schemes) is not None:
                 builder.add_link(start, end, origin, None if target == written else target)
-    return builder.scan(mask(text, hidden))
+            elif origin != "markdown-autolink" and is_relative(target):
+                builder.add_local(start, target, origin)
+    return builder.document(builder.scan(mask(text, hidden)))
+
+
+def _myst(builder: FindingBuilder, text: str, spans: list[tuple[int, int]]) -> None:
+    """Record MyST roles ``{doc}`x``` and ``{ref}`x``` (a code span right after ``{name}``)
+    as local links, and MyST targets ``(label)=`` as labels."""
+    for start, end in spans:
+        role = _MYST_ROLE.search(text, max(0, start - 64), start)
+        if role is not None:
+            opening = len(text[start:end]) - len(text[start:end].lstrip("`"))
+            builder.add_role(role.group(1), text[start + opening : end - opening], start + opening)
+    for m in _MYST_TARGET.finditer(text):
+        label = normalize_label(m.group(1))
+        builder.labels.add(label)
+        builder.anchors.add(make_id(label))
 
 
 def _region_end(index: LineIndex, last_line: int) -> int:

@@ -5,6 +5,15 @@ Strategy: a rule is data (code, name, default severity, one-line summary); the t
 table in ``docs/lint.md`` (a test compares them) and the SARIF ``rules`` array. Codes are
 stable: a rule may be reworded, never renumbered. ``URL0xx`` rules look at the text alone;
 ``URL1xx`` rules need ``--check-links``.
+
+Rules come in two groups. The default group reports what breaks a link for a reader (an
+unclosed wrapper, whitespace or a hyphen break inside a link, an impossible host or port, a
+malformed escape, a URL its scheme leaves a client nothing to act on, a relative link to a
+file or anchor that does not exist, and with ``--check-links`` dead links). The
+``RFC1738`` group (:data:`OPT_IN_GROUPS`) holds the RFC's full rigour (unsafe characters
+such as ``~``, reserved characters in a query, ports, passwords, ``host?query``): it is
+selected only by name (``--extend-select RFC1738``, ``ALL``, a code) or by ``strict = true``,
+as ruff's preview or pedantic rules are.
 """
 
 from __future__ import annotations
@@ -33,6 +42,8 @@ class Rule:
     """One line: what the rule reports."""
     needs_network: bool = False
     """True for the rules that only ``--check-links`` can report."""
+    group: Literal["default", "RFC1738"] = "default"
+    """``default``: selected unless deselected; ``RFC1738``: opt-in (RFC 1738 strictness)."""
 
 
 RULES: tuple[Rule, ...] = (
@@ -41,6 +52,7 @@ RULES: tuple[Rule, ...] = (
         "invalid-syntax",
         "error",
         "The URL breaks the RFC 1738 §5 grammar of its scheme (the message names the rule).",
+        group="RFC1738",
     ),
     Rule(
         "URL002",
@@ -67,18 +79,21 @@ RULES: tuple[Rule, ...] = (
         "error",
         'A character RFC 1738 §2.2 calls unsafe (space, `<>"{}|\\^~[]` and backtick, '
         "controls, non-ASCII) is left unencoded.",
+        group="RFC1738",
     ),
     Rule(
         "URL006",
         "password-in-url",
         "warning",
         "The URL carries a password (RFC 1738 §6: clearly unwise).",
+        group="RFC1738",
     ),
     Rule(
         "URL007",
         "non-default-port",
         "warning",
         "The URL names a port other than its scheme's default (RFC 1738 §6).",
+        group="RFC1738",
     ),
     Rule(
         "URL008",
@@ -94,6 +109,7 @@ RULES: tuple[Rule, ...] = (
         "A URL the grammar allows but that is likely wrong or deceptive "
         "(user name that looks like a host, encoded CR/LF/NUL, port or address out of range, "
         "`?query` without a path).",
+        group="RFC1738",
     ),
     Rule(
         "URL010",
@@ -106,6 +122,41 @@ RULES: tuple[Rule, ...] = (
         "file-too-large",
         "warning",
         "A file is larger than `max-file-size` (default 10 MiB): it was not linted.",
+    ),
+    Rule(
+        "URL012",
+        "bad-host",
+        "error",
+        "The host or port cannot be reached as written: a character no host name has "
+        "(`exa_mple.com`), an empty label, a port that is no number or above 65535 (`:8o8o`), "
+        "an IPv4 group above 255.",
+    ),
+    Rule(
+        "URL013",
+        "bad-escape",
+        "error",
+        "A `%` not followed by two hex digits: clients read it differently from what was meant.",
+    ),
+    Rule(
+        "URL014",
+        "unusable-url",
+        "error",
+        "The scheme's grammar leaves a client nothing to act on: an ftp `;type=` other than "
+        "a, i or d, a telnet URL with a path, `news:` or `mailto:` with nothing after the "
+        "colon, no `//` after an ip-based scheme.",
+    ),
+    Rule(
+        "URL015",
+        "missing-file",
+        "error",
+        "A relative link between documents (Markdown, reST `:doc:`, HTML `href`/`src`) names "
+        "a document that does not exist.",
+    ),
+    Rule(
+        "URL016",
+        "missing-anchor",
+        "error",
+        "A link's `#anchor` names no heading, label or id of its target document.",
     ),
     Rule(
         "URL101",
@@ -140,6 +191,14 @@ RULES: tuple[Rule, ...] = (
 
 RULE_BY_CODE: dict[str, Rule] = {rule.code: rule for rule in RULES}
 RULE_BY_NAME: dict[str, Rule] = {rule.name: rule for rule in RULES}
+
+OPT_IN_GROUPS: dict[str, frozenset[str]] = {
+    "RFC1738": frozenset(rule.code for rule in RULES if rule.group == "RFC1738"),
+}
+"""Opt-in group name (a selector, any case) -> its codes."""
+
+DEFAULT_CODES = frozenset(rule.code for rule in RULES if rule.group == "default")
+"""The codes reported when nothing is selected."""
 
 
 @dataclass(frozen=True, slots=True)

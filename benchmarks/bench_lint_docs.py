@@ -1,0 +1,121 @@
+"""Speed and precision of ``urlsift lint`` on real documentation trees (issue 17).
+
+Strategy: for each tree of ``../shared/corpora/docs`` (or the folders given), lint it as
+the command line does (:func:`urlsift.lint.engine.lint_paths`, default settings, no
+network), fastest of ``--repeats`` runs, and report the size, the time, the seconds per MB
+and the number of findings with the default rules and with the opt-in ``RFC1738`` group.
+With ``--docutils`` it also times docutils parsing every ``.rst`` file of the tree (the
+parser the reST extractor is checked against, not used at run time), for the choice
+written in ``docs/lint.md``. Writes ``benchmarks/results/lint_docs.json``; exits 1 when a
+tree of at least 1 MB takes more than :data:`MAX_SECONDS_PER_MB`.
+
+Run: ``.venv/bin/python benchmarks/bench_lint_docs.py [--docutils] [TREE ...]``
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+from _report import print_columns, run_meta, write_report  # noqa: E402
+
+from urlsift.lint.config import build_settings  # noqa: E402
+from urlsift.lint.engine import lint_paths  # noqa: E402
+
+RESULTS = HERE / "results" / "lint_docs.json"
+DOCS = HERE.parent.parent / "shared" / "corpora" / "docs"
+MAX_SECONDS_PER_MB = 0.5
+"""Slowest acceptable lint, in seconds per MB of documents ("well under a second")."""
+MB = 1_000_000
+
+
+def _size(tree: Path) -> int:
+    return sum(p.stat().st_size for p in tree.rglob("*") if p.is_file())
+
+
+def _lint_seconds(tree: Path, repeats: int) -> tuple[float, int, int]:
+    settings = build_settings({"respect-gitignore": False})
+    strict = build_settings({"respect-gitignore": False, "extend-select": ["RFC1738"]})
+    best = float("inf")
+    found = 0
+    for _ in range(repeats):
+        start = time.perf_counter()
+        found = len(lint_paths([str(tree)], settings, cwd=tree).diagnostics)
+        best = min(best, time.perf_counter() - start)
+    with_group = len(lint_paths([str(tree)], strict, cwd=tree).diagnostics)
+    return best, found, with_group
+
+
+def _docutils_seconds(tree: Path) -> float | None:
+    try:
+        from docutils.frontend import get_default_settings
+        from docutils.parsers.rst import Parser
+        from docutils.utils import new_document
+    except ImportError:
+        return None
+    settings = get_default_settings(Parser)
+    settings.report_level = 5
+    settings.halt_level = 5
+    settings.warning_stream = False
+    parser = Parser()
+    start = time.perf_counter()
+    for path in sorted(tree.rglob("*.rst")):
+        document = new_document(str(path), settings)
+        parser.parse(path.read_text(encoding="utf-8"), document)
+    return time.perf_counter() - start
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Measure each tree and print the table."""
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("trees", nargs="*", type=Path)
+    parser.add_argument("--repeats", type=int, default=3)
+    parser.add_argument("--docutils", action="store_true", help="also time docutils parsing")
+    args = parser.parse_args(argv)
+    trees = args.trees or (sorted(p for p in DOCS.iterdir() if p.is_dir()) if DOCS.is_dir() else [])
+    if not trees:
+        print("no tree to measure (../shared/corpora/docs is absent)")
+        return 0
+    started = time.time()
+    rows: list[dict[str, object]] = []
+    table = [["tree", "MB", "lint s", "s/MB", "findings", "+RFC1738", "docutils s"]]
+    failed = False
+    for tree in trees:
+        size = _size(tree)
+        seconds, found, with_group = _lint_seconds(tree, args.repeats)
+        parse = _docutils_seconds(tree) if args.docutils else None
+        per_mb = seconds / (size / MB)
+        failed |= size >= MB and per_mb > MAX_SECONDS_PER_MB  # small trees: start-up costs
+        rows.append(
+            {
+                "tree": tree.name,
+                "bytes": size,
+                "lint_seconds": round(seconds, 3),
+                "seconds_per_mb": round(per_mb, 3),
+                "findings": found,
+                "findings_with_rfc1738": with_group,
+                "docutils_parse_seconds": None if parse is None else round(parse, 3),
+            }
+        )
+        table.append(
+            [
+                tree.name,
+                f"{size / MB:.1f}",
+                f"{seconds:.2f}",
+                f"{per_mb:.3f}",
+                str(found),
+                str(with_group),
+                "-" if parse is None else f"{parse:.2f}",
+            ]
+        )
+    print_columns(table, left={0})
+    write_report(RESULTS, {"meta": run_meta(started, repeats=args.repeats), "trees": rows})
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,311 @@
+"""The shared core of the lint extractors: offsets, masking, findings (no file I/O).
+
+Every format module (:mod:`.extract_markdown`, :mod:`.extract_rst`, :mod:`.extract_html`,
+:mod:`.extract_man`) depends on this module and never on the dispatcher
+(:mod:`.extract`), which depends on them: the imports go one way. What this module
+promises: :class:`LineIndex` maps offsets to 1-based line and column exactly;
+:func:`mask` keeps every offset; :class:`FindingBuilder` judges document links and the
+core scanner's appendix forms and merges them, one finding per span, in source order;
+:class:`LocalLink` and the anchor sets record the relative links and link targets of a
+document for the offline local-link check (:mod:`.locallinks`).
+"""
+
+from __future__ import annotations
+
+import bisect
+import re
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Literal
+
+from .._model import Candidate, Policy, Url
+from ..api import Judge
+from ..scanner import DEFAULT_SCHEMES, Scanner
+from .model import Finding
+
+DOCUMENT_LINK_ORIGINS = frozenset(
+    {
+        "markdown-link",
+        "markdown-autolink",
+        "markdown-reference",
+        "rst-link",
+        "rst-target",
+        "html-attribute",
+        "man-macro",
+    }
+)
+"""Origins of URLs found by a format's own link syntax (not by the appendix forms)."""
+
+
+@dataclass(frozen=True, slots=True)
+class ExtractOptions:
+    """What the extractors look at."""
+
+    include_verbatim: bool = False
+    """Also scan code blocks, code spans and literal blocks (skipped by default)."""
+    policy: Policy = field(default_factory=Policy)
+    """Validation strictness."""
+    schemes: tuple[str, ...] = DEFAULT_SCHEMES
+    """Schemes recognised in bare URLs and (with any scheme followed by ``//``) in
+    document links."""
+
+
+class LineIndex:
+    """Offsets <-> 1-based line and column (columns count characters, ``\\n`` ends a line)."""
+
+    __slots__ = ("_starts", "text")
+
+    def __init__(self, text: str) -> None:
+        """Index the line starts of ``text``."""
+        self.text = text
+        self._starts = [0, *(m.end() for m in re.finditer("\n", text))]
+
+    def position(self, offset: int) -> tuple[int, int]:
+        """Return the (line, column) of ``offset`` (both 1-based)."""
+        line = bisect.bisect_right(self._starts, offset) - 1
+        return line + 1, offset - self._starts[line] + 1
+
+    def line_start(self, line: int) -> int:
+        """Return the offset of the first character of 1-based ``line``."""
+        return self._starts[line - 1]
+
+    def line_end(self, line: int) -> int:
+        """Return the offset of 1-based ``line``'s ``\\n`` (or the text's end)."""
+        if line < len(self._starts):
+            return self._starts[line] - 1
+        return len(self.text)
+
+    @property
+    def line_count(self) -> int:
+        """Number of lines (a final line without ``\\n`` counts)."""
+        return len(self._starts)
+
+
+def mask(text: str, spans: Iterable[tuple[int, int]]) -> str:
+    """Replace every character of ``spans`` by a space, keeping ``\\r`` and ``\\n``.
+
+    Args:
+        text: the document.
+        spans: ``(start, end)`` offset pairs, in any order, possibly overlapping.
+
+    Returns:
+        A text of the same length, so offsets, lines and columns are unchanged.
+    """
+    marks = sorted(spans)
+    if not marks:
+        return text
+    out: list[str] = []
+    pos = 0
+    for start, end in marks:
+        start = max(start, pos)
+        if end <= start:
+            continue
+        out.append(text[pos:start])
+        chunk = text[start:end]
+        if "\n" in chunk or "\r" in chunk:
+            out.append(_BLANK_NON_BREAKS.sub(" ", chunk))
+        else:
+            out.append(" " * (end - start))
+        pos = end
+    out.append(text[pos:])
+    return "".join(out)
+
+
+_BLANK_NON_BREAKS = re.compile(r"[^\r\n]")
+
+# RFC 3986 §3.1: scheme = ALPHA *( ALPHA / DIGIT / "+" / "-" / "." ), then ":".
+_SCHEME = re.compile(r"([A-Za-z][A-Za-z0-9+.\-]{0,31}):")
+_WHITESPACE = re.compile(r"\s")
+# Sphinx roles that link documents (reST :doc:`x`, MyST {doc}`x`) -> local link origin.
+_LINK_ROLES = {"doc": "rst-doc", "ref": "rst-ref", "std:doc": "rst-doc", "std:ref": "rst-ref"}
+_ROLE_TARGET = re.compile(r"<([^<>]+)>\s*\Z")
+
+
+def link_scheme(target: str, schemes: Sequence[str]) -> str | None:
+    """Return the scheme of a link target when it is a URL urlsift checks, else None.
+
+    A target is checked when its scheme is one of ``schemes`` (the bare-URL set) or is
+    followed by ``//``; relative links, ``#anchors`` and other schemes (``javascript:``,
+    ``data:``) are not.
+    """
+    m = _SCHEME.match(target)
+    if m is None:
+        return None
+    scheme = m.group(1).lower()
+    if scheme in schemes or target.startswith("//", m.end()):
+        return scheme
+    return None
+
+
+def is_relative(target: str) -> bool:
+    """True when a link target is a relative reference (a path or ``#fragment``).
+
+    Targets with a scheme (``mailto:``, ``javascript:``, ``c:``), network-path references
+    (``//host/``) and empty targets are not.
+    """
+    return bool(target) and not target.startswith("//") and not _SCHEME.match(target)
+
+
+@dataclass(frozen=True, slots=True)
+class LocalLink:
+    """A relative link between documents, as written (checked offline by :mod:`.locallinks`)."""
+
+    target: str
+    """The target as the reader's tool reads it (decoded): ``../guide.md#install``,
+    ``#usage``, a ``:doc:`` path, or a ``:ref:`` label."""
+    line: int
+    """1-based line of the target's first character."""
+    column: int
+    """1-based column of the target's first character."""
+    origin: str
+    """``markdown-link``, ``markdown-reference``, ``html-attribute``, ``rst-link``,
+    ``rst-doc`` (a ``:doc:`` role) or ``rst-ref`` (a ``:ref:`` role)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Extracted:
+    """Everything one document gives the lint rules."""
+
+    findings: list[Finding]
+    """The URLs found, in source order."""
+    local_links: tuple[LocalLink, ...] = ()
+    """Relative links to other documents or anchors, in source order."""
+    anchors: frozenset[str] = frozenset()
+    """The fragment identifiers the document defines (heading slugs, ids, labels)."""
+    labels: frozenset[str] = frozenset()
+    """reST ``.. _label:`` names, normalised (for ``:ref:``, which is project-wide)."""
+
+
+class FindingBuilder:
+    """Builds findings for one document: judges targets, maps offsets, merges the passes."""
+
+    def __init__(self, text: str, path: str, options: ExtractOptions) -> None:
+        """Prepare to report findings in ``text`` (the source) under ``path``."""
+        self.text = text
+        self.path = path
+        self.options = options
+        self.index = LineIndex(text)
+        self.judge = Judge(policy=options.policy)
+        self.links: list[tuple[int, int, Finding]] = []
+        self._link_spans: set[tuple[int, int]] = set()
+        self.local_links: list[tuple[int, LocalLink]] = []
+        self.anchors: set[str] = set()
+        self.labels: set[str] = set()
+
+    def add_local(self, start: int, target: str, origin: str) -> None:
+        """Record a relative link whose target is written from ``text[start]`` on."""
+        line, column = self.index.position(start)
+        self.local_links.append((start, LocalLink(target, line, column, origin)))
+
+    def add_role(self, name: str, content: str, start: int) -> None:
+        """Record the target of a Sphinx ``doc`` or ``ref`` role as a local link.
+
+        Args:
+            name: the role's name (``doc``, ``ref``, ``std:doc`` ...; others are ignored).
+            content: the role's text: ``target`` or ``title <target>``.
+            start: offset of ``content`` in the source.
+        """
+        origin = _LINK_ROLES.get(name)
+        if origin is None:
+            return
+        explicit = _ROLE_TARGET.search(content)
+        if explicit is not None:
+            content, start = explicit.group(1), start + explicit.start(1)
+        target = content.strip().lstrip("~!")
+        if target:
+            self.add_local(start + content.index(target[0]), target, origin)
+
+    def document(self, findings: list[Finding]) -> Extracted:
+        """Return the document's findings with its local links and anchors."""
+        local = tuple(link for _, link in sorted(self.local_links, key=lambda item: item[0]))
+        return Extracted(findings, local, frozenset(self.anchors), frozenset(self.labels))
+
+    def _finding(self, url: Url, start: int, end: int, origin: str) -> Finding:
+        line, column = self.index.position(start)
+        end_line, last_column = self.index.position(max(start, end - 1))
+        return Finding(
+            path=self.path,
+            url=url.url,
+            alternatives=url.alternatives,
+            raw=self.text[start:end],
+            line=line,
+            column=column,
+            end_line=end_line,
+            end_column=last_column + 1,
+            origin=origin,
+            kind=url.kind if origin not in DOCUMENT_LINK_ORIGINS else "bare",
+            defects=url.defects,
+        )
+
+    def add_link(self, start: int, end: int, origin: str, target: str | None = None) -> None:
+        """Report a document link whose target is written at ``text[start:end]``.
+
+        Args:
+            start: offset of the target's first character in the source.
+            end: offset just past its last character.
+            origin: e.g. ``markdown-link``.
+            target: the URL when it is not the source text as written (entities decoded,
+                ``mailto:`` added, reST whitespace removed ...). Whitespace left in it is
+                removed as inside a ``<...>`` wrapper (hyphen breaks stay ambiguous).
+        """
+        if (start, end) in self._link_spans:
+            return  # the same target seen by two syntaxes (e.g. [x](<http://a>))
+        self._link_spans.add((start, end))
+        written = self.text[start:end] if target is None else target
+        kind: Literal["bare", "angle"] = "angle" if _WHITESPACE.search(written) else "bare"
+        line, column = self.index.position(start)
+        end_line, _ = self.index.position(max(start, end - 1))
+        candidate = Candidate(kind, written, written, start, end, line, column, end_line)
+        url = self.judge(candidate, source=self.path)
+        self.links.append((start, end, self._finding(url, start, end, origin)))
+
+    def scan(
+        self,
+        scan_text: str,
+        to_source: Callable[[int], int] | None = None,
+        end_to_source: Callable[[int], int] | None = None,
+    ) -> list[Finding]:
+        """Find the appendix forms in ``scan_text`` and merge them with the links so far.
+
+        Args:
+            scan_text: the text the core scans (the source with code masked, or an
+                unescaped version of it).
+            to_source: maps the start offset of a span of ``scan_text`` to the source
+                (identity if None).
+            end_to_source: maps the end offset of a span (default ``to_source``).
+
+        Returns:
+            Every finding of the document, in source order; a core URL that overlaps a
+            document link is left out.
+        """
+        scanner = Scanner(list(self.options.schemes))
+        candidates = scanner.feed(scan_text) + scanner.close()
+        links = sorted(self.links, key=lambda item: (item[0], item[1]))
+        link_starts = [start for start, _, _ in links]
+        max_end = _running_max([end for _, end, _ in links])
+        found: list[tuple[int, int, Finding]] = list(links)
+        for candidate in candidates:
+            url = self.judge(candidate, source=self.path)
+            start, end = candidate.start, candidate.end
+            if to_source is not None:
+                start, end = to_source(start), (end_to_source or to_source)(end)
+            if _overlaps(start, end, link_starts, max_end):
+                continue
+            found.append((start, end, self._finding(url, start, end, url.kind)))
+        found.sort(key=lambda item: (item[0], item[1]))
+        return [finding for _, _, finding in found]
+
+
+def _running_max(values: list[int]) -> list[int]:
+    out: list[int] = []
+    best = -1
+    for value in values:
+        best = max(best, value)
+        out.append(best)
+    return out
+
+
+def _overlaps(start: int, end: int, starts: list[int], max_end: list[int]) -> bool:
+    # Links sorted by start: any link starting before `end` whose end passes `start`.
+    i = bisect.bisect_left(starts, end)
+    return i > 0 and max_end[i - 1] > start
