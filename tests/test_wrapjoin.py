@@ -255,3 +255,25 @@ def test_every_output_format_and_the_counts_use_the_joined_reading(tmp_path: Pat
     )
     assert scan("--unique").splitlines() == [f"{path}:2:1: {joined}"]
     assert scan("--count").split() == ["2", joined]
+
+
+def test_a_row_of_an_aligned_table_is_no_continuation() -> None:
+    # Verbatim, ../shared/corpora/docs/python+peps/peps/pep-0784.rst lines 345-346: the
+    # next row's first cell holds a URL sign ("#"), but its columns are aligned by runs of
+    # spaces and it ends in a URL of its own.
+    line = "Haskell    Compression              https://hackage.haskell.org/package/zlib"
+    nxt = (
+        "C#         Compression              "
+        "https://learn.microsoft.com/en-us/dotnet/api/system.io.compression.gzipstream"
+    )
+    url = "https://hackage.haskell.org/package/zlib"
+    assert continuation(url, line, nxt) is None
+    # In prose (single spaces), a later URL on the next line does not stop a join (RFC 3744).
+    prose = "granting the read privilege to http://www.example.com/people/"
+    found = continuation(
+        "http://www.example.com/people/",
+        "   " + prose,
+        "   Greg.Stein also affects the principal at http://www.example.com/u/",
+    )
+    assert found is not None
+    assert found.word == "Greg.Stein"

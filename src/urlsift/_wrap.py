@@ -180,6 +180,9 @@ def continuation(url: str, line: str, next_line: str) -> Continuation | None:
     rest = next_line[nxt.end() : nxt.end() + MAX_NEXT_LINE].split()
     if rest and (rest[0] in _TABLE_SEPARATORS or _HAS_URL.search(rest[0])):
         return None  # a table row ("g?y  =  http://a/b/c/g?y") or a list of URLs
+    gap = next_line[nxt.end() : nxt.end() + 2]
+    if rest and (gap == "  " or "\t" in gap) and any(_HAS_URL.search(w) for w in rest):
+        return None  # a table row in aligned columns ("C#     Compression     https://...")
     if rest and _ATTRIBUTE.match(word) and _ATTRIBUTE.match(rest[0]):
         return None  # an attribute list: "width=300 height=200"
     if (cut_complete or _BARE_HOST.fullmatch(url)) and (word[0].isalnum() or word[0] == "#"):
