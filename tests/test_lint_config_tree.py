@@ -16,6 +16,21 @@ from urlsift.lint.config import SettingsResolver, rebase_glob
 from urlsift.lint.engine import lint_paths
 from urlsift.lint.model import Diagnostic, Finding
 
+# These tests are about where settings come from and how they layer, not about the default
+# rule set: they run with every rule of the rule set they were written against (URL001 to
+# URL011 and the link rules, before the RFC1738 group became opt-in and URL012-URL016 came),
+# so the line below gives URL001 and URL007 as written. The real default is tested in
+# test_lint_rules.py and test_lint_docs_precision.py.
+_RULES_OF_THIS_TEST = frozenset(
+    code for code in config.ALL_CODES if code < "URL012" or code >= "URL100"
+)
+
+
+@pytest.fixture(autouse=True)
+def _rules_of_this_test(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(config, "default_selection", lambda strict: _RULES_OF_THIS_TEST)
+
+
 # One line, three problems: URL007 (port 81), URL001 ('_' in a host name), and a
 # localhost URL with a port (URL007) for the URL patterns.
 LINE = "http://a.example:81/ http://b_c.example/ http://localhost:99/\n"
