@@ -16,11 +16,14 @@ import csv
 import json
 import json.encoder
 from collections.abc import Callable
-from typing import TextIO, get_args
+from typing import Literal, TextIO, get_args
 
 from ._model import Defect, Kind, MessageContext, Url
 from .runner import UnitDefects
-from .summary import UrlCount
+from .summary import HostCount, UrlCount
+
+CountBy = Literal["url", "host"]
+"""What ``--count`` counts by."""
 
 CSV_FIELDS = (
     "source",
@@ -51,6 +54,9 @@ columns are empty for plain text."""
 COUNT_FIELDS = ("url", "count", "first_date", "last_date", "normalized", "variants")
 """Columns of ``--format csv --count`` (``variants``: the other spellings, space-separated)."""
 
+HOST_COUNT_FIELDS = ("host", "count", "first_date", "last_date", "urls")
+"""Columns of ``--format csv --count host`` (``urls``: distinct URLs on the host)."""
+
 
 def location(source: str, context: MessageContext | None) -> str:
     """Where a record came from in text form: ``path``, or ``path#message/part`` for mail."""
@@ -65,7 +71,7 @@ class TextWriter:
     For mail, ``path#message/part:line:col: url``: line and column are in the decoded part.
     """
 
-    def __init__(self, stream: TextIO, *, counts: bool = False) -> None:
+    def __init__(self, stream: TextIO, *, counts: CountBy | None = None) -> None:
         self._stream = stream
         del counts  # the text format needs no header
 
@@ -79,9 +85,16 @@ class TextWriter:
         del record
         return False
 
-    def write_count(self, row: UrlCount) -> None:
-        """Write ``count url [first-date .. last-date] (also other-spellings)``."""
+    def write_count(self, row: UrlCount | HostCount) -> None:
+        """Write ``count url [first-date .. last-date] (also other-spellings)``.
+
+        A host row reads ``count host [first-date .. last-date] (N URLs)``.
+        """
         dates = f"  [{row.first_date} .. {row.last_date}]" if row.first_date else ""
+        if isinstance(row, HostCount):
+            urls = f"  ({row.urls} URL{'s' if row.urls != 1 else ''})"
+            self._stream.write(f"{row.count:7d} {row.host}{dates}{urls}\n")
+            return
         variants = row.variants
         also = f"  (also {' '.join(variants)})" if variants else ""
         self._stream.write(f"{row.count:7d} {row.url}{dates}{also}\n")
@@ -175,7 +188,7 @@ def url_json(url: Url) -> str:
 class JsonlWriter:
     """One JSON object per line: :meth:`Url.to_dict`, defect records, count rows."""
 
-    def __init__(self, stream: TextIO, *, counts: bool = False) -> None:
+    def __init__(self, stream: TextIO, *, counts: CountBy | None = None) -> None:
         self._stream = stream
         del counts
 
@@ -188,17 +201,19 @@ class JsonlWriter:
         self._stream.write(_json_line(record.to_dict()) + "\n")
         return True
 
-    def write_count(self, row: UrlCount) -> None:
-        """Write ``{"url", "count", "first_date", "last_date", "normalized", "variants"}``."""
+    def write_count(self, row: UrlCount | HostCount) -> None:
+        """Write ``{"url", "count", "first_date", "last_date", "normalized", "variants"}``
+        (for a host: ``{"host", "count", "first_date", "last_date", "urls"}``)."""
         self._stream.write(_json_line(row.to_dict()) + "\n")
 
 
 class CsvWriter:
     """CSV with a header row (:data:`CSV_FIELDS`, or :data:`COUNT_FIELDS` for counts)."""
 
-    def __init__(self, stream: TextIO, *, counts: bool = False) -> None:
+    def __init__(self, stream: TextIO, *, counts: CountBy | None = None) -> None:
         self._writer = csv.writer(stream, lineterminator="\n")
-        self._writer.writerow(COUNT_FIELDS if counts else CSV_FIELDS)
+        header = {None: CSV_FIELDS, "url": COUNT_FIELDS, "host": HOST_COUNT_FIELDS}[counts]
+        self._writer.writerow(header)
 
     def write(self, url: Url) -> None:
         """Write one URL."""
@@ -240,8 +255,12 @@ class CsvWriter:
         del record
         return False
 
-    def write_count(self, row: UrlCount) -> None:
-        """Write one row of :data:`COUNT_FIELDS`."""
+    def write_count(self, row: UrlCount | HostCount) -> None:
+        """Write one row of :data:`COUNT_FIELDS` (:data:`HOST_COUNT_FIELDS` for a host)."""
+        if isinstance(row, HostCount):
+            dates = (row.first_date or "", row.last_date or "")
+            self._writer.writerow((row.host, row.count, *dates, row.urls))
+            return
         self._writer.writerow(
             (
                 row.url,
@@ -265,13 +284,13 @@ WRITERS: dict[str, type[Writer]] = {
 """Output formats by name."""
 
 
-def make_writer(name: str, stream: TextIO, *, counts: bool = False) -> Writer:
+def make_writer(name: str, stream: TextIO, *, counts: CountBy | None = None) -> Writer:
     """Return the writer for format ``name`` on ``stream``.
 
     Args:
         name: a key of :data:`WRITERS`.
         stream: where to write.
-        counts: the writer will write ``--count`` rows instead of URLs.
+        counts: the writer will write ``--count`` rows (by URL or by host) instead of URLs.
 
     Raises:
         KeyError: unknown format name.

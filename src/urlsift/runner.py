@@ -25,6 +25,7 @@ from .api import Judge, scan_unit
 from .scanner import Scanner
 from .sources.archive import ArchiveStats, InputKind, open_units
 from .sources.options import MailOptions
+from .sources.tree import expand_paths
 
 
 @dataclass(frozen=True, slots=True)
@@ -78,6 +79,9 @@ class ScanConfig:
     """Schemes recognised in bare URLs (``None``: the default set)."""
     policy: Policy = field(default_factory=Policy)
     """Validation strictness."""
+    exclude: tuple[str, ...] = ()
+    """Gitignore-style globs of files and folders skipped when a folder of mixed files is
+    walked (:mod:`urlsift.sources.tree`)."""
 
 
 def scan_text_units(
@@ -121,7 +125,9 @@ def iter_results(
     """Scan paths (``-`` is standard input) and yield every result in input order.
 
     Args:
-        paths: files, folders (Maildir, MH, news spool) or ``-``.
+        paths: files, folders or ``-``. A Maildir, MH folder or news spool is one
+            archive; any other folder is walked, each file read by its own kind, binary
+            files skipped (:func:`urlsift.sources.tree.expand_paths`).
         config: input kind, mail options, schemes and policy.
         stats: counters updated as messages are read (for progress and the summary).
         jobs: worker processes; with more than one, files and large mbox archives are
@@ -144,7 +150,7 @@ def iter_sequential(
 ) -> Iterator[Result]:
     """Scan paths one after the other in this process (``iter_results`` with one job)."""
     judge = Judge(policy=config.policy)
-    for path in paths:
+    for path in expand_paths(paths, config.kind, config.exclude, stats):
         units = open_units(path, config.kind, config.options, stats)
         try:
             yield from scan_text_units(units, config, judge)

@@ -24,25 +24,8 @@ from pathlib import Path, PurePosixPath
 
 from pathspec import GitIgnoreSpec
 
-SKIP_DIRS = frozenset(
-    {
-        ".git",
-        ".hg",
-        ".svn",
-        ".bzr",
-        "_darcs",
-        ".venv",
-        "venv",
-        "node_modules",
-        "__pycache__",
-        ".tox",
-        ".nox",
-        ".mypy_cache",
-        ".pytest_cache",
-        ".ruff_cache",
-    }
-)
-"""Folders never walked into (they can still be given explicitly as files' parents)."""
+from .._walk import SKIP_DIRS as SKIP_DIRS  # re-exported: the folders lint never walks
+from .._walk import repository_ignores, walk_files
 
 DEFAULT_INCLUDE: tuple[str, ...] = (
     "*.md",
@@ -182,54 +165,6 @@ def display_path(path: Path, given: str, cwd: Path) -> str:
     return rel.as_posix() or "."
 
 
-class _Ignores:
-    """The gitignore patterns that apply during a walk (deepest file wins)."""
-
-    def __init__(self, top: Path, specs: list[tuple[PurePosixPath, GitIgnoreSpec]]) -> None:
-        self.top = top
-        self.specs = specs
-
-    def with_folder(self, folder: Path) -> _Ignores:
-        gitignore = folder / ".gitignore"
-        spec = _read_spec(gitignore)
-        if spec is None:
-            return self
-        base = PurePosixPath(folder.relative_to(self.top).as_posix())
-        return _Ignores(self.top, [*self.specs, (base, spec)])
-
-    def ignored(self, path: Path, is_dir: bool) -> bool:
-        rel = PurePosixPath(path.relative_to(self.top).as_posix())
-        for base, spec in reversed(self.specs):
-            if base != PurePosixPath(".") and base not in rel.parents:
-                continue
-            sub = rel.relative_to(base).as_posix()
-            result = spec.check_file(sub + "/" if is_dir else sub)
-            if result.include is not None:
-                return bool(result.include)
-        return False
-
-
-def _read_spec(path: Path) -> GitIgnoreSpec | None:
-    try:
-        lines = path.read_text(encoding="utf-8", errors="surrogateescape").splitlines()
-    except OSError:
-        return None
-    return GitIgnoreSpec.from_lines(lines)
-
-
-def _repository_ignores(folder: Path) -> _Ignores:
-    """The ignores in force at ``folder``: from the repository's top down to it."""
-    chain = [folder, *folder.parents]
-    top = next((p for p in chain if (p / ".git").exists()), None)
-    if top is None:
-        return _Ignores(folder, []).with_folder(folder)
-    exclude = _read_spec(top / ".git" / "info" / "exclude")
-    ignores = _Ignores(top, [] if exclude is None else [(PurePosixPath("."), exclude)])
-    for part in reversed(chain[: chain.index(top) + 1]):
-        ignores = ignores.with_folder(part)
-    return ignores
-
-
 @dataclass(frozen=True, slots=True)
 class WalkOptions:
     """What a folder walk lints."""
@@ -268,8 +203,8 @@ def iter_documents(
         path = Path(given)
         absolute = Path(os.path.abspath(cwd / path))
         if absolute.is_dir():
-            ignores = _repository_ignores(absolute) if options.respect_gitignore else None
-            for found in _walk(absolute, absolute, include, exclude, ignores):
+            ignores = repository_ignores(absolute) if options.respect_gitignore else None
+            for found in walk_files(absolute, exclude, ignores, include):
                 if found not in seen:
                     seen.add(found)
                     rel = found.relative_to(absolute).as_posix()
@@ -278,40 +213,6 @@ def iter_documents(
         elif absolute not in seen:
             seen.add(absolute)
             yield Document(absolute, display_path(absolute, given, cwd), True)
-
-
-def _walk(
-    root: Path,
-    folder: Path,
-    include: GitIgnoreSpec,
-    exclude: GitIgnoreSpec,
-    ignores: _Ignores | None,
-) -> Iterator[Path]:
-    try:
-        entries = sorted(os.scandir(folder), key=lambda entry: entry.name)
-    except OSError:
-        return  # an unreadable folder holds nothing we can lint
-    for entry in entries:
-        path = Path(entry.path)
-        rel = path.relative_to(root).as_posix()
-        try:
-            is_dir = entry.is_dir(follow_symlinks=False)
-            is_file = not is_dir and entry.is_file()
-        except OSError:
-            continue
-        if is_dir:
-            if entry.name in SKIP_DIRS or exclude.match_file(rel + "/"):
-                continue
-            if ignores is not None and ignores.ignored(path, True):
-                continue
-            inner = ignores.with_folder(path) if ignores is not None else None
-            yield from _walk(root, path, include, exclude, inner)
-        elif is_file:
-            if exclude.match_file(rel) or not include.match_file(rel):
-                continue
-            if ignores is not None and ignores.ignored(path, False):
-                continue
-            yield path
 
 
 def walk_options(
