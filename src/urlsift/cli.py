@@ -248,7 +248,9 @@ def _defect_lines(record: UnitDefects) -> Iterator[str]:
         yield f"{where}: {defect.severity}: {defect.code}: {defect.message}"
 
 
-@main.command(cls=_ScanCommand)
+@main.command(
+    cls=_ScanCommand, short_help="Print the URLs found in files, mail archives and folders."
+)
 # readable=False: click's own access check would turn one unreadable path into a usage
 # error and scan nothing; the sources report it (ReadFailure) and go on with the others.
 @click.argument("paths", nargs=-1, type=click.Path(dir_okay=True, allow_dash=True, readable=False))
