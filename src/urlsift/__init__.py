@@ -6,7 +6,17 @@ checks every URL against the RFC 1738 §5 grammar of its scheme (:func:`validate
 reports every problem as a :class:`Defect` instead of raising.
 """
 
-from ._model import Candidate, Defect, Kind, MessageContext, Policy, Severity, TextUnit, Url
+from ._model import (
+    Candidate,
+    Defect,
+    Kind,
+    MessageContext,
+    Parts,
+    Policy,
+    Severity,
+    TextUnit,
+    Url,
+)
 from .api import Judge, extract, iter_urls, judge, scan_unit, scan_units
 from .errors import ConfigError, SourceError, UrlsiftError
 from .normalize import normalize
@@ -30,6 +40,7 @@ __all__ = [
     "Judge",
     "Kind",
     "MessageContext",
+    "Parts",
     "Policy",
     "Readings",
     "Scanner",

@@ -14,7 +14,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import replace
 from typing import Protocol
 
-from ._model import Candidate, Defect, MessageContext, Policy, TextUnit, Url
+from ._model import Candidate, Defect, MessageContext, Parts, Policy, TextUnit, Url
 from .normalize import normalize
 from .rejoin import rejoin, single_reading
 from .scanner import DEFAULT_MAX_URL_LENGTH, Scanner
@@ -77,7 +77,7 @@ _Verdict = tuple[
     tuple[Defect, ...],
     bool,
     str | None,
-    tuple[tuple[str, str], ...],
+    Parts,
 ]
 
 

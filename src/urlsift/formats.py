@@ -173,7 +173,7 @@ def url_json(url: Url) -> str:
     if url.fragment is not None:
         line += f', "fragment": {q(url.fragment)}'
     if url.parts:
-        line += f', "parts": {_pairs_json(url.parts)}'
+        line += f', "parts": {_pairs_json(url.parts.pairs)}'
     ctx = url.context
     if ctx is not None:
         line += (

@@ -105,7 +105,7 @@ def host_key(url: Url) -> str | None:
     address, or the host of a ``scheme://host`` URL that did not validate. None when the
     URL names no host (``news:group``, ``file:///path``).
     """
-    parts = dict(url.parts)
+    parts = url.parts
     host = parts.get("host")
     if host is None:
         address = parts.get("address")

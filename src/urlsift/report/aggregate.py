@@ -106,7 +106,7 @@ def _defect_pairs(defects: tuple[Defect, ...]) -> tuple[tuple[str, str], ...]:
 
 def facts_from_url(url: Url) -> UrlFacts:
     """Reduce a :class:`~urlsift.Url` from the runner to :class:`UrlFacts`."""
-    host = next((value for name, value in url.parts if name == "host"), None)
+    host = url.parts.get("host")
     return UrlFacts(
         _ref(url.source, url.context), url.scheme, host, url.valid, _defect_pairs(url.defects)
     )
