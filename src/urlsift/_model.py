@@ -83,18 +83,25 @@ class Defect:
 @_direct_init
 @dataclass(frozen=True, slots=True)
 class MessageContext:
-    """Where in a mail or news archive a stretch of text came from."""
+    """Where in a mail or news archive a stretch of text came from.
 
-    number: int
+    One vocabulary: each field is named as its key in ``--format jsonl`` records and its
+    ``--format csv`` column (:data:`CONTEXT_KEYS`), but for ``from_``, written ``from``
+    there (``from`` is a Python keyword). The names of earlier releases, ``number``,
+    ``offset`` and ``sender``, still read as deprecated aliases.
+    """
+
+    message: int
     """1-based number of the message in its archive or folder."""
-    offset: int
-    """Byte offset of the message's first byte in the (decompressed) archive."""
+    message_offset: int
+    """Byte offset of the message's first byte in the (decompressed) archive (0 for a
+    message that is a file of its own)."""
     message_id: str | None = None
     """The ``Message-ID`` header, as written (unfolded), if present."""
     date: str | None = None
     """The ``Date`` header, as written, if present."""
-    sender: str | None = None
-    """The ``From`` header, as written, if present (``from`` in JSON output)."""
+    from_: str | None = None
+    """The ``From`` header, as written, if present (``from`` in JSON and CSV)."""
     subject: str | None = None
     """The ``Subject`` header, decoded from RFC 2047 encoded words where possible."""
     part: str = "1"
@@ -102,18 +109,37 @@ class MessageContext:
     content_type: str = "text/plain"
     """Content type of the part the text came from (``header`` for scanned headers)."""
 
+    @property
+    def number(self) -> int:
+        """Deprecated: the old name of :attr:`message`."""
+        return self.message
+
+    @property
+    def offset(self) -> int:
+        """Deprecated: the old name of :attr:`message_offset`."""
+        return self.message_offset
+
+    @property
+    def sender(self) -> str | None:
+        """Deprecated: the old name of :attr:`from_`."""
+        return self.from_
+
     def to_dict(self) -> dict[str, object]:
-        """Return the context as a JSON-ready mapping (``sender`` is written ``from``)."""
-        return {
-            "message": self.number,
-            "message_offset": self.offset,
-            "message_id": self.message_id,
-            "date": self.date,
-            "from": self.sender,
-            "subject": self.subject,
-            "part": self.part,
-            "content_type": self.content_type,
-        }
+        """Return the context as a JSON-ready mapping, keyed by :data:`CONTEXT_KEYS`."""
+        return dict(zip(CONTEXT_KEYS, context_values(self), strict=True))
+
+
+def output_name(field_name: str) -> str:
+    """The JSON key and CSV column of a record field: its name less a trailing ``_``."""
+    return field_name.removesuffix("_")
+
+
+CONTEXT_KEYS: tuple[str, ...] = tuple(output_name(f.name) for f in fields(MessageContext))
+"""The JSON keys (and CSV columns) of :class:`MessageContext`, in field order: ``message``,
+``message_offset``, ``message_id``, ``date``, ``from``, ``subject``, ``part``,
+``content_type``."""
+
+context_values = attrgetter(*(f.name for f in fields(MessageContext)))
 
 
 @_direct_init

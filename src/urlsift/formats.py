@@ -18,7 +18,7 @@ import json.encoder
 from collections.abc import Callable
 from typing import Literal, TextIO, get_args
 
-from ._model import Defect, Kind, MessageContext, Url
+from ._model import CONTEXT_KEYS, Defect, Kind, MessageContext, Url, context_values
 from .runner import UnitDefects
 from .summary import HostCount, UrlCount
 
@@ -40,16 +40,11 @@ CSV_FIELDS = (
     "alternatives",
     "defects",
     "raw",
-    "message",
-    "message_id",
-    "date",
-    "from",
-    "subject",
-    "part",
-    "content_type",
+    *CONTEXT_KEYS,
 )
 """Columns of ``--format csv``; list-valued fields are joined with a space; the message
-columns are empty for plain text."""
+columns (:data:`~urlsift._model.CONTEXT_KEYS`, named as in JSON) are empty for plain
+text."""
 
 COUNT_FIELDS = ("url", "count", "first_date", "last_date", "normalized", "variants")
 """Columns of ``--format csv --count`` (``variants``: the other spellings, space-separated)."""
@@ -62,7 +57,7 @@ def location(source: str, context: MessageContext | None) -> str:
     """Where a record came from in text form: ``path``, or ``path#message/part`` for mail."""
     if context is None:
         return source
-    return f"{source}#{context.number}/{context.part}"
+    return f"{source}#{context.message}/{context.part}"
 
 
 class TextWriter:
@@ -177,9 +172,9 @@ def url_json(url: Url) -> str:
     ctx = url.context
     if ctx is not None:
         line += (
-            f', "message": {ctx.number}, "message_offset": {ctx.offset}, '
+            f', "message": {ctx.message}, "message_offset": {ctx.message_offset}, '
             f'"message_id": {_json_or_null(ctx.message_id)}, "date": {_json_or_null(ctx.date)}, '
-            f'"from": {_json_or_null(ctx.sender)}, "subject": {_json_or_null(ctx.subject)}, '
+            f'"from": {_json_or_null(ctx.from_)}, "subject": {_json_or_null(ctx.subject)}, '
             f'"part": {q(ctx.part)}, "content_type": {q(ctx.content_type)}'
         )
     return _utf8_or_escaped(line + "}", url.to_dict)
@@ -205,6 +200,9 @@ class JsonlWriter:
         """Write ``{"url", "count", "first_date", "last_date", "normalized", "variants"}``
         (for a host: ``{"host", "count", "first_date", "last_date", "urls"}``)."""
         self._stream.write(_json_line(row.to_dict()) + "\n")
+
+
+_NO_CONTEXT = ("",) * len(CONTEXT_KEYS)
 
 
 class CsvWriter:
@@ -234,19 +232,7 @@ class CsvWriter:
                 " ".join(url.alternatives),
                 " ".join(d.code for d in url.defects),
                 url.raw,
-                *(
-                    (
-                        ctx.number,
-                        ctx.message_id,
-                        ctx.date,
-                        ctx.sender,
-                        ctx.subject,
-                        ctx.part,
-                        ctx.content_type,
-                    )
-                    if ctx is not None
-                    else ("",) * 7
-                ),
+                *(context_values(ctx) if ctx is not None else _NO_CONTEXT),
             )
         )
 

@@ -100,7 +100,7 @@ def scan_text_units(
     reported: tuple[str, int] | None = None
     for unit in units:
         if unit.defects:
-            key = (unit.source, unit.context.number if unit.context else 0)
+            key = (unit.source, unit.context.message if unit.context else 0)
             if key != reported:
                 reported = key
                 yield UnitDefects(unit.source, unit.context, unit.defects)

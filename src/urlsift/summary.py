@@ -7,9 +7,9 @@ others as its variants. Dates come from the messages' ``Date`` headers; they are
 instants (RFC 5322 dates parsed by :func:`email.utils.parsedate_to_datetime`, naive ones
 taken as UTC), and reported as written. Dates that do not parse are not compared.
 
-``--count host`` counts by host instead (:func:`host_key`): host names folded to lower case
-with a leading ``www.`` dropped, the domain of a ``mailto`` address counting as its host;
-URLs with no host (``news:``, ``file:///``) are left out of that table.
+``--count host`` counts by host instead (:func:`host_of`): host names folded to lower case
+with a leading ``www.`` dropped (as ``urlsift report`` groups them), the domain of a
+``mailto`` address counting as its host; URLs with no host (``news:``, ``file:///``) are left out of that table.
 """
 
 from __future__ import annotations
@@ -98,8 +98,8 @@ class UrlCounts:
         return sorted(self._rows.values(), key=lambda row: -row.count)
 
 
-def host_key(url: Url) -> str | None:
-    """The host ``url`` links to, folded: lower case, no trailing dot, no leading ``www.``.
+def host_of(url: Url) -> str | None:
+    """The host ``url`` links to, as written (not folded).
 
     The validator's ``host`` part when there is one; else the domain of a ``mailto``
     address, or the host of a ``scheme://host`` URL that did not validate. None when the
@@ -114,10 +114,7 @@ def host_key(url: Url) -> str | None:
         elif not parts and "://" in url.url:
             netloc = url.url.split("://", 1)[1].split("/", 1)[0]
             host = netloc.rpartition("@")[2].split(":", 1)[0]
-    if not host:
-        return None
-    host = host.lower().rstrip(".")
-    return host.removeprefix("www.") or host
+    return host or None
 
 
 @dataclass(slots=True)
@@ -125,7 +122,7 @@ class HostCount:
     """Occurrences of the URLs of one host (``--count host``)."""
 
     host: str
-    """The host, folded (:func:`host_key`)."""
+    """The host, folded (lower case, no leading ``www.``)."""
     count: int = 0
     """URLs found on this host, every occurrence counted."""
     first_date: str | None = None
@@ -156,13 +153,18 @@ class HostCounts:
     """Counts URLs by host as they stream past; :meth:`rows` gives the table."""
 
     def __init__(self) -> None:
+        # Hosts fold as the report folds them (imported here: only --count host needs it).
+        from .report.aggregate import fold_host
+
+        self._fold = fold_host
         self._rows: dict[str, HostCount] = {}
 
     def add(self, url: Url) -> None:
         """Count one occurrence under its host (URLs with no host are not counted)."""
-        host = host_key(url)
-        if host is None:
+        raw = host_of(url)
+        if raw is None:
             return
+        host = self._fold(raw)
         row = self._rows.get(host)
         if row is None:
             row = self._rows[host] = HostCount(host)
