@@ -9,7 +9,8 @@ taken as UTC), and reported as written. Dates that do not parse are not compared
 
 ``--count host`` counts by host instead (:func:`host_of`): host names folded to lower case
 with a leading ``www.`` dropped (as ``urlsift report`` groups them), the domain of a
-``mailto`` address counting as its host; URLs with no host (``news:``, ``file:///``) are left out of that table.
+``mailto`` address counting as its host; URLs with no host (``news:``, ``file:///``) are
+left out of that table.
 """
 
 from __future__ import annotations
