@@ -6,6 +6,7 @@ checks every URL against the RFC 1738 §5 grammar of its scheme (:func:`validate
 reports every problem as a :class:`Defect` instead of raising.
 """
 
+from ._fielddocs import document_fields
 from ._model import (
     Candidate,
     Defect,
@@ -29,6 +30,9 @@ from .scanner import (
 )
 from .schemes import SchemeRegistry, default_registry
 from .validation import Validation, validate, validate_readings
+
+# help() and pydoc list each record's fields with their descriptions (built when read).
+document_fields(Candidate, Defect, MessageContext, Policy, TextUnit, Url, Validation)
 
 __all__ = [
     "DEFAULT_MAX_URL_LENGTH",

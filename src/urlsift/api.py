@@ -360,9 +360,7 @@ def _text_chunks(chunks: Iterable[str | bytes]) -> Iterator[str]:
             if text := decoder.decode(chunk):
                 yield text
         else:
-            raise TypeError(
-                f"iter_urls(): chunks must be str or bytes, not {type(chunk).__name__}"
-            )
+            raise TypeError(f"iter_urls(): chunks must be str or bytes, not {type(chunk).__name__}")
     if decoder is not None and (tail := decoder.decode(b"", final=True)):
         yield tail
 
