@@ -230,6 +230,13 @@ def test_mh_kind_on_a_folder_of_named_files_says_what_happened(tmp_path: Path) -
     assert auto.stdout.count("http://example.org/m1") == 2
 
 
+def test_maildir_kind_on_a_folder_without_cur_or_new_says_so(tmp_path: Path) -> None:
+    (tmp_path / "a.eml").write_bytes(message(1))
+    result = CliRunner().invoke(main, ["scan", "--input-kind", "maildir", str(tmp_path)])
+    assert result.exit_code == 2
+    assert "no cur/ or new/ folder, so not a Maildir" in result.stderr
+
+
 def test_an_empty_mh_folder_is_still_fine(tmp_path: Path) -> None:
     result = CliRunner().invoke(main, ["scan", "--input-kind", "mh", str(tmp_path)])
     assert result.exit_code == 0

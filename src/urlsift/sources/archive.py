@@ -712,6 +712,8 @@ def folder_files(path: str, kind: InputKind) -> list[str]:
     if kind == "auto":
         kind = _folder_kind(path)
     if kind == "maildir":
+        if not any(os.path.isdir(os.path.join(path, sub)) for sub in ("cur", "new")):
+            raise SourceError(path, "no cur/ or new/ folder, so not a Maildir")
         return _maildir_files(path)
     if kind in ("mh", "news"):
         files = _numbered_files(path)
