@@ -68,6 +68,13 @@ def _nested(n: int) -> str:
     return "http://x.example/" + "(" * (n // 2) + ")" * (n // 2)
 
 
+def _spans(unit: str, n: int, span: int = 4090) -> str:
+    """``unit`` repeated to ``span`` characters and a space (one bare-URL token just under
+    the scanner's cap), the whole repeated to about ``n`` characters."""
+    one = (unit * (span // len(unit) + 1))[:span] + " "
+    return one * max(1, n // len(one))
+
+
 # name -> (what, make). Each make(n) gives about n characters.
 FAMILIES: dict[str, tuple[str, Callable[[int], str]]] = {
     "url-open": ('"<URL:" repeated', lambda n: _repeat("<URL:", n)),
@@ -110,6 +117,35 @@ FAMILIES: dict[str, tuple[str, Callable[[int], str]]] = {
     "http-slashes": ('"http://" repeated', lambda n: _repeat("http://", n)),
     "short-urls": ('"http://a.b/ " repeated', lambda n: _repeat("http://a.b/x ", n)),
     "angle-urls": ('"<http://a.b/>" repeated', lambda n: _repeat("<http://a.b/>", n)),
+    # A bare URL refused or cut short after a walk, with a trigger every few characters
+    # of the same span: each trigger walked the span again (issue 13).
+    "double-colon-hyphen-chain": (
+        '580 lines of "ftp::-" and one "ftp::", then a blank line, repeated',
+        lambda n: ("ftp::-\n" * 580 + "ftp::\n\n") * max(1, n // 4066),
+    ),
+    "double-colon-openers": ('4 KB tokens of "ftp::(" repeated', lambda n: _spans("ftp::(", n)),
+    "double-colon-tokens": ('4 KB tokens of "ftp::" repeated', lambda n: _spans("ftp::", n)),
+    "url-prefix-double-colon": (
+        '4 KB tokens of "URL:ftp::" repeated',
+        lambda n: _spans("URL:ftp::", n),
+    ),
+    "closer-cuts-url": ('4 KB tokens of "http://a)" repeated', lambda n: _spans("http://a)", n)),
+    "closer-cuts-empty-url": (
+        '4 KB tokens of "http://)" repeated',
+        lambda n: _spans("http://)", n),
+    ),
+    "hyphen-chain-of-urls": (
+        '400 lines of "http://a-" then a blank line, repeated',
+        lambda n: ("http://a-\n" * 400 + "\n") * max(1, n // 4001),
+    ),
+    "wrapped-chain": (
+        '"http://a.example/" filling a 76-column line, then 76-column "c/c/..." lines',
+        lambda n: "http://a.example/" + "b" * 59 + "\n" + _repeat("c/" * 38 + "\n", n),
+    ),
+    "wrapped-candidates": (
+        "a full line ending in a URL, then a line starting with URL material, repeated",
+        lambda n: _repeat("t" * 40 + " http://a.example/b/c/d/e/f/g\nh/i.j k\n", n),
+    ),
     "page-breaks": (
         "a wrapper broken by RFC page breaks, repeated",
         lambda n: _repeat("<URL:http://a.example/\n\nX [Page 1]\n\fRFC 1 Y\n\nb>\n", n),

@@ -625,7 +625,7 @@ def test_pre_commit_hooks() -> None:
     hooks = {h["id"]: h for h in _hooks()}
     assert set(hooks) == {"urlsift-lint", "urlsift-lint-links"}
     main = hooks["urlsift-lint"]
-    assert main["entry"] == "urlsift lint"
+    assert main["entry"] == "urlsift lint --force-exclude"  # pre-commit names files
     assert main["language"] == "python"
     assert main["pass_filenames"] == "true"
     assert main["types"] == "[text]"
@@ -634,7 +634,7 @@ def test_pre_commit_hooks() -> None:
     assert re.search(main["files"], "README.rst")
     assert not re.search(main["files"], "src/urlsift/cli.py")
     links = hooks["urlsift-lint-links"]
-    assert links["entry"] == "urlsift lint --check-links"
+    assert links["entry"] == "urlsift lint --force-exclude --check-links"
     assert links["stages"] == "[manual]"
     for hook in hooks.values():
         assert {"id", "name", "entry", "language", "description"} <= set(hook)

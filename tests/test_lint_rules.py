@@ -67,7 +67,7 @@ def test_continuation_predicate_directly() -> None:
         ("x <URL:http://h.example/a>\n", []),
         ("x <URL:http://h.exa-\nmple/>\n", [(1, 3, "URL003")]),
         ("x <URL:http://h.exa\nmple/>\n", []),
-        ("x http://h.example/a|b\n", [(1, 21, "URL005")]),
+        ("x <http://h.example/a|b>\n", [(1, 22, "URL005")]),
         ("x http://h.example/a%7Cb\n", []),
         ("x ftp://u:pw@h.example/\n", [(1, 11, "URL006")]),
         ("x ftp://u@h.example/\n", []),

@@ -2,12 +2,14 @@
 
 Strategy: options in, one call into the library (:func:`urlsift.lint.engine.lint_paths`),
 rendering out (:data:`urlsift.lint.report.REPORTERS`). Diagnostics go to stdout, the
-summary to stderr. Exit status: 0 when no problem is reported, 1 when one is (unless
-``--exit-zero``), 2 for usage errors (bad options, bad configuration), for a path named on
-the command line that cannot be read (reported on stderr and as a ``URL010`` diagnostic;
-the other paths are still linted), and internal errors, which print ``urlsift: internal
+summary to stderr. Exit status: 0 when no problem is reported, 1 when one is (with
+``--fail-on error``, only when an error is; never with ``--exit-zero``), 2 for usage errors
+(bad options, a bad configuration file, named with the key), for a path named on the
+command line that cannot be read (reported on stderr and as a ``URL010`` diagnostic; the
+other paths are still linted), and internal errors, which print ``urlsift: internal
 error: ...`` instead of a bare traceback; 141 when the reader of standard output went away
-(``| head``), as for ``scan``.
+(``| head``), as for ``scan``. ``-`` reads the document from standard input
+(``--stdin-filename`` names it).
 """
 
 from __future__ import annotations
@@ -18,14 +20,14 @@ import sys
 from collections import Counter
 from collections.abc import Iterable
 from pathlib import Path
-from typing import TextIO
+from typing import BinaryIO, TextIO, cast
 
 import click
 
 from .cli import exit_broken_pipe
 from .errors import ConfigError
-from .lint.config import CliOptions, load_settings
-from .lint.engine import LintResult, lint_paths
+from .lint.config import CliOptions, SettingsResolver
+from .lint.engine import LintResult, lint_paths, lint_stream
 from .lint.model import RULE_BY_CODE
 from .lint.report import REPORTERS
 
@@ -96,10 +98,19 @@ def _stdout() -> TextIO:
     )
 
 
+def _stdin() -> BinaryIO:
+    stream = sys.stdin.buffer if hasattr(sys.stdin, "buffer") else sys.stdin
+    return cast("BinaryIO", stream)
+
+
 @click.command("lint", short_help="Check the URLs in documentation files and folders.")
 # readable=False: click's access check would make one unreadable path a usage error and
 # lint nothing; it is reported (_unreadable_paths, URL010) and the others are linted.
-@click.argument("paths", nargs=-1, type=click.Path(exists=True, dir_okay=True, readable=False))
+@click.argument(
+    "paths",
+    nargs=-1,
+    type=click.Path(exists=True, dir_okay=True, readable=False, allow_dash=True),
+)
 @click.option(
     "--format",
     "fmt",
@@ -124,7 +135,7 @@ def _stdout() -> TextIO:
     multiple=True,
     metavar="GLOB",
     help="Documents to lint in folders, replacing the default set (gitignore-style, "
-    "relative to the folder given; repeatable).",
+    "relative to the working folder; repeatable).",
 )
 @click.option(
     "--extend-include",
@@ -136,14 +147,36 @@ def _stdout() -> TextIO:
     "--exclude",
     multiple=True,
     metavar="GLOB",
-    help="Files and folders not to lint in folders (gitignore-style; repeatable).",
+    help="Files and folders not to lint in folders, added to the configuration's "
+    "(gitignore-style, relative to the working folder; repeatable).",
+)
+@click.option(
+    "--force-exclude/--no-force-exclude",
+    default=None,
+    help="Apply the exclusions to files named on the command line too (for pre-commit, "
+    "which names files); default: the force-exclude setting, else off.",
+)
+@click.option(
+    "--ignore-url",
+    "ignore_urls",
+    multiple=True,
+    metavar="PATTERN",
+    help="URLs never reported nor checked: a glob matched against the whole URL "
+    "('https://localhost*'), or 're:' and a regular expression (repeatable).",
+)
+@click.option(
+    "--stdin-filename",
+    metavar="PATH",
+    help="With '-' (or no path): the name of the document read from standard input; it "
+    "picks the format, the configuration and the per-file ignores.",
 )
 @click.option(
     "--config",
     "config_path",
     type=click.Path(exists=True, dir_okay=False, path_type=Path),
-    help="Configuration file (pyproject.toml with [tool.urlsift], or urlsift.toml); "
-    "default: the nearest one from the working folder up.",
+    help="Configuration file (pyproject.toml with [tool.urlsift], or urlsift.toml) for "
+    "every file, its globs relative to the working folder; default: for each file the "
+    "nearest one from its folder up.",
 )
 @click.option("--no-gitignore", is_flag=True, help="Also lint what .gitignore files ignore.")
 @click.option(
@@ -159,6 +192,14 @@ def _stdout() -> TextIO:
     help="RFC 1738 strictly: '~' and 'host?query' without a path are errors.",
 )
 @click.option("--exit-zero", is_flag=True, help="Exit 0 even when problems are found.")
+@click.option(
+    "--fail-on",
+    type=click.Choice(["warning", "error"]),
+    default="warning",
+    show_default=True,
+    help="Lowest severity that makes the exit status 1 ('error': warnings are reported "
+    "but do not fail the run).",
+)
 @click.option("--statistics", is_flag=True, help="Print the number of problems per rule instead.")
 @click.option(
     "--check-links", is_flag=True, help="Also check that http/https links resolve (network)."
@@ -194,11 +235,15 @@ def lint_command(
     include: tuple[str, ...],
     extend_include: tuple[str, ...],
     exclude: tuple[str, ...],
+    force_exclude: bool | None,
+    ignore_urls: tuple[str, ...],
+    stdin_filename: str | None,
     config_path: Path | None,
     no_gitignore: bool,
     include_verbatim: bool | None,
     strict: bool | None,
     exit_zero: bool,
+    fail_on: str,
     statistics: bool,
     check_links: bool,
     exclude_link: tuple[str, ...],
@@ -210,8 +255,9 @@ def lint_command(
     """Check the URLs in documentation files and folders (default: the working folder).
 
     Text, Markdown, reStructuredText, HTML and man pages; folders are walked, skipping
-    what .gitignore ignores. Exit status 0 when clean, 1 when problems are found, 2 on
-    usage or internal errors.
+    what .gitignore ignores; '-' reads standard input. Each file follows the nearest
+    configuration file from its folder up. Exit status 0 when clean, 1 when problems are
+    found, 2 on usage or internal errors.
     """
     cli = CliOptions(
         select=_split(select) or None,
@@ -220,6 +266,8 @@ def lint_command(
         include=include or None,
         extend_include=extend_include,
         exclude=exclude,
+        force_exclude=force_exclude,
+        ignore_urls=ignore_urls,
         strict=strict,
         include_verbatim=include_verbatim,
         respect_gitignore=False if no_gitignore else None,
@@ -229,12 +277,20 @@ def lint_command(
         link_cache=not no_cache,
         link_allow_private_redirects=allow_private_redirects,
     )
-    unreadable = _unreadable_paths(paths or (".",))
+    from_stdin = "-" in paths or (not paths and stdin_filename is not None)
+    if from_stdin and len(paths) > 1:
+        raise click.UsageError("'-' (standard input) cannot be mixed with other paths", ctx)
+    if stdin_filename is not None and not from_stdin:
+        raise click.UsageError("--stdin-filename needs '-' (standard input) as the path", ctx)
+    unreadable = [] if from_stdin else _unreadable_paths(paths or (".",))
     for path, reason in unreadable:
         click.echo(f"urlsift: cannot read {path}: {reason}", err=True)
     try:
-        settings = load_settings(Path.cwd(), cli, config_path)
-        result = lint_paths(paths or (".",), settings)
+        resolver = SettingsResolver(Path.cwd(), cli, config_path)
+        if from_stdin:
+            result = lint_stream(_stdin(), stdin_filename, resolver)
+        else:
+            result = lint_paths(paths or (".",), resolver)
     except ConfigError as exc:
         raise click.UsageError(str(exc), ctx) from exc
     except Exception as exc:  # a bug: say so, and exit 2 (never 0 or 1)
@@ -257,4 +313,5 @@ def lint_command(
         click.echo(summary(result), err=True)
     if unreadable:
         ctx.exit(EXIT_ERROR)
-    ctx.exit(EXIT_PROBLEMS if result.diagnostics and not exit_zero else EXIT_CLEAN)
+    failing = result.errors if fail_on == "error" else len(result.diagnostics)
+    ctx.exit(EXIT_PROBLEMS if failing and not exit_zero else EXIT_CLEAN)

@@ -42,8 +42,23 @@ MAX_SCHEME_LENGTH = 64
 # "CURL:" or "X-URL:" headers are not prefixes.
 URL_PREFIX_WORD = "url"
 
-# A scheme name must not continue a word: "xhttp:" is not "http:".
-NOT_AFTER_SCHEME_CHAR = rf"(?<!{SCHEME_CHAR})"
+# A scheme name must not continue a word: "xhttp:" is not "http:". The plain trigger
+# refuses a letter, a digit or "." before the word, but not "+" or "-" ("+news:",
+# "-http://"): the scanner decides those (see GLUE).
+NOT_AFTER_SCHEME_CHAR = r"(?<![A-Za-z0-9.])"
+
+# A URL glued to the text before it: "(R-XX)   -http://...", "fiber.https://...",
+# "git+https://..." (pip's VCS URLs: the https URL is what is fetched). A scheme word right
+# after a "-", ".", "+" or digit (GLUE) is a URL when "//" follows its colon; never after a
+# letter ("xhttp://" is still no URL). Without "//" ("news:", "mailto:") a glued word is
+# prose ("e-mailto:", "foo.news:") unless it follows a "+" or "-" that starts the line: a
+# quote or list mark ("+news:abc123$1@news.example.net"). "URL:" never takes glue ("X-URL:"
+# is a header name). The trigger finds "." and digit glue with GLUED_WORD_TEMPLATE (only
+# where "//" follows) and "+" and "-" glue with the plain words; the scanner then applies
+# the rule to "+" and "-".
+GLUE = frozenset("-.+0123456789")
+"""Scheme characters that may stand right before a scheme word glued to them."""
+GLUED_WORD_TEMPLATE = r"(?<=[.0-9](?P<gLENGTH>(?ai:WORDS)):)"
 
 # Triggers: where a candidate may begin. The scanner takes whichever comes first.
 #   "<" followed by scheme ":"          -> a wrapper <URL:...> or an angle bracket <scheme:...>
@@ -55,12 +70,17 @@ ANGLE_TRIGGER = rf"<(?={SCHEME}:)"
 # letter), which turns away most colons of prose and headers ("Subject:", "12:30"). Then
 # one look-behind per word length (``re`` wants a fixed width in each), the words of that
 # length captured as group ``w<length>`` (see COLON_WORD_TEMPLATE): the group that matched
-# is ``m.lastgroup``. At most one can: the word must be the whole run of scheme characters
-# before the colon. Scheme names are ASCII, so the words are matched ASCII-only (``(?i)``
-# alone would let the Kelvin sign match "k" and the long s "s"). On 20 MB of mail this
-# finds the 11,641 triggers among 277,000 colons in 17 ms (``regex`` with one look-behind
-# of variable width: 34 ms; without the two-letter test: 47 ms).
-COLON_TRIGGER_TEMPLATE = r":(?<=PENULTLAST:)(?:WORDS)"
+# is ``m.lastgroup``. The word must be the whole run of scheme characters before the colon
+# but a glue "+" or "-" and what precedes it; the longest words are tried first, so "s-ftp:"
+# is "s-ftp" when both "ftp" and "s-ftp" are configured (the order costs nothing at the
+# colons that match no word, which are nearly all). Scheme names are ASCII, so the words
+# are matched ASCII-only (``(?i)`` alone would let the Kelvin sign match "k" and the long
+# s "s"). On 20 MB of mail this finds the 11,641 triggers among 277,000 colons in 17 ms
+# (``regex`` with one look-behind of variable width: 34 ms; without the two-letter test:
+# 47 ms). The glued words (groups ``g<length>``) come after the plain words behind a "//"
+# test, so they cost nothing but that test, and only at colons that passed the two-letter
+# test.
+COLON_TRIGGER_TEMPLATE = r":(?<=PENULTLAST:)(?:WORDS|(?=//)(?:GLUED))"
 COLON_WORD_TEMPLATE = rf"(?<={NOT_AFTER_SCHEME_CHAR}(?P<wLENGTH>(?ai:WORDS)):)"
 TRIGGER_LOOKAHEAD = 1 + MAX_SCHEME_LENGTH + 1
 """Characters after a trigger's start that the trigger pattern may look at."""
@@ -71,24 +91,62 @@ QUOTE_PREFIX = r"(?:[ \t]{0,3}>){1,16}[ \t]?"
 QUOTE_PREFIX_SPAN = 16 * 4 + 1
 """Longest text :data:`QUOTE_PREFIX` can match (a match never extends past it)."""
 
+
+def quote_key(prefix: str) -> str:
+    """Return a quote prefix with its spaces removed: ``"> > "`` and ``">>"`` match."""
+    return prefix.replace(" ", "").replace("\t", "")
+
+
 # Characters that end a bare URL: whitespace, "<", ">", '"', control characters (never
 # part of a URL; they would glue binary junk to it), and the invisible formatting
 # characters (zero-width space, bidi marks, embeddings and isolates, word joiner, BOM;
 # not ZWJ/ZWNJ, which Indic and Arabic scripts need inside words),
 # which RFC 3987 §4.1 forbids in IRIs and which right-to-left text puts around URLs.
-BARE_STOP = r"\s<>\"\x00-\x1f\x7f\u200b\u200e\u200f\u202a-\u202e\u2060-\u2069\ufeff"
+#
+# RFC 1738 §2.2:  unsafe = "{" | "}" | "|" | "\" | "^" | "~" | "[" | "]" | "`"
+# ("All unsafe characters must always be encoded within a URL.") They end a bare URL too,
+# so that markup ("@{fg shine}http://shop.example/@{fg text}"), a literal "\n" in spam text,
+# Markdown code spans ("`http://x/`") and brace templates ("http://%{d}/", "{ps,pdf}") are
+# not taken into it. Deviations: "~" is kept (real URLs are full of it), and so is a
+# bracketed IP literal host right after "//" (RFC 3986 §3.2.2: "http://[::1]:8080/"; see
+# IP_LITERAL). Inside a wrapper the appendix's rules stand: the wrapper's content is kept
+# whole and the validator flags the unsafe characters.
+UNSAFE = r"{}|\\^\[\]`"
+BARE_STOP = r"\s<>\"\x00-\x1f\x7f\u200b\u200e\u200f\u202a-\u202e\u2060-\u2069\ufeff" + UNSAFE
+
+# RFC 3986 §3.2.2:  IP-literal = "[" ( IPv6address / IPvFuture ) "]"
+#                   IPvFuture  = "v" 1*HEXDIG "." 1*( unreserved / sub-delims / ":" )
+# Loosely (the validator judges it): hex digits, colons and dots with at least one colon,
+# or the IPvFuture form; bounded. Only recognised as a bare URL's host, right after "//".
+IP_LITERAL = (
+    r"\[(?:[0-9A-Fa-f.]{0,39}:[0-9A-Fa-f:.]{1,44}"
+    r"|[vV][0-9A-Fa-f]{1,8}\.[A-Za-z0-9\-._~!$&'()*+,;=:]{1,64})\]"
+)
+IP_LITERAL_SPAN = 90
+"""Longer than any match of :data:`IP_LITERAL`."""
 
 # A bare URL token: a bounded run of non-stop characters. The bound is filled in from the
 # scanner's limit (one more than the limit, so hitting it can be told apart).
 BARE_TOKEN_TEMPLATE = rf"[^{BARE_STOP}]{{0,LIMIT}}"
 
-# Any bracket the bare-URL balance rule looks at (scanner._CLOSERS and their openers): a
-# URL without one, the common case, skips the balance count.
-BRACKET = r"[()\[\]{}\uff08\uff09\u300c\u300d\u300e\u300f\u3010\u3011]"
+# The brackets of the bare-URL balance rule (scanner._CLOSERS and their openers). A bare
+# URL is walked in segments that stop at each closing bracket (BARE_SEGMENT_TEMPLATE), so
+# the balance is decided once per closer and no character of the URL is walked twice; the
+# openers of each segment are counted with OPENER.
+CLOSER = r")\uff09\u300d\u300f\u3011"
+OPENER = r"[(\uff08\u300c\u300e\u3010]"
+
+# One segment of a bare URL: a bounded run of characters that are neither stops nor
+# closing brackets (the scanner also passes the URL's end bound as ``endpos``).
+BARE_SEGMENT_TEMPLATE = rf"[^{BARE_STOP}{CLOSER}]{{0,LIMIT}}"
 
 # Inside a wrapper the content runs to the next ">", "<" or line end; each line is
 # searched for the first of those.
 WRAPPER_STOP = r"[<>\n]"
+
+# A capitalised word that starts prose: a hyphen after punctuation at a line end does not
+# break a URL when the next line starts with one ("...com.-" then "You received this").
+PROSE_WORD = r"[A-Z][a-z]{0,30}[ \t\r\n,;:!?]"
 
 # Horizontal whitespace (a wrapper's continuation line is blank when it holds only this).
 HSPACE = r"[ \t\r\f\v]"
@@ -118,12 +176,16 @@ class Patterns:
     angle_trigger: re.Pattern[str]
     colon_trigger: re.Pattern[str]
     bare_token: re.Pattern[str]
+    bare_segment: re.Pattern[str]
+    opener: re.Pattern[str]
     wrapper_stop: re.Pattern[str]
     quote_prefix: re.Pattern[str]
     hspace_run: re.Pattern[str]
     prefix_gap: re.Pattern[str]
     page_break: re.Pattern[str]
     scheme_ahead: re.Pattern[str]
+    ip_literal: re.Pattern[str]
+    prose_word: re.Pattern[str]
 
 
 def _letters_class(names: list[str], index: int) -> str:
@@ -152,25 +214,38 @@ def compile_patterns(schemes: tuple[str, ...], max_url_length: int) -> Patterns:
     by_length: dict[int, list[str]] = {}
     for name in names:
         by_length.setdefault(len(name), []).append(re.escape(name))
-    words = "|".join(
-        COLON_WORD_TEMPLATE.replace("LENGTH", str(length)).replace("WORDS", "|".join(group))
-        for length, group in sorted(by_length.items())
-    )
+    glued_by_length = {
+        length: [word for word in group if word != URL_PREFIX_WORD]
+        for length, group in by_length.items()
+    }
+
+    def alternatives(template: str, groups: dict[int, list[str]]) -> str:
+        return "|".join(
+            template.replace("LENGTH", str(length)).replace("WORDS", "|".join(group))
+            for length, group in sorted(groups.items(), reverse=True)
+            if group
+        )
+
     colon_trigger = (
         COLON_TRIGGER_TEMPLATE.replace("PENULT", _letters_class(names, -2))
         .replace("LAST", _letters_class(names, -1))
-        .replace("WORDS", words)
+        .replace("GLUED", alternatives(GLUED_WORD_TEMPLATE, glued_by_length))
+        .replace("WORDS", alternatives(COLON_WORD_TEMPLATE, by_length))
     )
     return Patterns(
         angle_trigger=ANGLE_TRIGGER_RE,
         colon_trigger=re.compile(colon_trigger),
         bare_token=re.compile(BARE_TOKEN_TEMPLATE.replace("LIMIT", str(max_url_length + 1))),
+        bare_segment=re.compile(BARE_SEGMENT_TEMPLATE.replace("LIMIT", str(max_url_length + 1))),
+        opener=OPENER_RE,
         wrapper_stop=re.compile(WRAPPER_STOP),
         quote_prefix=re.compile(QUOTE_PREFIX),
         hspace_run=re.compile(HSPACE_RUN),
         prefix_gap=re.compile(PREFIX_GAP),
         page_break=PAGE_BREAK_RE,
         scheme_ahead=re.compile(rf"{SCHEME}:"),
+        ip_literal=IP_LITERAL_RE,
+        prose_word=re.compile(PROSE_WORD),
     )
 
 
@@ -193,8 +268,20 @@ PAGE_BREAK_IN_BODY_RE = re.compile(rf"(?<=\n)(?={HSPACE_RUN}\n){RFC_PAGE_BREAK}"
 could have seen it (right after a line break, on a blank line), so text that merely looks
 like a page footer on a URL's own line is never removed."""
 
-BRACKET_RE = re.compile(BRACKET)
-"""A bracket of the bare-URL balance rule."""
+IP_LITERAL_RE = re.compile(IP_LITERAL)
+"""A bracketed IP literal host (see :data:`IP_LITERAL`)."""
+
+OPENER_RE = re.compile(OPENER)
+"""An opening bracket of the bare-URL balance rule."""
+
+# Pseudo-URLs that name no resource: script code a browser runs ("javascript:",
+# "vbscript:") and the browser's own pages ("about:blank"). Google Groups hides addresses
+# as "name...@gmail.com <javascript:>"; web pages pasted into mail carry "<javascript:void(0)>".
+# In angle brackets, in <URL:...> wrappers and after "URL:" their span is decided as usual
+# and then skipped: not reported, and nothing inside it is found either. (They are never
+# bare-URL schemes unless configured; a configured one is reported.) "data:" URLs carry
+# their resource (RFC 2397) and are reported.
+PSEUDO_SCHEMES = frozenset({"javascript", "vbscript", "about"})
 
 # Schemes recognised in angle brackets and after "URL:" even when they are not in the
 # configured bare-URL set: permanent and common provisional schemes of the IANA URI scheme

@@ -1,7 +1,11 @@
-"""Walking folders, shared by ``urlsift lint`` and ``urlsift scan``.
+"""Walking folders: what ``urlsift lint`` and ``urlsift scan`` share.
 
-Promises: entries are visited in sorted name order, so a walk is the same on every run and
-machine; version-control and tool folders (:data:`SKIP_DIRS`) are never entered; what
+Both skip the same folders (:data:`SKIP_DIRS`) and read ``.gitignore`` files the same way
+(:class:`Ignores`, :func:`repository_ignores`); lint walks with per-folder options of its
+own (:mod:`urlsift.lint.walk`), scan with :func:`walk_files`.
+
+Promises of :func:`walk_files`: entries are visited in sorted name order, so a walk is the
+same on every run and machine; version-control and tool folders are never entered; what
 ``.gitignore`` files ignore is skipped with git's semantics (through ``pathspec``'s
 :class:`~pathspec.GitIgnoreSpec`: each file's patterns are relative to its folder, deeper
 files win, ``.git/info/exclude`` and the ``.gitignore`` files of the folders between the
@@ -102,7 +106,6 @@ def walk_files(
     root: Path,
     exclude: GitIgnoreSpec,
     ignores: Ignores | None,
-    include: GitIgnoreSpec | None = None,
     leaf: Callable[[Path], bool] | None = None,
 ) -> Iterator[Path]:
     """Yield the files under ``root`` in sorted walk order (see the module notes).
@@ -111,14 +114,13 @@ def walk_files(
         root: an absolute folder path; globs are relative to it.
         exclude: globs of files and folders skipped.
         ignores: the ``.gitignore`` patterns in force at ``root`` (None: none apply).
-        include: globs a file must match (None: every file).
         leaf: called on each folder met below ``root``; when true, the folder itself is
             yielded (in its sorted place) and not walked into.
 
     Returns:
         An iterator of absolute paths.
     """
-    return _walk(root, root, exclude, ignores, include, leaf)
+    return _walk(root, root, exclude, ignores, leaf)
 
 
 def _walk(
@@ -126,7 +128,6 @@ def _walk(
     folder: Path,
     exclude: GitIgnoreSpec,
     ignores: Ignores | None,
-    include: GitIgnoreSpec | None,
     leaf: Callable[[Path], bool] | None,
 ) -> Iterator[Path]:
     try:
@@ -150,9 +151,9 @@ def _walk(
                 yield path
                 continue
             inner = ignores.with_folder(path) if ignores is not None else None
-            yield from _walk(root, path, exclude, inner, include, leaf)
+            yield from _walk(root, path, exclude, inner, leaf)
         elif is_file:
-            if exclude.match_file(rel) or (include is not None and not include.match_file(rel)):
+            if exclude.match_file(rel):
                 continue
             if ignores is not None and ignores.ignored(path, False):
                 continue

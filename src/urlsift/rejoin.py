@@ -3,7 +3,10 @@
 Strategy: a pure function from :class:`Candidate` to :class:`Readings`; no I/O, no state.
 
 * Inside a wrapper all whitespace (spaces, tabs, CR, LF, ...) is ignored: the URL is the
-  wrapper's content with whitespace removed. A bare URL only spans lines at a hyphen break.
+  wrapper's content with whitespace removed. A bare URL only spans lines at a hyphen break
+  or where a mail client wrapped it (the scanner decides, see :mod:`urlsift._wrap`).
+* A wrapped line end of a bare URL gives the joined reading first and the reading cut at
+  the line end in ``alternatives``, with a ``continued-line`` defect at the break.
 * Continuation lines that carry the same mail quote prefix as the span's first line
   (``> ``, ``>> ``, ``> > ``) lose it before whitespace is removed.
 * A line break right after a hyphen is ambiguous ("the hyphen may or may not actually be
@@ -20,9 +23,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from itertools import combinations
 
-from ._context import PAGE_BREAK_IN_BODY_RE
+from ._context import PAGE_BREAK_IN_BODY_RE, quote_key
 from ._model import Candidate, Defect
-from .scanner import quote_key
+from .scanner import _TRAILING_PUNCT
+
+# What the scanner trims from a bare URL's end (the cut reading is trimmed the same way).
+_TRIMMED = "".join(sorted(_TRAILING_PUNCT))
 
 MAX_ALTERNATIVES = 7
 """Most alternative readings reported for one URL (all 2**k - 1 of them when k <= 3)."""
@@ -118,18 +124,40 @@ def rejoin_lines(candidate: Candidate) -> Readings:
     key = quote_key(candidate.quote_prefix)
     pieces: list[str] = []
     hyphen_breaks: list[int] = []  # indexes of pieces that end in an ambiguous hyphen
+    wrap_breaks: list[int] = []  # offsets in the primary reading of wrapped line ends
+    one_token = candidate.kind in _ONE_TOKEN_KINDS
     last = len(lines) - 1
+    length = 0
     for index, line in enumerate(lines):
         if index and key:
             line = _strip_quote(line, key)
         piece = "".join(line.split())
-        if index < last and line.rstrip().endswith("-"):
-            hyphen_breaks.append(index)
+        length += len(piece)
+        if index < last:
+            if line.rstrip().endswith("-"):
+                hyphen_breaks.append(index)
+            elif one_token:  # the scanner joined a line a mail client wrapped
+                wrap_breaks.append(length)
         pieces.append(piece)
     primary = "".join(pieces)
 
     alternatives: list[str] = []
     removed_offsets: list[tuple[int, ...]] = []
+    if wrap_breaks:
+        # The reading cut where the line ends, as it would be read without the join.
+        alternatives.append(primary[: wrap_breaks[0]].rstrip(_TRIMMED))
+        removed_offsets.append(())
+        for offset in wrap_breaks:
+            defects.append(
+                Defect(
+                    "continued-line",
+                    "the bare URL ends at a line end where a mail client or editor seems to "
+                    "have wrapped it: it is read joined with the next line; the reading cut "
+                    "at the line end is in alternatives",
+                    "warning",
+                    offset,
+                )
+            )
     if hyphen_breaks:
         offsets: list[int] = []
         position = 0

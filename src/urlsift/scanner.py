@@ -13,6 +13,9 @@ never validates (see :mod:`urlsift.rejoin` and :mod:`urlsift.validation`).
   the span.
 * **Left to right, never back.** After a span is decided the scan resumes at its end, so an
   occurrence is reported once, in the widest form it is in (a wrapped URL is not also bare).
+* **A bare URL crosses a line end** after a hyphen (RFC 1738 appendix), or where the
+  evidence of :mod:`urlsift._wrap` says a mail client wrapped it; that decision reads the
+  whole next line, so it waits until the line is in the buffer.
 * **Chunking never changes results.** Every decision reads only characters present in the
   buffer; a decision that would read past the buffer's end is *deferred* (the handler
   returns ``None``) and retried when more text arrives or at :meth:`Scanner.close`.
@@ -20,7 +23,13 @@ never validates (see :mod:`urlsift.rejoin` and :mod:`urlsift.validation`).
   ``DEFAULT_MAX_WRAPPER_LENGTH``), so a deferred span holds at most that much text; what
   is decided is dropped from the buffer. Text is scanned in blocks of ``block_size``
   characters, so feeding one character at a time costs no more than feeding it whole.
-  Every pattern is bounded (see :mod:`urlsift._context`).
+  Every pattern is bounded (see :mod:`urlsift._context`). Inside one span too: a handler
+  that refuses its trigger (the scan then resumes one character later) decides it before
+  walking text that may hold later triggers, a bare URL is walked in segments that stop at
+  each closing bracket (never past the bracket that ends it), and a deferred span is
+  walked again only once as much new text has arrived, so every character is examined a
+  bounded number of times whatever the span cap (``tests/test_adversarial_scan.py``
+  counts the pattern work).
 * **Bad text is data.** Nothing here raises on input text: NUL bytes, lone surrogates from
   invalid UTF-8 and megabyte lines are just characters.
 """
@@ -31,9 +40,10 @@ from collections.abc import Iterable
 
 from ._context import (
     BLANK_LINE_RE,
-    BRACKET_RE,
+    IP_LITERAL_SPAN,
     MAX_SCHEME_LENGTH,
     PAGE_BREAK_SPAN,
+    PSEUDO_SCHEMES,
     QUOTE_PREFIX_SPAN,
     REGISTERED_SCHEMES,
     SCHEME_NAME,
@@ -41,8 +51,10 @@ from ._context import (
     URL_PREFIX_WORD,
     Patterns,
     compile_patterns,
+    quote_key,
 )
 from ._model import Candidate, Kind
+from ._wrap import wrapped_continuation
 from .errors import ConfigError
 
 DEFAULT_SCHEMES: tuple[str, ...] = (
@@ -69,9 +81,10 @@ DEFAULT_MAX_WRAPPER_LENGTH = 4096
 DEFAULT_BLOCK_SIZE = 1 << 16
 """Characters gathered from :meth:`Scanner.feed` before a scanning pass runs."""
 
-# Characters kept before the resume position, so the trigger's look-behind (a scheme word
-# and the character before it) sees the same text whatever the chunking.
-_LOOKBEHIND_KEEP = MAX_SCHEME_LENGTH + 2
+# Characters kept before the resume position, so the trigger's look-behind (a scheme word,
+# the glue before it and the line break before that) sees the same text whatever the
+# chunking.
+_LOOKBEHIND_KEEP = MAX_SCHEME_LENGTH + 3
 # When the line holding the resume position began at most this many characters before it,
 # the buffer is kept from the line start (so the line's quote prefix can be read from it).
 _KEEP_LINE = 256
@@ -79,10 +92,9 @@ _KEEP_LINE = 256
 # (ASCII ones from the issue; the Unicode closing quotes are never legal in a URL anyway).
 _TRAILING_PUNCT = frozenset(".,;:!?'\u00bb\u201d\u2019\u203a\u3002\uff0c")
 # Closing brackets: the first one without its opener inside a bare URL ends the URL.
+# ("[", "]", "{" and "}" are unsafe (RFC 1738 §2.2): any of them ends a bare URL.)
 _CLOSERS = {
     ")": "(",
-    "]": "[",
-    "}": "{",
     "\uff09": "\uff08",  # fullwidth parentheses
     "\u300d": "\u300c",  # CJK corner brackets
     "\u300f": "\u300e",
@@ -91,32 +103,22 @@ _CLOSERS = {
 _OPENERS = {opener: closer for closer, opener in _CLOSERS.items()}
 
 
-def _first_unbalanced(buf: str, start: int, end: int, depth: dict[str, int]) -> int:
-    """Return the index of the first closing bracket in ``buf[start:end]`` with no opener.
-
-    ``depth`` (opener -> count still open; absent means 0) carries over from earlier
-    segments of the same URL and is updated. Returns -1 when every closer is balanced.
-    """
-    first = BRACKET_RE.search(buf, start, end)
-    if first is None:
-        return -1
-    for index in range(first.start(), end):
-        char = buf[index]
-        if char in _OPENERS:
-            depth[char] = depth.get(char, 0) + 1
-        else:
-            match = _CLOSERS.get(char)
-            if match is not None:
-                if not depth.get(match):
-                    return index
-                depth[match] -= 1
-    return -1
-
-
+# What may follow "<URL:" when a pseudo-URL is inside: a gap, or a pseudo scheme's initial.
+_PSEUDO_LEADS = frozenset(" \t" + "".join(s[0] + s[0].upper() for s in PSEUDO_SCHEMES))
+# Stops after which the bare-URL walk has more to decide: closing brackets (the balance
+# rule), "[" (an IP literal host), "{" (a sigil before it is dropped).
+_RARE_STOPS = frozenset(_CLOSERS) | {"[", "{"}
+# Characters _trim may drop from a bare URL's end.
+_TRIMMED = _TRAILING_PUNCT | {"-"}
+# Sigils of brace templates and markup ("${USER}", "%{d}", AmigaGuide's "@{fg text}"):
+# dropped from a bare URL's end when the "{" that follows ended the URL.
+_BRACE_SIGILS = frozenset("$%@")
 # Markdown emphasis marks: dropped from a bare URL's end when one stands right before it.
 _EMPHASIS = frozenset("*_~")
 # A continuation line of a hyphen-broken bare URL must hold more than prose punctuation.
 _NOT_CONTINUATION = frozenset(".,;:!?'\")]}")
+# Characters of a continuation line read to decide that it continues the URL.
+_CONTINUATION_LOOK = 64
 # Most characters skipped before the URL inside an unclosed wrapper (whitespace after URL:).
 _MAX_LEADING_SPACE = 64
 
@@ -155,11 +157,6 @@ def find_boundary(text: str, start: int, *, final: bool = False) -> int | None:
         if "\f" not in text[max(0, p - _PAGE_BREAK_MARGIN) : p + _PAGE_BREAK_MARGIN]:
             return p
         pos = p
-
-
-def quote_key(prefix: str) -> str:
-    """Return a quote prefix with its spaces removed: ``"> > "`` and ``">>"`` match."""
-    return prefix.replace(" ", "").replace("\t", "")
 
 
 def normalize_schemes(schemes: Iterable[str] | None) -> tuple[str, ...]:
@@ -255,6 +252,10 @@ class Scanner:
         self._pos = 0  # scanning resumes here (index into _buf)
         self._pending: list[str] = []
         self._pending_len = 0
+        # Undecided text after the resume position: the next pass waits until at least as
+        # much has arrived, so a deferred span is walked again at most once per doubling
+        # (fed in small blocks, a 4 KB hyphen chain was walked once per block).
+        self._wait = 0
         self._skipping = False  # inside the rest of a bare URL cut at the length bound
         self._closed = False
         # Line cursor: _cur is an index into _buf whose line number and line start are known.
@@ -291,7 +292,7 @@ class Scanner:
             return []
         self._pending.append(text)
         self._pending_len += len(text)
-        if self._pending_len < self._block_size:
+        if self._pending_len < self._block_size or self._pending_len < self._wait:
             return []
         return self._run(final=False)
 
@@ -345,9 +346,19 @@ class Scanner:
                 break
             t = m.start()
             word = m.group(m.lastgroup) if m is colon and m.lastgroup else None
-            if word is not None and t - len(word) < pos:
-                pos = t + 1  # the word belongs to the span decided before: not a trigger
-                continue
+            if word is not None:
+                w = t - len(word)
+                if w < pos:
+                    pos = t + 1  # the word belongs to the span decided before: not a trigger
+                    continue
+                if w > 0 and buf[w - 1] in "+-":  # glue the trigger lets through
+                    glued = self._glued(w, t, word, final)
+                    if glued is None:
+                        pos = w
+                        break
+                    if not glued:
+                        pos = t + 1
+                        continue
             if word is None:
                 step = self._at_angle(t, final, out)
             elif word.lower() == URL_PREFIX_WORD:
@@ -361,6 +372,7 @@ class Scanner:
                 break
             pos = step
         self._pos = pos
+        self._wait = n - pos
         if not final:
             self._drop_decided()
         return out
@@ -487,18 +499,43 @@ class Scanner:
             return None
         return self._buf.startswith("//", after)
 
+    def _glued(self, start: int, colon: int, word: str, final: bool) -> bool | None:
+        """Is the scheme word at ``start``, right after a "+" or "-", a URL? (See GLUE.)
+
+        Yes when "//" follows the colon, or when the "+" or "-" starts its line; never for
+        ``URL:`` ("X-URL:" is a header name). Returns None when the answer needs characters
+        not yet in the buffer.
+        """
+        if word.lower() == URL_PREFIX_WORD:
+            return False
+        buf = self._buf
+        if colon + 3 > len(buf) and not final:
+            return None
+        if buf.startswith("//", colon + 1):
+            return True
+        # The look-behind kept before the resume position covers buf[start - 2].
+        return start == 1 or (start >= 2 and buf[start - 2] == "\n")
+
     # -- handlers: each returns the resume index, or None to defer ------------------------
 
     def _at_angle(self, t: int, final: bool, out: list[Candidate]) -> int | None:
         """Handle ``<scheme:`` at ``t``: a ``<URL:...>`` wrapper or a ``<scheme:...>``."""
         buf = self._buf
+        n = len(buf)
         m = self._p.scheme_ahead.match(buf, t + 1)
         if m is None:  # cannot happen: the trigger's look-ahead matched the same text
             return t + 1
-        word = m.group()[:-1]
-        if word.lower() == URL_PREFIX_WORD:
+        word = m.group()[:-1].lower()
+        if word == URL_PREFIX_WORD:
             kind: Kind = "wrapped"
             content = m.end()
+            word = ""
+            if content == n or buf[content] in _PSEUDO_LEADS:
+                gap = self._p.prefix_gap.match(buf, content)
+                inner = self._p.scheme_ahead.match(buf, gap.end() if gap else content)
+                if inner is None and n - content < TRIGGER_LOOKAHEAD + 16 and not final:
+                    return None
+                word = inner.group()[:-1].lower() if inner else ""
         else:
             known = self._recognised(word, m.end(), final)
             if known is None:
@@ -507,6 +544,8 @@ class Scanner:
                 return t + 1
             kind = "angle"
             content = t + 1
+        if word in PSEUDO_SCHEMES:  # decided, then skipped: see PSEUDO_SCHEMES
+            return self._wrapper(t, kind, content, final, [])
         return self._wrapper(t, kind, content, final, out)
 
     def _wrapper(
@@ -616,11 +655,14 @@ class Scanner:
             if s + TRIGGER_LOOKAHEAD > len(buf) and not final:
                 return None
             return t + 1
-        known = self._recognised(m.group()[:-1], m.end(), final)
+        scheme = m.group()[:-1]
+        known = self._recognised(scheme, m.end(), final)
         if known is None:
             return None
         if not known:
             return t + 1
+        if scheme.lower() in PSEUDO_SCHEMES:  # decided, then skipped: see PSEUDO_SCHEMES
+            out = []
         step = self._bare_at(t - len(URL_PREFIX_WORD), "prefixed", s, final, out)
         return t + 1 if step == -1 else step
 
@@ -629,24 +671,50 @@ class Scanner:
     ) -> int | None:
         """Decide a bare (or prefixed) URL whose scheme starts at ``url_start``.
 
-        Returns the resume index, None to defer, or -1 when there is no URL here.
+        Returns the resume index, None to defer, or -1 when there is no URL here. A -1
+        makes the scan resume one character after the trigger, so it must cost O(1) or
+        cover only text in which no trigger can start: ``scheme::`` is refused before the
+        URL is walked, and a URL found empty after the walk ("http://.") held nothing but
+        slashes and trailing punctuation.
         """
         buf = self._buf
         n = len(buf)
-        token = self._p.bare_token
-        hspace = self._p.hspace_run
+        colon = buf.index(":", url_start)
+        if colon + 1 >= n and not final:
+            return None
+        # A double colon is a Perl or C++ name ("HTTP::Request", "File::Find").
+        if buf.startswith(":", colon + 1):
+            return -1
         line, line_start = self._line_info(start)
         prefix = self._line_quote_prefix(line_start, start)
         key = quote_key(prefix) if prefix else ""
+        cap = url_start + self._max_url + 1  # reaching it means the URL is too long
+        limit = min(n, cap)
+        segment = self._p.bare_segment
+        depth: dict[str, int] = {}  # the balance rule's state, used once a closer is met
+        counted = url_start  # openers before this index are in ``depth``
         i = url_start
-        depth: dict[str, int] = {}
         while True:
-            m = token.match(buf, i)
-            e = m.end() if m else i
-            # An unbalanced closing bracket ends the URL: "[a](http://x)[b](mailto:y)".
-            closer = _first_unbalanced(buf, i, e, depth)
-            if closer >= 0:
-                e = closer
+            m = segment.match(buf, i, limit)
+            e = m.end() if m is not None else i  # the pattern matches the empty string
+            closed = False
+            if e < limit and buf[e] in _RARE_STOPS:  # one test for the rare cases
+                char = buf[e]
+                if char == "[":
+                    if e == colon + 3 and buf.startswith("//", colon + 1):
+                        # An IP literal host ("http://[::1]:8080/"): its brackets are kept.
+                        if e + IP_LITERAL_SPAN > n and not final:
+                            return None
+                        literal = self._p.ip_literal.match(buf, e)
+                        if literal is not None:
+                            i = literal.end()
+                            continue
+                elif char == "{":
+                    # A template or markup sigil before "{" ("${x}", "%{d}", "@{fg text}").
+                    if buf[e - 1] in _BRACE_SIGILS and e - 1 > colon:
+                        e -= 1
+                else:  # a closing bracket: decide the balance
+                    e, closed, counted = self._balance(counted, e, limit, depth)
             if e - url_start > self._max_url:  # the bound covers the whole span
                 cut = url_start + self._max_url
                 out.append(
@@ -654,33 +722,22 @@ class Scanner:
                 )
                 self._skipping = True
                 return cut
-            if closer < 0 and e == n and not final:
+            if not closed and e == n and not final:
                 return None
-            if closer >= 0 or e == i or buf[e - 1] != "-":
+            # The URL's text stops at e. Whether it continues on the next line is decided
+            # by _next_line (the hyphen rule) or, for a bare URL at a line end, by the wrap
+            # evidence of urlsift._wrap; the cheap tests first, as most URLs end here.
+            if closed or e == i:
                 break
-            # A line break right after a hyphen continues the URL (RFC 1738 appendix).
-            h = hspace.match(buf, e)
-            k = h.end() if h else e
-            if k == n and not final:
-                return None
-            if k == n or buf[k] != "\n":
+            if buf[e - 1] == "-":
+                j = self._next_line(e, key, final)
+            elif kind == "bare" and buf[e : e + 1] in ("\n", "\r"):
+                j = wrapped_continuation(buf, url_start, e, line_start - self._base, final)
+            else:
                 break
-            j = k + 1
-            if key:
-                if self._prefix_undecided(j, final):
-                    return None
-                q = self._p.quote_prefix.match(buf, j)
-                if q is not None and quote_key(q.group()) == key:
-                    j = q.end()
-            h = hspace.match(buf, j)
-            j = h.end() if h else j
-            if j == n and not final:
+            if j is None:
                 return None
-            nxt = token.match(buf, j)
-            seg_end = nxt.end() if nxt else j
-            if seg_end == n and not final:
-                return None
-            if not any(c not in _NOT_CONTINUATION for c in buf[j:seg_end]):
+            if j < 0:
                 break
             i = j
         end = self._trim(url_start, e)
@@ -692,12 +749,87 @@ class Scanner:
             if len(stripped) < end - url_start:
                 end = self._trim(url_start, url_start + len(stripped))
         # Nothing after "scheme:" (or only slashes): "news: today" is prose, not a URL.
-        # A double colon is a Perl or C++ name ("HTTP::Request", "File::Find").
-        colon = buf.index(":", url_start)
-        if not buf[colon + 1 : end].strip("/") or buf.startswith(":", colon + 1):
+        if not buf[colon + 1 : end].strip("/"):
             return -1
         out.append(self._make(kind, start, end, buf[url_start:end], prefix, (line, line_start)))
         return end
+
+    def _balance(
+        self, counted: int, e: int, limit: int, depth: dict[str, int]
+    ) -> tuple[int, bool, int]:
+        """Apply the bracket balance rule at the closing bracket ``buf[e]``.
+
+        The first closing bracket without its opener ends a bare URL ("[a](http://x)");
+        a balanced one is kept ("/wiki/Foo_(bar)") and the URL's text runs on to the next
+        stop, closer or ``limit``. ``depth`` (opener -> count still open) holds the openers
+        before ``counted``; the ones from there on are counted here, once each. Returns
+        ``(end, ended at a closer, counted)``.
+        """
+        buf = self._buf
+        opener = self._p.opener
+        segment = self._p.bare_segment
+        while True:
+            o = opener.search(buf, counted, e)
+            while o is not None:
+                char = o.group()
+                depth[char] = depth.get(char, 0) + 1
+                o = opener.search(buf, o.end(), e)
+            match = _CLOSERS[buf[e]]
+            if not depth.get(match):
+                return e, True, e
+            depth[match] -= 1
+            counted = e + 1
+            m = segment.match(buf, counted, limit)
+            e = m.end() if m is not None else counted
+            if e == limit or buf[e] not in _CLOSERS:
+                return e, False, counted
+
+    def _next_line(self, e: int, key: str, final: bool) -> int | None:
+        """Where a bare URL whose text stops at ``e`` continues on the next line, if it does.
+
+        The one place that decides whether a bare URL spans a line end. The RFC 1738
+        appendix's rule: a line break right after a hyphen continues the URL when the next
+        line (after the first line's quote prefix and indentation) starts with more than
+        prose punctuation. Not after a run of two or more hyphens (a ruler "-----", a dash
+        or a signature separator "--": no word is broken there), and not when the hyphen
+        follows punctuation and the next line starts with a capitalised word ("...com.-" +
+        "You received ...": a sentence, not a URL's rest).
+
+        Called when the text stops at a line end right after a hyphen (``buf[e - 1]``).
+        Returns the index where the continuation starts, -1 when the URL ends at ``e``, or
+        None when the answer needs more text.
+        """
+        buf = self._buf
+        if buf[e - 2] == "-":  # buf[e - 1] is a hyphen, and "scheme:" precedes it
+            return -1
+        n = len(buf)
+        hspace = self._p.hspace_run
+        h = hspace.match(buf, e)
+        k = h.end() if h else e
+        if k == n:
+            return None if not final else -1
+        if buf[k] != "\n":
+            return -1
+        j = k + 1
+        if key:
+            if self._prefix_undecided(j, final):
+                return None
+            q = self._p.quote_prefix.match(buf, j)
+            if q is not None and quote_key(q.group()) == key:
+                j = q.end()
+        h = hspace.match(buf, j)
+        j = h.end() if h else j
+        if j == n and not final:
+            return None
+        nxt = self._p.bare_segment.match(buf, j, j + _CONTINUATION_LOOK)
+        seg_end = nxt.end() if nxt else j
+        if seg_end == n and not final:
+            return None
+        if not any(c not in _NOT_CONTINUATION for c in buf[j:seg_end]):
+            return -1
+        if buf[e - 2] in _TRAILING_PUNCT and self._p.prose_word.match(buf, j, seg_end + 1):
+            return -1
+        return j
 
     def _trim(self, start: int, end: int) -> int:
         """Drop prose punctuation from a bare URL's end.
@@ -706,6 +838,17 @@ class Scanner:
         URL, so every closer left is balanced ("/wiki/Foo_(bar)" keeps its ")").
         """
         buf = self._buf
-        while end > start and buf[end - 1] in _TRAILING_PUNCT:
-            end -= 1
+        if buf[end - 1] not in _TRIMMED:  # most URLs: nothing to drop
+            return end
+        while end > start:
+            char = buf[end - 1]
+            if char in _TRAILING_PUNCT:
+                end -= 1
+            elif char == "-" and buf[end - 2] == "-":
+                # A run of two or more hyphens at the end is a dash, a ruler or a signature
+                # separator ("http://x.example/.--"), not part of the URL.
+                while buf[end - 1] == "-":
+                    end -= 1
+            else:
+                break
         return end

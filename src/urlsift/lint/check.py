@@ -17,8 +17,8 @@ import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from .._context import SCHEME
 from .._model import Defect
+from .._wrap import continuation as wrap_evidence
 from .model import RULE_BY_CODE, Diagnostic, Finding, LintSeverity
 
 # Core defect code -> (rule when the defect is a warning, rule when it is an error,
@@ -39,6 +39,7 @@ DEFECT_RULES: dict[str, tuple[str, str, bool]] = {
     "bad-address": ("URL009", "URL001", False),
     "search-without-path": ("URL009", "URL001", False),
     "invalid-utf8": ("URL009", "URL001", False),
+    "continued-line": ("URL008", "URL008", False),
 }
 """Core defect code -> (rule if warning, rule if error, keep the defect's severity)."""
 
@@ -70,34 +71,15 @@ def visible(text: str) -> str:
 
 # --- URL008: a bare URL that seems to continue on the next line ------------------------
 
-# Characters a URL continuation may hold (RFC 1738 xchar and reserved, plus '%' and '#').
-_URL_TOKEN = re.compile(r"[A-Za-z0-9\-._~:/?#\[\]@!$&'()*+,;=%]+")
-# The core's scheme rule, bounded: an unbounded run searched over a long word of letters
-# is tried from every start and went quadratic (a 160 KB word took 13 s).
-_HAS_SCHEME = re.compile(rf"{SCHEME}:")
-_HAS_URL = re.compile(rf"{SCHEME}://")
-_TABLE_SEPARATORS = (["="], [":"], ["|"], ["->"], ["=>"])
-_FILE_EXTENSION = re.compile(
-    r"\.(?:s?html?|xhtml|php\d?|aspx?|jsp|cgi|pl|txt|pdf|ps|gz|tgz|zip|tar|bz2|xz|Z|"
-    r"xml|json|md|rst|png|jpe?g|gif|svg|c|h|py|patch|diff)\Z",
-    re.IGNORECASE,
-)
-_QUOTE = re.compile(r"[ \t]*(?:>[ \t]?)*")
 _BLANK_TO_END = re.compile(r"\s*\Z")
-_SENTENCE_END = ".,;:!?\"')]"
-# The URL ends in a character after which a URL rarely ends (a cut mid-URL).
-_OPEN_ENDINGS = frozenset("-_?&=")
-# Signs in the next line's first word that it is part of a URL, not prose. A lone '/'
-# between words ("and/or", "TCP/IP") is not enough: it needs another sign with it.
-_URL_SIGNS = frozenset("?=&%#~")
-
-
-def _quote_key(prefix: str) -> str:
-    return "".join(c for c in prefix if c == ">")
 
 
 def continuation(url: str, rest_of_line: str, url_line: str, next_line: str) -> str | None:
     """Return the next line's first word when a URL at a line end seems to continue there.
+
+    The evidence is the core's (:func:`urlsift._wrap.continuation`, one definition for the
+    scanner's join and this rule): lint warns on its looser "seems to continue" answers
+    too, where the scanner joins only lines a client wrapped.
 
     Args:
         url: the URL as found (a bare URL that ends on its line).
@@ -106,43 +88,12 @@ def continuation(url: str, rest_of_line: str, url_line: str, next_line: str) -> 
         next_line: the following line.
 
     Returns:
-        The continuation word, or None. It is a continuation when the URL ends its line,
-        the next line has the same mail quote depth, and its first word (trailing
-        sentence punctuation removed) is made of URL characters, has no scheme of its
-        own, and either holds one of ``? = & % # ~``, holds a ``/`` together with a
-        ``.``, ``_``, digit or second ``/``, ends in a file extension such as ``.html``,
-        or the URL ends in ``- _ ? & =`` (where a URL is rarely complete). A word that
-        starts with ``#`` and holds a ``:`` or is upper case (a directive such as
-        ``#EXTINF:9.0``) is no continuation, nor is a word followed by another URL or by
-        ``=``, ``:``, ``|``, ``->`` or ``=>`` on its line (a table row).
+        The continuation word (sentence punctuation at its end removed), or None.
     """
-    if rest_of_line.strip():
+    if rest_of_line.strip() or not url:
         return None
-    prefix = _QUOTE.match(url_line)
-    next_prefix = _QUOTE.match(next_line)
-    assert prefix is not None  # the pattern matches ""
-    assert next_prefix is not None
-    if _quote_key(prefix.group()) != _quote_key(next_prefix.group()):
-        return None
-    words = next_line[next_prefix.end() :].split()
-    if not words:
-        return None
-    word = words[0].rstrip(_SENTENCE_END)
-    if len(word) < 2 or not _URL_TOKEN.fullmatch(word) or _HAS_SCHEME.match(word):
-        return None
-    if word[0] in "-*+" and len(words) > 1:  # a list item
-        return None
-    if word[0] == "#" and (":" in word or word.isupper()):  # a directive ("#EXTINF:9.0")
-        return None
-    if any(_HAS_URL.search(other) for other in words[1:]) or words[1:2] in _TABLE_SEPARATORS:
-        return None  # a table row ("g?y  =  http://a/b/c/g?y")
-    signs = _URL_SIGNS.intersection(word)
-    slash = "/" in word and (
-        word.count("/") > 1 or any(c.isdigit() or c in "._" for c in word) or word[0] == "/"
-    )
-    if signs or slash or _FILE_EXTENSION.search(word) or url[-1] in _OPEN_ENDINGS:
-        return word
-    return None
+    found = wrap_evidence(url, url_line[: len(url_line) - len(rest_of_line)], next_line)
+    return None if found is None else found.word
 
 
 # --- Findings -> diagnostics -------------------------------------------------------------
@@ -174,8 +125,20 @@ def _diagnostic(
     )
 
 
+def _continued_message(url: str, word: str) -> str:
+    return (
+        f"{visible(url)}: ends the line and seems to continue with "
+        f"{visible(word)!r} on the next line; wrap it as <URL:...>"
+    )
+
+
 def _defect_message(code: str, finding: Finding, defect: Defect) -> str:
     url = visible(finding.url)
+    if defect.code == "continued-line" and finding.alternatives:
+        # The core joined the lines: name the URL as cut and its continuation.
+        cut = finding.alternatives[0]
+        if finding.url.startswith(cut):
+            return _continued_message(cut, finding.url[len(cut) :])
     if code == "URL003" and finding.alternatives:
         readings = " or ".join(visible(alt) for alt in finding.alternatives)
         return f"{url}: line break after a hyphen: reads {url} or {readings}"
@@ -218,10 +181,7 @@ def diagnose_finding(finding: Finding, lines: Sequence[str] | None = None) -> li
         at_end = _BLANK_TO_END.match(line, finding.end_column - 1) is not None
         word = continuation(finding.url, "", line, lines[finding.line]) if at_end else None
         if word is not None:
-            message = (
-                f"{visible(finding.url)}: ends the line and seems to continue with "
-                f"{visible(word)!r} on the next line; wrap it as <URL:...>"
-            )
+            message = _continued_message(finding.url, word)
             out.append(_diagnostic(finding, "URL008", message, finding.column))
     return out
 

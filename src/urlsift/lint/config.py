@@ -1,27 +1,37 @@
-"""Settings of ``urlsift lint``: the configuration file, rule selectors, command-line layers.
+"""Settings of ``urlsift lint``: configuration files, rule selectors, command-line layers.
 
-Strategy: configuration is data read once, validated completely, and frozen into
-:class:`LintSettings` before any file is linted, so a mistake is a usage error (exit 2)
-with a message that names the key and the file, never a surprise halfway through a run.
-The file is found by walking up from the working folder: the nearest ``urlsift.toml``
-(top-level keys) or ``pyproject.toml`` with a ``[tool.urlsift]`` table (a
-``pyproject.toml`` without one is passed over); ``urlsift.toml`` wins when one folder has
-both. Command-line options are a second layer over the file (:class:`CliOptions`).
-Rules are named by selectors: a code (``URL003``), a code prefix (``URL0``, ``URL``),
-a rule name (``ambiguous-hyphen``) or ``ALL``.
+Strategy: configuration is data read once per file, validated completely, and frozen into
+:class:`LintSettings`, so a mistake is a usage error (exit 2) with a message that names the
+file and the key, never a surprise halfway through a run. As in ruff, the *closest*
+configuration file governs each linted file: :class:`SettingsResolver` looks in the file's
+folder and then its parents for an ``urlsift.toml`` (top-level keys) or a
+``pyproject.toml`` with a ``[tool.urlsift]`` table (one without the table is passed over;
+``urlsift.toml`` wins when one folder has both). Files are not merged up the tree: a
+configuration may name a base with ``extend``. Globs in a configuration (``exclude``,
+``include``, ``per-file-ignores``) are relative to its folder; a ``--config`` file governs
+every file and its globs are relative to the working folder. A file under no configuration
+gets the one found from the working folder up, else the defaults. The command line is a
+layer over every configuration (:class:`CliOptions`); its globs are relative to the working
+folder. Each folder's answer is cached, so a run reads each configuration file once and
+looks at each folder once. Rules are named by selectors: a code (``URL003``), a code prefix
+(``URL0``, ``URL``), a rule name (``ambiguous-hyphen``) or ``ALL``.
 """
 
 from __future__ import annotations
 
+import fnmatch
+import os
+import re
 import sys
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from pathlib import Path
+from functools import lru_cache
+from pathlib import Path, PurePosixPath
 from typing import cast
 
 from ..errors import ConfigError
 from .model import RULE_BY_NAME, RULES, LintSeverity
-from .walk import DEFAULT_MAX_FILE_SIZE
+from .walk import DEFAULT_MAX_FILE_SIZE, Globs, WalkOptions, unanchored
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -35,13 +45,21 @@ CONFIG_FILES = ("urlsift.toml", "pyproject.toml")
 """Configuration file names, in order of precedence within one folder."""
 
 CONFIG_KEYS: dict[str, str] = {
+    "extend": "path of a configuration file this one builds on (relative to this file)",
     "select": "list of rule selectors to report (default: ALL)",
     "extend-select": "list of rule selectors added to `select`",
     "ignore": "list of rule selectors not to report",
+    "per-file-ignores": "table: glob -> list of rule selectors not reported in matching files",
+    "extend-per-file-ignores": "table: like `per-file-ignores`, added to it",
+    "ignore-urls": "list of URL patterns (globs, or `re:` regular expressions) never "
+    "reported by any rule nor checked by --check-links",
     "severity": 'table: rule selector -> "error" or "warning"',
     "include": "list of globs: the documents linted in folders (replaces the default set)",
     "extend-include": "list of globs added to the default document set",
     "exclude": "list of globs: files and folders not linted in folders",
+    "extend-exclude": "list of globs added to `exclude`",
+    "force-exclude": "boolean: `exclude` also drops files named on the command line "
+    "(default false; set it for pre-commit)",
     "strict": "boolean: RFC 1738 strictness ('~' and 'host?query' are errors)",
     "include-verbatim": "boolean: also check URLs in code blocks, code spans, <pre> ...",
     "respect-gitignore": "boolean: skip what .gitignore files ignore (default true)",
@@ -49,7 +67,17 @@ CONFIG_KEYS: dict[str, str] = {
     "a larger one gets URL011",
     "links": "table: options of --check-links (passed to the link checker)",
 }
-"""Configuration keys (kebab-case) and what they hold (``docs/lint.md`` lists them)."""
+"""Configuration keys (kebab-case) and what they hold (``docs/lint.md`` lists them).
+Globs are gitignore-style and relative to the configuration file's folder."""
+
+
+def default_selection(strict: bool) -> frozenset[str]:
+    """Return the codes reported when no ``select`` (nor ``--select``) is given.
+
+    Args:
+        strict: the ``strict`` setting in force for the file.
+    """
+    return ALL_CODES
 
 
 def _resolve_one(selector: str) -> frozenset[str] | None:
@@ -120,6 +148,10 @@ class CliOptions:
     """``--extend-include``: added to the document globs."""
     exclude: tuple[str, ...] = ()
     """``--exclude``: added to the file's ``exclude``."""
+    force_exclude: bool | None = None
+    """``--force-exclude`` (True) / ``--no-force-exclude`` (False)."""
+    ignore_urls: tuple[str, ...] = ()
+    """``--ignore-url``: added to the file's ``ignore-urls``."""
     strict: bool | None = None
     """``--strict``."""
     include_verbatim: bool | None = None
@@ -140,7 +172,7 @@ class CliOptions:
 
 @dataclass(frozen=True, slots=True)
 class LintSettings:
-    """Everything a lint run needs to know, validated."""
+    """Everything a lint run needs to know about the files one configuration governs."""
 
     select: frozenset[str] = ALL_CODES
     """Codes reported."""
@@ -151,7 +183,8 @@ class LintSettings:
     extend_include: tuple[str, ...] = ()
     """Globs added to the document set."""
     exclude: tuple[str, ...] = ()
-    """Globs of files and folders not linted in folders."""
+    """Globs of files and folders not linted in folders (``exclude``, ``extend-exclude``
+    and ``--exclude`` together)."""
     strict: bool = False
     """RFC 1738 strictness (:class:`~urlsift.Policy`)."""
     include_verbatim: bool = False
@@ -172,6 +205,17 @@ class LintSettings:
     """The configuration file used, if any."""
     max_file_size: int = DEFAULT_MAX_FILE_SIZE
     """Largest file linted, in bytes (a larger one gets ``URL011`` and is not read)."""
+    force_exclude: bool = False
+    """``exclude`` also drops the files named on the command line."""
+    per_file_ignores: tuple[tuple[str, frozenset[str]], ...] = ()
+    """(glob, codes): codes not reported in the files the glob matches (a glob starting
+    with ``!`` matches the files it would not)."""
+    ignore_urls: tuple[str, ...] = ()
+    """URL patterns never reported nor checked: globs matched against the whole URL, or
+    ``re:`` and a regular expression searched in it."""
+    root: Path | None = None
+    """The folder the globs are relative to (absolute; None: the working folder, and for
+    folder walks the folder given on the command line)."""
 
     def severity_of(self, code: str, default: LintSeverity) -> LintSeverity:
         """Return the effective severity of a diagnostic of ``code``."""
@@ -180,30 +224,146 @@ class LintSettings:
                 return severity
         return default
 
+    def select_for(self, path: Path) -> frozenset[str]:
+        """Return the codes reported in one file (``select`` minus its per-file ignores).
+
+        Args:
+            path: the file, absolute (or relative to :attr:`root`).
+        """
+        if not self.per_file_ignores:
+            return self.select
+        root = self.root or Path.cwd()
+        absolute = path if path.is_absolute() else root / path
+        select = self.select
+        for pattern, codes in self.per_file_ignores:
+            negated = pattern.startswith("!")
+            if _file_globs(pattern.removeprefix("!"), root).matches(absolute, False) != negated:
+                select = select - codes
+        return select
+
+    def url_ignored(self, url: str | None) -> bool:
+        """Return True when ``url`` matches ``ignore-urls``."""
+        return bool(url and self.ignore_urls and _url_pattern(self.ignore_urls).search(url))
+
+    def walk_options(self) -> WalkOptions:
+        """Return what a folder walk governed by these settings lints."""
+        return WalkOptions(
+            include=self.include,
+            extend_include=self.extend_include,
+            exclude=self.exclude,
+            respect_gitignore=self.respect_gitignore,
+            root=self.root,
+            force_exclude=self.force_exclude,
+        )
+
+
+@lru_cache(maxsize=1024)
+def _file_globs(pattern: str, root: Path) -> Globs:
+    return Globs((pattern,), root)
+
+
+def _url_source(pattern: str) -> str:
+    if pattern.startswith("re:"):
+        return f"(?:{pattern[3:]})"
+    return rf"\A{fnmatch.translate(pattern)}"
+
+
+@lru_cache(maxsize=64)
+def _url_pattern(patterns: tuple[str, ...]) -> re.Pattern[str]:
+    return re.compile("|".join(_url_source(p) for p in patterns))
+
+
+def _check_url_patterns(patterns: tuple[str, ...], option: str) -> tuple[str, ...]:
+    for pattern in patterns:
+        try:
+            re.compile(_url_source(pattern))
+        except re.error as exc:
+            raise ConfigError(option, pattern, f"not a regular expression: {exc}") from exc
+    return patterns
+
+
+def rebase_glob(pattern: str, source: Path, target: Path) -> str | None:
+    """Return a gitignore-style glob relative to ``source`` as one relative to ``target``.
+
+    A glob without an inner ``/`` matches in any folder and is returned as it is; an
+    anchored one is re-anchored (``docs/old/`` from ``/p`` is ``/old/`` from ``/p/docs``).
+
+    Args:
+        pattern: the glob (a leading ``!`` is kept).
+        source: the folder it is relative to (absolute).
+        target: the folder it must be relative to (absolute).
+
+    Returns:
+        The glob, or None when it can match nothing under ``target``.
+    """
+    if source == target or unanchored(pattern) or pattern.removeprefix("!").startswith("**/"):
+        return pattern
+    negated = pattern.startswith("!")
+    body = pattern.removeprefix("!")
+    trailing = "/" if body.endswith("/") else ""
+    absolute = Path(os.path.normpath(source / body.lstrip("/")))
+    try:
+        rel = PurePosixPath(absolute.relative_to(target).as_posix())
+    except ValueError:
+        return None
+    if str(rel) == ".":
+        return None
+    return ("!" if negated else "") + f"/{rel}{trailing}"
+
+
+def _read_toml(path: Path) -> dict[str, object]:
+    try:
+        return cast("dict[str, object]", tomllib.loads(path.read_text(encoding="utf-8")))
+    except OSError as exc:
+        raise ConfigError("configuration file", str(path), exc.strerror or str(exc)) from exc
+    except UnicodeDecodeError as exc:
+        raise ConfigError("configuration file", str(path), f"not UTF-8 text: {exc}") from exc
+    except tomllib.TOMLDecodeError as exc:
+        raise ConfigError("configuration file", str(path), f"not valid TOML: {exc}") from exc
+
+
+def config_in(folder: Path) -> Path | None:
+    """Return the configuration file of one folder, or None.
+
+    Args:
+        folder: the folder.
+
+    Returns:
+        Its ``urlsift.toml``, else its ``pyproject.toml`` when that holds a
+        ``[tool.urlsift]`` table.
+
+    Raises:
+        ConfigError: the folder's ``pyproject.toml`` is not valid TOML (whether it holds
+            a urlsift table cannot be told; ruff refuses such a file too).
+    """
+    candidate = folder / "urlsift.toml"
+    if candidate.is_file():
+        return candidate
+    candidate = folder / "pyproject.toml"
+    if candidate.is_file():
+        tool = _read_toml(candidate).get("tool")
+        if isinstance(tool, dict) and "urlsift" in tool:
+            return candidate
+    return None
+
 
 def find_config(start: Path) -> Path | None:
     """Return the configuration file that applies to ``start`` (a folder), or None.
 
     Args:
-        start: the folder to start from (usually the working folder).
+        start: the folder to start from.
 
     Returns:
         The nearest ``urlsift.toml``, or ``pyproject.toml`` holding ``[tool.urlsift]``,
         in ``start`` or a parent folder.
+
+    Raises:
+        ConfigError: a ``pyproject.toml`` on the way is not valid TOML.
     """
     for folder in [start, *start.parents]:
-        candidate = folder / "urlsift.toml"
-        if candidate.is_file():
-            return candidate
-        candidate = folder / "pyproject.toml"
-        if candidate.is_file():
-            try:
-                data = tomllib.loads(candidate.read_text(encoding="utf-8"))
-            except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
-                continue  # not ours to judge: it has no usable [tool.urlsift]
-            tool = data.get("tool")
-            if isinstance(tool, dict) and "urlsift" in tool:
-                return candidate
+        found = config_in(folder)
+        if found is not None:
+            return found
     return None
 
 
@@ -220,21 +380,56 @@ def read_config(path: Path) -> dict[str, object]:
     Raises:
         ConfigError: the file cannot be read or is not valid TOML.
     """
-    try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
-    except OSError as exc:
-        raise ConfigError("--config", str(path), exc.strerror or str(exc)) from exc
-    except UnicodeDecodeError as exc:
-        raise ConfigError("--config", str(path), f"not UTF-8 text: {exc}") from exc
-    except tomllib.TOMLDecodeError as exc:
-        raise ConfigError("--config", str(path), f"not valid TOML: {exc}") from exc
+    data = _read_toml(path)
     if path.name != "pyproject.toml":
-        return cast("dict[str, object]", data)
+        return data
     tool = data.get("tool", {})
     table = tool.get("urlsift", {}) if isinstance(tool, dict) else {}
     if not isinstance(table, dict):
         raise ConfigError(f"[tool.urlsift] in {path}", table, "must be a table")
     return cast("dict[str, object]", table)
+
+
+MAX_EXTEND_DEPTH = 16
+"""Longest chain of ``extend`` (a longer one is taken for a mistake)."""
+
+
+def read_config_chain(path: Path) -> list[tuple[Path, dict[str, object]]]:
+    """Read a configuration file and the bases it extends (``extend``), the deepest base first.
+
+    Args:
+        path: the configuration file.
+
+    Returns:
+        (file, table) pairs; the last is ``path``'s own.
+
+    Raises:
+        ConfigError: a file cannot be read or is invalid, ``extend`` is not a string,
+            names a missing file, or the chain loops.
+    """
+    chain: list[tuple[Path, dict[str, object]]] = []
+    seen: list[Path] = []
+    current: Path | None = path
+    while current is not None:
+        resolved = Path(os.path.abspath(current))
+        if resolved in seen or len(seen) >= MAX_EXTEND_DEPTH:
+            names = " -> ".join(str(p) for p in [*seen, resolved])
+            problem = "a loop" if resolved in seen else f"more than {MAX_EXTEND_DEPTH} files"
+            raise ConfigError(f"extend in {seen[-1]}", str(current), f"{problem}: {names}")
+        seen.append(resolved)
+        table = read_config(resolved)
+        chain.append((resolved, table))
+        base = table.get("extend")
+        if base is None:
+            current = None
+        elif isinstance(base, str) and base:
+            current = resolved.parent / Path(base).expanduser()
+            if not current.is_file():
+                raise ConfigError(f"extend in {resolved}", base, "no such file")
+        else:
+            raise ConfigError(f"extend in {resolved}", base, "must be a path (a string)")
+    chain.reverse()
+    return chain
 
 
 def _strings(table: Mapping[str, object], key: str, where: str) -> tuple[str, ...] | None:
@@ -279,13 +474,160 @@ def _severities(table: Mapping[str, object], where: str) -> dict[str, LintSeveri
     return out
 
 
+def _file_ignores(
+    table: Mapping[str, object], key: str, where: str
+) -> list[tuple[str, frozenset[str]]] | None:
+    value = table.get(key)
+    if value is None:
+        return None
+    if not isinstance(value, dict):
+        raise ConfigError(f"{key} in {where}", value, "must be a table: glob -> selectors")
+    out: list[tuple[str, frozenset[str]]] = []
+    for pattern, selectors in value.items():
+        option = f"{key} glob {pattern!r} in {where}"
+        if not pattern.removeprefix("!"):
+            raise ConfigError(option, pattern, "an empty glob")
+        if isinstance(selectors, str):
+            selectors = [selectors]
+        if not isinstance(selectors, list) or not all(isinstance(x, str) for x in selectors):
+            raise ConfigError(option, selectors, "must be a list of rule selectors")
+        out.append((pattern, resolve_selectors(selectors, option)))
+    return out
+
+
+class _Layers:
+    """Settings being built from configuration layers (a base first), then the CLI."""
+
+    def __init__(self, root: Path) -> None:
+        self.root = root
+        # The selection: a base (None: the default, known once `strict` is) and the
+        # layers' additions and removals, applied in order.
+        self.select: frozenset[str] | None = None
+        self.edits: list[tuple[frozenset[str], frozenset[str]]] = []
+        self.severity: dict[str, LintSeverity] = {}
+        self.include: tuple[str, ...] | None = None
+        self.extend_include: list[str] = []
+        self.exclude: list[str] = []
+        self.extend_exclude: list[str] = []
+        self.per_file_ignores: list[tuple[str, frozenset[str]]] = []
+        self.extend_per_file_ignores: list[tuple[str, frozenset[str]]] = []
+        self.ignore_urls: tuple[str, ...] = ()
+        self.flags: dict[str, bool] = {}
+        self.max_file_size = DEFAULT_MAX_FILE_SIZE
+        self.links: dict[str, object] = {}
+
+    def _globs(self, patterns: Iterable[str], base: Path) -> list[str]:
+        rebased = (rebase_glob(pattern, base, self.root) for pattern in patterns)
+        return [pattern for pattern in rebased if pattern is not None]
+
+    def _file_globs(
+        self, entries: Iterable[tuple[str, frozenset[str]]], base: Path
+    ) -> list[tuple[str, frozenset[str]]]:
+        out = []
+        for pattern, codes in entries:
+            negated = "!" if pattern.startswith("!") else ""
+            rebased = rebase_glob(pattern.removeprefix("!"), base, self.root)
+            if rebased is not None:
+                out.append((negated + rebased, codes))
+        return out
+
+    def add_table(self, table: Mapping[str, object], where: str, base: Path) -> None:
+        unknown = sorted(set(table) - set(CONFIG_KEYS))
+        if unknown:
+            known = ", ".join(CONFIG_KEYS)
+            raise ConfigError(f"key in {where}", unknown[0], f"unknown key; known keys: {known}")
+        select = _strings(table, "select", where)
+        if select is not None:  # as in ruff, a layer's `select` starts the selection over
+            self.select = resolve_selectors(select, f"select in {where}")
+            self.edits = []
+        extend = _strings(table, "extend-select", where) or ()
+        ignore = _strings(table, "ignore", where) or ()
+        self.edits.append(
+            (
+                resolve_selectors(extend, f"extend-select in {where}"),
+                resolve_selectors(ignore, f"ignore in {where}"),
+            )
+        )
+        self.severity.update(_severities(table, where))
+        include = _strings(table, "include", where)
+        if include is not None:
+            self.include = tuple(self._globs(include, base))
+        self.extend_include += self._globs(_strings(table, "extend-include", where) or (), base)
+        exclude = _strings(table, "exclude", where)
+        if exclude is not None:
+            self.exclude = self._globs(exclude, base)
+        self.extend_exclude += self._globs(_strings(table, "extend-exclude", where) or (), base)
+        ignores = _file_ignores(table, "per-file-ignores", where)
+        if ignores is not None:
+            self.per_file_ignores = self._file_globs(ignores, base)
+        more = _file_ignores(table, "extend-per-file-ignores", where) or ()
+        self.extend_per_file_ignores += self._file_globs(more, base)
+        urls = _strings(table, "ignore-urls", where)
+        if urls is not None:
+            self.ignore_urls = _check_url_patterns(urls, f"ignore-urls in {where}")
+        for key in ("strict", "include-verbatim", "respect-gitignore", "force-exclude"):
+            flag = _boolean(table, key, where)
+            if flag is not None:
+                self.flags[key] = flag
+        self.max_file_size = _size(table, "max-file-size", where) or self.max_file_size
+        links = table.get("links", {})
+        if not isinstance(links, dict):
+            raise ConfigError(f"links in {where}", links, "must be a table")
+        self.links.update(links)
+
+    def settings(self, cli: CliOptions, cwd: Path | None, config_path: Path | None) -> LintSettings:
+        base = cwd or self.root
+        flags = self.flags
+        strict = _pick(cli.strict, flags.get("strict"), False)
+        if cli.select is not None:  # replaces the files' selection, their `ignore` too
+            select = resolve_selectors(cli.select, "--select")
+        else:
+            select = default_selection(strict) if self.select is None else self.select
+            for added, removed in self.edits:
+                select = (select | added) - removed
+        select |= resolve_selectors(cli.extend_select, "--extend-select")
+        select -= resolve_selectors(cli.ignore, "--ignore")
+        include = self.include
+        if cli.include is not None:
+            include = tuple(self._globs(cli.include, base))
+        links = dict(self.links)
+        if cli.link_allow_private_redirects:
+            links["allow-private-redirects"] = True
+        return LintSettings(
+            select=select,
+            severity=tuple(sorted(self.severity.items())),
+            include=include,
+            extend_include=(*self.extend_include, *self._globs(cli.extend_include, base)),
+            exclude=(*self.exclude, *self.extend_exclude, *self._globs(cli.exclude, base)),
+            strict=strict,
+            include_verbatim=_pick(cli.include_verbatim, flags.get("include-verbatim"), False),
+            respect_gitignore=_pick(cli.respect_gitignore, flags.get("respect-gitignore"), True),
+            check_links=cli.check_links,
+            links=links,
+            link_timeout=cli.link_timeout,
+            link_exclude=cli.link_exclude,
+            link_cache=cli.link_cache,
+            config_path=config_path,
+            max_file_size=self.max_file_size,
+            force_exclude=_pick(cli.force_exclude, flags.get("force-exclude"), False),
+            per_file_ignores=(*self.per_file_ignores, *self.extend_per_file_ignores),
+            ignore_urls=(
+                *self.ignore_urls,
+                *_check_url_patterns(cli.ignore_urls, "--ignore-url"),
+            ),
+            root=self.root if cwd is not None else None,
+        )
+
+
 def build_settings(
     table: Mapping[str, object],
     cli: CliOptions | None = None,
     *,
     config_path: Path | None = None,
 ) -> LintSettings:
-    """Validate a configuration table and lay the command line over it.
+    """Validate one configuration table and lay the command line over it.
+
+    Globs are kept as written (relative to the working folder when linting).
 
     Args:
         table: the ``[tool.urlsift]`` table (or ``urlsift.toml``'s top level); may be empty.
@@ -298,49 +640,40 @@ def build_settings(
     Raises:
         ConfigError: an unknown key, a value of the wrong type, or an unknown selector.
     """
-    cli = cli or CliOptions()
     where = str(config_path) if config_path is not None else "the configuration"
-    unknown = sorted(set(table) - set(CONFIG_KEYS))
-    if unknown:
-        raise ConfigError(
-            f"key in {where}", unknown[0], "unknown key; known keys: " + ", ".join(CONFIG_KEYS)
-        )
-    select = resolve_selectors(_strings(table, "select", where) or ("ALL",), f"select in {where}")
-    select |= resolve_selectors(
-        _strings(table, "extend-select", where) or (), f"extend-select in {where}"
-    )
-    select -= resolve_selectors(_strings(table, "ignore", where) or (), f"ignore in {where}")
-    if cli.select is not None:
-        select = resolve_selectors(cli.select, "--select")
-    select |= resolve_selectors(cli.extend_select, "--extend-select")
-    select -= resolve_selectors(cli.ignore, "--ignore")
-    links = table.get("links", {})
-    if not isinstance(links, dict):
-        raise ConfigError(f"links in {where}", links, "must be a table")
-    if cli.link_allow_private_redirects:
-        links = {**links, "allow-private-redirects": True}
-    include = cli.include if cli.include is not None else _strings(table, "include", where)
-    return LintSettings(
-        select=select,
-        severity=tuple(sorted(_severities(table, where).items())),
-        include=include,
-        extend_include=(_strings(table, "extend-include", where) or ()) + cli.extend_include,
-        exclude=(_strings(table, "exclude", where) or ()) + cli.exclude,
-        strict=_pick(cli.strict, _boolean(table, "strict", where), False),
-        include_verbatim=_pick(
-            cli.include_verbatim, _boolean(table, "include-verbatim", where), False
-        ),
-        respect_gitignore=_pick(
-            cli.respect_gitignore, _boolean(table, "respect-gitignore", where), True
-        ),
-        check_links=cli.check_links,
-        links=cast("dict[str, object]", links),
-        link_timeout=cli.link_timeout,
-        link_exclude=cli.link_exclude,
-        link_cache=cli.link_cache,
-        config_path=config_path,
-        max_file_size=_size(table, "max-file-size", where) or DEFAULT_MAX_FILE_SIZE,
-    )
+    layers = _Layers(Path.cwd())
+    layers.add_table(table, where, layers.root)
+    return layers.settings(cli or CliOptions(), None, config_path)
+
+
+def settings_from_file(
+    path: Path | None, cli: CliOptions | None, cwd: Path, *, explicit: bool = False
+) -> LintSettings:
+    """Read a configuration file (and its ``extend`` bases) into settings.
+
+    Args:
+        path: the file (None: the defaults).
+        cli: the command-line layer.
+        cwd: the working folder (command-line globs are relative to it).
+        explicit: True for a ``--config`` file: its globs, and its bases', are relative to
+            the working folder (as in ruff), not to the file's folder.
+
+    Returns:
+        The settings; their :attr:`~LintSettings.root` is the file's folder (the working
+        folder when ``explicit`` or without a file).
+
+    Raises:
+        ConfigError: a file of the chain cannot be read or is invalid.
+    """
+    cwd = Path(os.path.abspath(cwd))
+    if path is None:
+        return _Layers(cwd).settings(cli or CliOptions(), cwd, None)
+    chain = read_config_chain(path)
+    root = cwd if explicit else chain[-1][0].parent
+    layers = _Layers(root)
+    for file, table in chain:
+        layers.add_table(table, str(file), root if explicit else file.parent)
+    return layers.settings(cli or CliOptions(), cwd, chain[-1][0])
 
 
 def _pick(cli: bool | None, file: bool | None, default: bool) -> bool:
@@ -349,10 +682,76 @@ def _pick(cli: bool | None, file: bool | None, default: bool) -> bool:
     return default if file is None else file
 
 
+class SettingsResolver:
+    """The settings of each file: those of the closest configuration file (ruff's way).
+
+    Every folder is looked at once and every configuration file read once per run
+    (:meth:`for_folder` caches both), so linting a tree costs one look per folder, not
+    one parse per file.
+    """
+
+    def __init__(
+        self, cwd: Path, cli: CliOptions | None = None, config: Path | None = None
+    ) -> None:
+        """Find the working folder's settings (reading ``config`` when given).
+
+        Args:
+            cwd: the working folder.
+            cli: the command-line layer (laid over every configuration).
+            config: an explicit configuration file (``--config``): it governs every file.
+
+        Raises:
+            ConfigError: the configuration that applies to the working folder (or
+                ``config``) is unreadable or invalid.
+        """
+        self.cwd = Path(os.path.abspath(cwd))
+        self.cli = cli or CliOptions()
+        self._by_folder: dict[Path, LintSettings] = {}
+        self._by_file: dict[Path, LintSettings] = {}
+        self.fixed = (
+            settings_from_file(config, self.cli, self.cwd, explicit=True)
+            if config is not None
+            else None
+        )
+        self.default = self.fixed or self.for_folder(self.cwd, fallback=True)
+        """The settings of files under no configuration file (the working folder's)."""
+
+    def _from_file(self, path: Path) -> LintSettings:
+        settings = self._by_file.get(path)
+        if settings is None:
+            settings = self._by_file[path] = settings_from_file(path, self.cli, self.cwd)
+        return settings
+
+    def for_folder(self, folder: Path, *, fallback: bool = False) -> LintSettings:
+        """Return the settings of the files in ``folder`` (an absolute path).
+
+        Raises:
+            ConfigError: the configuration file found is unreadable or invalid.
+        """
+        if self.fixed is not None:
+            return self.fixed
+        found = self._by_folder.get(folder)
+        if found is not None:
+            return found
+        own = config_in(folder)
+        if own is not None:
+            found = self._from_file(own)
+        elif folder.parent == folder:
+            found = settings_from_file(None, self.cli, self.cwd) if fallback else self.default
+        else:
+            found = self.for_folder(folder.parent, fallback=fallback)
+        self._by_folder[folder] = found
+        return found
+
+    def for_file(self, path: Path) -> LintSettings:
+        """Return the settings of one file (absolute, or relative to the working folder)."""
+        return self.for_folder(Path(os.path.abspath(self.cwd / path)).parent)
+
+
 def load_settings(
     cwd: Path, cli: CliOptions | None = None, config: Path | None = None
 ) -> LintSettings:
-    """Find and read the configuration, then lay the command line over it.
+    """Return the settings of the working folder (``--config``'s when given).
 
     Args:
         cwd: the working folder (where the search for a configuration file starts).
@@ -360,11 +759,9 @@ def load_settings(
         config: an explicit configuration file (``--config``); no search then.
 
     Returns:
-        The settings.
+        The settings (:class:`SettingsResolver` gives each file's).
 
     Raises:
         ConfigError: the configuration cannot be read or is invalid.
     """
-    path = config if config is not None else find_config(cwd)
-    table = read_config(path) if path is not None else {}
-    return build_settings(table, cli, config_path=path)
+    return SettingsResolver(cwd, cli, config).default

@@ -3,25 +3,42 @@
 Strategy: files from :mod:`.walk`, text from :func:`~.walk.read_document`, findings from
 :mod:`.extract`, diagnostics from :mod:`.check`, then one filter for every diagnostic
 whatever produced it (text rules, unreadable files, the optional link checker): the rule
-selection, the severity overrides and the document's suppression comments. The result is
-data (:class:`LintResult`); rendering and exit codes belong to the caller. Bad documents
-never raise: an unreadable or (explicitly named) binary file is a ``URL010`` diagnostic, a
-file larger than ``max-file-size`` a ``URL011`` one (it is not read whole).
+selection of the document (its configuration's, less its ``per-file-ignores``), the
+``ignore-urls`` patterns, the severity overrides and the document's suppression comments.
+Each document is judged by the settings of the configuration that governs it
+(:class:`~.config.SettingsResolver`, or one :class:`~.config.LintSettings` for all). URLs
+that ``ignore-urls`` matches are dropped before any rule or the link checker sees them. The
+result is data (:class:`LintResult`); rendering and exit codes belong to the caller. Bad
+documents never raise: an unreadable or (explicitly named) binary file is a ``URL010``
+diagnostic, a file larger than ``max-file-size`` a ``URL011`` one (it is not read whole).
 """
 
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Sequence
+import os
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import BinaryIO
 
 from .._model import Policy
 from .check import Suppressions, diagnose
-from .config import LintSettings
+from .config import LintSettings, SettingsResolver
 from .extract import ExtractOptions, detect_format, extract_findings
 from .model import RULE_BY_CODE, Diagnostic, Finding
-from .walk import DocumentText, iter_documents, read_document, walk_options
+from .walk import (
+    DocumentText,
+    WalkOptions,
+    display_path,
+    force_excluded,
+    iter_documents,
+    read_document,
+    read_stream,
+)
+
+SettingsFor = Callable[[Path], LintSettings]
+"""The settings of the files of a folder (absolute path in)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -52,11 +69,15 @@ class LintResult:
 
 
 def _finalize(
-    diagnostics: Sequence[Diagnostic], settings: LintSettings, suppressions: Suppressions
+    diagnostics: Sequence[Diagnostic],
+    settings: LintSettings,
+    suppressions: Suppressions,
+    select: frozenset[str] | None = None,
 ) -> list[Diagnostic]:
+    select = settings.select if select is None else select
     out: list[Diagnostic] = []
     for d in diagnostics:
-        if d.code not in settings.select or suppressions.silences(d):
+        if d.code not in select or suppressions.silences(d) or settings.url_ignored(d.url):
             continue
         severity = settings.severity_of(d.code, d.severity)
         out.append(d if severity == d.severity else dataclasses.replace(d, severity=severity))
@@ -70,17 +91,20 @@ def lint_text(
 
     Args:
         text: the decoded document.
-        path: its path (the format is chosen from the name; it is reported as given).
+        path: its path (the format is chosen from the name, the ``per-file-ignores`` match
+            it relative to the settings' root; it is reported as given).
         settings: rule selection and options (default :class:`LintSettings`).
 
     Returns:
-        The findings and the diagnostics that survive selection and suppressions,
-        in document order.
+        The findings (those ``ignore-urls`` matches left out) and the diagnostics that
+        survive selection and suppressions, in document order.
     """
     settings = settings or LintSettings()
     findings = extract_findings(text, path, detect_format(path), _extract_options(settings))
+    findings = [f for f in findings if not settings.url_ignored(f.url)]
     diagnostics = diagnose(findings, text)
-    return findings, _finalize(diagnostics, settings, Suppressions.parse(text))
+    select = settings.select_for(Path(path))
+    return findings, _finalize(diagnostics, settings, Suppressions.parse(text), select)
 
 
 def _extract_options(settings: LintSettings) -> ExtractOptions:
@@ -98,57 +122,147 @@ def _too_large(path: str, content: DocumentText) -> Diagnostic:
     return Diagnostic(path, 1, 1, rule.code, rule.severity, content.problem or rule.summary)
 
 
+_EMPTY = Suppressions({}, frozenset())  # for a document not read
+
+
+class _Run:
+    """One lint run: documents in, a :class:`LintResult` out."""
+
+    def __init__(self, settings: LintSettings | SettingsResolver | None) -> None:
+        if isinstance(settings, SettingsResolver):
+            self.settings_for: SettingsFor = settings.for_folder
+        else:
+            fixed = settings or LintSettings()
+            self.settings_for = lambda _folder: fixed
+        self._walk: dict[int, tuple[LintSettings, WalkOptions]] = {}
+        self._extract: dict[int, tuple[LintSettings, ExtractOptions]] = {}
+        self.out: list[Diagnostic] = []
+        self.files = self.urls = 0
+        # Findings for the link checker, by the settings that govern them (their `links`).
+        self.to_check: dict[int, tuple[LintSettings, list[Finding]]] = {}
+        self.suppressions: dict[str, Suppressions] = {}
+
+    def walk_options(self, folder: Path) -> WalkOptions:
+        """The walk options of a folder (built once per settings)."""
+        settings = self.settings_for(folder)
+        known = self._walk.get(id(settings))
+        if known is None:
+            known = self._walk[id(settings)] = (settings, settings.walk_options())
+        return known[1]
+
+    def _extract_options(self, settings: LintSettings) -> ExtractOptions:
+        known = self._extract.get(id(settings))
+        if known is None:
+            known = self._extract[id(settings)] = (settings, _extract_options(settings))
+        return known[1]
+
+    def add(
+        self,
+        display: str,
+        path: Path,
+        content: DocumentText,
+        settings: LintSettings,
+        explicit: bool,
+    ) -> None:
+        """Lint one document (``path`` absolute: it picks the per-file ignores)."""
+        select = settings.select_for(path)
+        if content.text is None:
+            if content.too_large:
+                self.files += 1
+                diagnostic = _too_large(display, content)
+                self.out.extend(_finalize([diagnostic], settings, _EMPTY, select))
+            elif not content.binary or explicit:
+                self.files += 1
+                diagnostic = _unreadable(display, content.problem or "unreadable")
+                self.out.extend(_finalize([diagnostic], settings, _EMPTY, select))
+            return
+        self.files += 1
+        text = content.text
+        fmt = detect_format(display)
+        findings = extract_findings(text, display, fmt, self._extract_options(settings))
+        findings = [f for f in findings if not settings.url_ignored(f.url)]
+        self.urls += len(findings)
+        self.suppressions[display] = found = Suppressions.parse(text)
+        self.out.extend(_finalize(diagnose(findings, text), settings, found, select))
+        if settings.check_links and findings:
+            group = self.to_check.setdefault(id(settings), (settings, []))
+            group[1].extend(findings)
+
+    def finish(self, paths: dict[str, Path]) -> LintResult:
+        """Check the links (when asked) and return the result."""
+        for settings, findings in self.to_check.values():
+            for d in _check_links(findings, settings):
+                suppressions = self.suppressions.get(d.path, _EMPTY)
+                select = settings.select_for(paths[d.path])
+                self.out.extend(_finalize([d], settings, suppressions, select))
+        self.out.sort(key=Diagnostic.sort_key)
+        return LintResult(tuple(self.out), self.files, self.urls)
+
+
 def lint_paths(
-    paths: Sequence[str], settings: LintSettings | None = None, *, cwd: Path | None = None
+    paths: Sequence[str],
+    settings: LintSettings | SettingsResolver | None = None,
+    *,
+    cwd: Path | None = None,
 ) -> LintResult:
     """Lint files and folders.
 
     Args:
         paths: files and folders (they must exist; folders are walked).
-        settings: rule selection and options (default :class:`LintSettings`).
+        settings: the settings of every file (default :class:`LintSettings`), or a
+            :class:`~.config.SettingsResolver` that gives each file those of its closest
+            configuration file.
         cwd: the working folder paths are reported relative to (default: the process's).
 
     Returns:
         The diagnostics and counts.
 
     Raises:
-        ConfigError: a setting is unusable (e.g. a bad ``--exclude-link`` pattern, as
-            reported by the link checker).
+        ConfigError: a setting is unusable (a configuration file found in a folder is
+            invalid, or a bad ``--exclude-link`` pattern, as reported by the link checker).
     """
-    settings = settings or LintSettings()
-    options = walk_options(
-        settings.include, settings.extend_include, settings.exclude, settings.respect_gitignore
-    )
-    extract_options = _extract_options(settings)
-    out: list[Diagnostic] = []
-    files = urls = 0
-    every_finding: list[Finding] = []
-    suppressions: dict[str, Suppressions] = {}
-    empty = Suppressions({}, frozenset())  # for a document not read
-    for document in iter_documents(paths, options, cwd):
-        content = read_document(document.path, settings.max_file_size)
-        if content.text is None:
-            if content.too_large:
-                files += 1
-                out.extend(_finalize([_too_large(document.display, content)], settings, empty))
-            elif not content.binary or document.explicit:
-                files += 1
-                out.append(_unreadable(document.display, content.problem or "unreadable"))
-            continue
-        files += 1
-        text = content.text
-        fmt = detect_format(document.display)
-        findings = extract_findings(text, document.display, fmt, extract_options)
-        urls += len(findings)
-        suppressions[document.display] = found = Suppressions.parse(text)
-        out.extend(_finalize(diagnose(findings, text), settings, found))
-        if settings.check_links:
-            every_finding.extend(findings)
-    if settings.check_links:
-        for d in _check_links(every_finding, settings):
-            out.extend(_finalize([d], settings, suppressions.get(d.path, empty)))
-    out.sort(key=Diagnostic.sort_key)
-    return LintResult(tuple(out), files, urls)
+    cwd = cwd or Path.cwd()
+    run = _Run(settings)
+    shown: dict[str, Path] = {}
+    for document in iter_documents(paths, run.walk_options, cwd):
+        document_settings = run.settings_for(document.path.parent)
+        content = read_document(document.path, document_settings.max_file_size)
+        shown[document.display] = document.path
+        run.add(document.display, document.path, content, document_settings, document.explicit)
+    return run.finish(shown)
+
+
+def lint_stream(
+    stream: BinaryIO,
+    filename: str | None = None,
+    settings: LintSettings | SettingsResolver | None = None,
+    *,
+    cwd: Path | None = None,
+) -> LintResult:
+    """Lint one document read from a byte stream (``urlsift lint -``).
+
+    Args:
+        stream: the document's bytes (read up to ``max-file-size`` + 1 bytes).
+        filename: the name it stands for (``--stdin-filename``): it picks the format, the
+            configuration (found from its folder), the per-file ignores and
+            ``force-exclude``, and names the document in diagnostics. None: ``-``,
+            read as plain text under the working folder's configuration.
+        settings: as for :func:`lint_paths`.
+        cwd: the working folder.
+
+    Returns:
+        The diagnostics and counts (nothing is read when ``force-exclude`` drops the name).
+    """
+    cwd = cwd or Path.cwd()
+    run = _Run(settings)
+    path = Path(os.path.abspath(cwd / (filename or "-")))
+    document_settings = run.settings_for(path.parent)
+    if filename is not None and force_excluded(path, run.walk_options, cwd):
+        return LintResult((), 0, 0)
+    display = display_path(path, filename, cwd) if filename is not None else "-"
+    content = read_stream(stream, document_settings.max_file_size)
+    run.add(display, path, content, document_settings, True)
+    return run.finish({display: path})
 
 
 def _check_links(findings: Sequence[Finding], settings: LintSettings) -> list[Diagnostic]:

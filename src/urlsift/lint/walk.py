@@ -1,6 +1,7 @@
 """Which files ``urlsift lint`` reads, and reading them.
 
-Strategy: explicit file arguments are always linted (any name, even ignored ones);
+Strategy: explicit file arguments are always linted (any name, even ignored ones) unless
+``force_exclude`` asks that ``exclude`` hold for them too (pre-commit names files);
 folders are walked in sorted order, pruning version-control and tool folders
 (:data:`SKIP_DIRS`), everything the ``.gitignore`` files ignore (git semantics through
 ``pathspec``'s :class:`~pathspec.GitIgnoreSpec`: each file's patterns are relative to its
@@ -8,7 +9,10 @@ folder, deeper files win, ``.git/info/exclude`` and the ``.gitignore`` files of 
 folders between the repository's top and the walked folder count too), and what the
 ``exclude`` globs match; of the rest only documentation files are linted
 (:data:`DEFAULT_INCLUDE`, or the ``include`` globs). Globs are gitignore-style, relative to
-the folder given on the command line. Symbolic links to folders are not followed, so a
+:attr:`WalkOptions.root` (the folder of the configuration file they came from); a path
+outside that folder is matched by its name alone. The options may differ from folder to
+folder (a configuration file in a subfolder governs what is beneath it): the walk asks for
+each folder's options once. Symbolic links to folders are not followed, so a
 link loop cannot make the walk endless; links to files are read. Reading is bounded: a
 file, device or pipe is never read past the size limit (:data:`DEFAULT_MAX_FILE_SIZE`).
 This module and :mod:`.engine` are the only parts of the linter that touch the file
@@ -18,14 +22,16 @@ system.
 from __future__ import annotations
 
 import os
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from pathlib import Path, PurePosixPath
+from typing import BinaryIO
 
 from pathspec import GitIgnoreSpec
 
 from .._walk import SKIP_DIRS as SKIP_DIRS  # re-exported: the folders lint never walks
-from .._walk import repository_ignores, walk_files
+from .._walk import Ignores, repository_ignores
 
 DEFAULT_INCLUDE: tuple[str, ...] = (
     "*.md",
@@ -129,7 +135,31 @@ def read_document(path: Path, max_size: int | None = DEFAULT_MAX_FILE_SIZE) -> D
             rest = stream.read() if max_size is None else stream.read(max_size + 1 - len(head))
     except OSError as exc:
         return DocumentText(None, f"cannot read the file: {exc.strerror or exc}")
-    data = head + rest
+    return _decode(head + rest, max_size)
+
+
+def read_stream(stream: BinaryIO, max_size: int | None = DEFAULT_MAX_FILE_SIZE) -> DocumentText:
+    """Read and decode a document from a byte stream (standard input), as :func:`read_document`.
+
+    At most ``max_size + 1`` bytes are read.
+
+    Args:
+        stream: the stream.
+        max_size: the largest document read, in bytes (None: no limit).
+
+    Returns:
+        The text, or the problem (binary, too large, a read error).
+    """
+    try:
+        data = stream.read() if max_size is None else stream.read(max_size + 1)
+    except OSError as exc:
+        return DocumentText(None, f"cannot read the input: {exc.strerror or exc}")
+    if b"\0" in data[:BINARY_SNIFF_BYTES]:
+        return DocumentText(None, _BINARY, True)
+    return _decode(data, max_size)
+
+
+def _decode(data: bytes, max_size: int | None) -> DocumentText:
     if max_size is not None and len(data) > max_size:
         return _too_large(max_size)
     text = data.decode("utf-8", "surrogateescape")
@@ -177,34 +207,114 @@ class WalkOptions:
     """Globs of files and folders skipped."""
     respect_gitignore: bool = True
     """Skip what ``.gitignore`` files ignore."""
+    root: Path | None = None
+    """The folder the globs are relative to (absolute; None: each folder given on the
+    command line, and the working folder for files named there)."""
+    force_exclude: bool = False
+    """Apply ``exclude`` to the paths named on the command line too (they and their
+    folders up to :attr:`root` are matched)."""
+
+
+OptionsFor = Callable[[Path], WalkOptions]
+"""The options that govern the entries of a folder (absolute path in, options out)."""
+
+
+class Globs:
+    """Gitignore-style globs relative to a folder, compiled once.
+
+    A path under the folder is matched by its relative path; a path outside it by its name
+    alone, against the patterns that hold no ``/`` (other than a trailing one), as a glob
+    like ``*.md`` or ``build/`` matches in any folder.
+    """
+
+    __slots__ = ("_names", "_prefix", "_spec", "root")
+
+    def __init__(self, patterns: tuple[str, ...], root: Path) -> None:
+        self.root = root
+        self._prefix = os.path.join(root, "")  # the root and a separator: a string test
+        self._spec = GitIgnoreSpec.from_lines(patterns)
+        self._names = GitIgnoreSpec.from_lines([p for p in patterns if unanchored(p)])
+
+    def matches(self, path: Path, is_dir: bool) -> bool:
+        """Return True when ``path`` (absolute, normalized) matches."""
+        suffix = "/" if is_dir else ""
+        text = str(path)
+        if not text.startswith(self._prefix):
+            return path != self.root and self._names.match_file(path.name + suffix)
+        rel = text[len(self._prefix) :]
+        if os.sep != "/":  # pragma: no cover - Windows
+            rel = rel.replace(os.sep, "/")
+        return self._spec.match_file(rel + suffix)
+
+
+def unanchored(pattern: str) -> bool:
+    """Return True when a gitignore-style glob matches in any folder (no inner ``/``)."""
+    body = pattern.removeprefix("!").rstrip("/")
+    return "/" not in body.removeprefix("**/")
+
+
+@lru_cache(maxsize=256)
+def _matchers(options: WalkOptions, walked: Path) -> tuple[Globs, Globs]:
+    root = options.root or walked
+    include = (options.include if options.include is not None else DEFAULT_INCLUDE) + (
+        options.extend_include
+    )
+    return Globs(include, root), Globs(options.exclude, root)
+
+
+def force_excluded(path: Path, options_for: OptionsFor, cwd: Path) -> bool:
+    """Return True when ``exclude`` (with ``force_exclude`` set) drops a named path.
+
+    The path and each of its folders are matched against the options of the folder that
+    holds them, up to the folder the globs are relative to (as ruff's ``--force-exclude``).
+
+    Args:
+        path: the absolute path named on the command line.
+        options_for: the options of each folder.
+        cwd: the working folder (the root of options without one).
+    """
+    current = path
+    is_dir = path.is_dir()
+    while current.parent != current:
+        options = options_for(current.parent)
+        if not options.force_exclude:
+            return False
+        root = options.root or cwd
+        if current == root:
+            return False
+        if _matchers(options, root)[1].matches(current, is_dir):
+            return True
+        if root not in current.parents:
+            return False  # outside the globs' folder: its name alone was matched
+        current, is_dir = current.parent, True
+    return False
 
 
 def iter_documents(
-    paths: Sequence[str], options: WalkOptions, cwd: Path | None = None
+    paths: Sequence[str], options: WalkOptions | OptionsFor, cwd: Path | None = None
 ) -> Iterator[Document]:
     """Yield the documents to lint, each once, in command-line then sorted walk order.
 
     Args:
         paths: files and folders as given on the command line (must exist).
-        options: what to lint in folders.
+        options: what to lint in folders: the same for every folder, or a function that
+            gives each folder's options (:data:`OptionsFor`).
         cwd: the working folder (default: the process's).
 
     Returns:
         An iterator of documents.
     """
     cwd = cwd or Path.cwd()
-    include = GitIgnoreSpec.from_lines(
-        (options.include if options.include is not None else DEFAULT_INCLUDE)
-        + options.extend_include
-    )
-    exclude = GitIgnoreSpec.from_lines(options.exclude)
+    options_for: OptionsFor = options if callable(options) else (lambda _folder: options)
     seen: set[Path] = set()
     for given in paths:
         path = Path(given)
         absolute = Path(os.path.abspath(cwd / path))
+        if force_excluded(absolute, options_for, cwd):
+            continue
         if absolute.is_dir():
-            ignores = repository_ignores(absolute) if options.respect_gitignore else None
-            for found in walk_files(absolute, exclude, ignores, include):
+            ignores = repository_ignores(absolute)
+            for found in _walk(absolute, absolute, options_for, ignores):
                 if found not in seen:
                     seen.add(found)
                     rel = found.relative_to(absolute).as_posix()
@@ -215,16 +325,30 @@ def iter_documents(
             yield Document(absolute, display_path(absolute, given, cwd), True)
 
 
-def walk_options(
-    include: Iterable[str] | None,
-    extend_include: Iterable[str],
-    exclude: Iterable[str],
-    respect_gitignore: bool,
-) -> WalkOptions:
-    """Build :class:`WalkOptions` from any iterables (convenience for the engine)."""
-    return WalkOptions(
-        include=None if include is None else tuple(include),
-        extend_include=tuple(extend_include),
-        exclude=tuple(exclude),
-        respect_gitignore=respect_gitignore,
-    )
+def _walk(root: Path, folder: Path, options_for: OptionsFor, ignores: Ignores) -> Iterator[Path]:
+    try:
+        entries = sorted(os.scandir(folder), key=lambda entry: entry.name)
+    except OSError:
+        return  # an unreadable folder holds nothing we can lint
+    options = options_for(folder)
+    include, exclude = _matchers(options, root)
+    gitignore = options.respect_gitignore
+    for entry in entries:
+        path = Path(entry.path)
+        try:
+            is_dir = entry.is_dir(follow_symlinks=False)
+            is_file = not is_dir and entry.is_file()
+        except OSError:
+            continue
+        if is_dir:
+            if entry.name in SKIP_DIRS or exclude.matches(path, True):
+                continue
+            if gitignore and ignores.ignored(path, True):
+                continue
+            yield from _walk(root, path, options_for, ignores.with_folder(path))
+        elif is_file:
+            if exclude.matches(path, False) or not include.matches(path, False):
+                continue
+            if gitignore and ignores.ignored(path, False):
+                continue
+            yield path

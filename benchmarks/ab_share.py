@@ -1,0 +1,81 @@
+"""A/B of urlsift's share of the regex floor's speed, for two checkouts run in turn.
+
+Usage::
+
+    python benchmarks/ab_share.py /work/main            # with /work/main/.venv/bin/python
+    python benchmarks/ab_share.py /work/wt-NAME         # with that checkout's python
+
+Run it alternately for the two checkouts, a few rounds: on a shared machine a single
+``bench_scan.py`` run swings by a factor of two, while the best of several runs taken
+close together in time is stable to a few per cent. Prints, per text, the best time of
+the ``floor-schemes`` regex of ``bench_scan.py``, the best time of urlsift's library
+rendering JSON Lines, and the share (floor time / urlsift time). Texts: ``gen_text.py
+mail`` (20 MB, seed 1) and the two real archives ``bench_scan.py`` uses, decompressed.
+"""
+
+from __future__ import annotations
+
+import gc
+import gzip
+import io
+import json
+import sys
+import time
+from collections.abc import Callable
+from functools import partial
+from pathlib import Path
+
+ROOT = Path(sys.argv[1] if len(sys.argv) > 1 else Path(__file__).resolve().parent.parent)
+sys.path[:0] = [str(ROOT / "benchmarks"), str(ROOT / "src")]
+
+import gen_text  # noqa: E402
+import regex  # noqa: E402
+
+import urlsift  # noqa: E402
+
+FLOOR = regex.compile(r'(?i)\b(?:https?|ftp|mailto|news):[^\s<>"]+')
+MBOXES = ("linux-mips-2001.mbox.gz", "usrp-users-2019.mbox.gz")
+SHARED = Path("/work/shared/corpora/mbox")
+
+
+def best(run: Callable[[], object], runs: int) -> float:
+    """Return the fastest of ``runs`` runs, in seconds (no collection inside a run)."""
+    fastest = float("inf")
+    for _ in range(runs):
+        gc.collect()
+        gc.disable()
+        start = time.perf_counter()
+        run()
+        fastest = min(fastest, time.perf_counter() - start)
+        gc.enable()
+    return fastest
+
+
+def _floor(text: str) -> int:
+    return sum(1 for _ in FLOOR.finditer(text))
+
+
+def _library(text: str) -> None:
+    out = io.StringIO()
+    for url in urlsift.iter_urls([text]):
+        out.write(json.dumps(url.to_dict()) + "\n")
+
+
+def main() -> None:
+    """Print the floor's and urlsift's best times and the share, per text."""
+    texts = {"gen-mail": gen_text.generate("mail", 20_000_000, 1)[0]}
+    if SHARED.is_dir():
+        raw = b"".join(gzip.decompress((SHARED / name).read_bytes()) for name in MBOXES)
+        texts["mail"] = raw.decode("utf-8", "surrogateescape")
+    for name, text in texts.items():
+        floor = best(partial(_floor, text), 7)
+        seconds = best(partial(_library, text), 5)
+        print(
+            f"{ROOT.name:12s} {name:9s} floor {floor * 1000:7.1f} ms  "
+            f"urlsift+jsonl {seconds * 1000:7.1f} ms  share {floor / seconds:.3f}",
+            flush=True,
+        )
+
+
+if __name__ == "__main__":
+    main()
