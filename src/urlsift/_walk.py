@@ -102,6 +102,27 @@ def repository_ignores(folder: Path) -> Ignores:
     return ignores
 
 
+def folder_entries(folder: Path) -> Iterator[tuple[Path, bool]]:
+    """Yield ``(path, is_dir)`` for the folders and files in ``folder``, sorted by name.
+
+    Links to folders count as neither (they are not followed), links to files as files;
+    entries that vanish or cannot be examined are left out, and an unreadable folder holds
+    nothing.
+    """
+    try:
+        entries = sorted(os.scandir(folder), key=lambda entry: entry.name)
+    except OSError:
+        return
+    for entry in entries:
+        try:
+            is_dir = entry.is_dir(follow_symlinks=False)
+            is_file = not is_dir and entry.is_file()
+        except OSError:
+            continue
+        if is_dir or is_file:
+            yield Path(entry.path), is_dir
+
+
 def walk_files(
     root: Path,
     exclude: GitIgnoreSpec,
@@ -130,20 +151,10 @@ def _walk(
     ignores: Ignores | None,
     leaf: Callable[[Path], bool] | None,
 ) -> Iterator[Path]:
-    try:
-        entries = sorted(os.scandir(folder), key=lambda entry: entry.name)
-    except OSError:
-        return  # an unreadable folder holds nothing to read
-    for entry in entries:
-        path = Path(entry.path)
+    for path, is_dir in folder_entries(folder):
         rel = path.relative_to(root).as_posix()
-        try:
-            is_dir = entry.is_dir(follow_symlinks=False)
-            is_file = not is_dir and entry.is_file()
-        except OSError:
-            continue
         if is_dir:
-            if entry.name in SKIP_DIRS or exclude.match_file(rel + "/"):
+            if path.name in SKIP_DIRS or exclude.match_file(rel + "/"):
                 continue
             if ignores is not None and ignores.ignored(path, True):
                 continue
@@ -152,7 +163,7 @@ def _walk(
                 continue
             inner = ignores.with_folder(path) if ignores is not None else None
             yield from _walk(root, path, exclude, inner, leaf)
-        elif is_file:
+        else:
             if exclude.match_file(rel):
                 continue
             if ignores is not None and ignores.ignored(path, False):

@@ -31,7 +31,7 @@ from typing import BinaryIO
 from pathspec import GitIgnoreSpec
 
 from .._walk import SKIP_DIRS as SKIP_DIRS  # re-exported: the folders lint never walks
-from .._walk import Ignores, repository_ignores
+from .._walk import Ignores, folder_entries, repository_ignores
 
 DEFAULT_INCLUDE: tuple[str, ...] = (
     "*.md",
@@ -326,27 +326,17 @@ def iter_documents(
 
 
 def _walk(root: Path, folder: Path, options_for: OptionsFor, ignores: Ignores) -> Iterator[Path]:
-    try:
-        entries = sorted(os.scandir(folder), key=lambda entry: entry.name)
-    except OSError:
-        return  # an unreadable folder holds nothing we can lint
     options = options_for(folder)
     include, exclude = _matchers(options, root)
     gitignore = options.respect_gitignore
-    for entry in entries:
-        path = Path(entry.path)
-        try:
-            is_dir = entry.is_dir(follow_symlinks=False)
-            is_file = not is_dir and entry.is_file()
-        except OSError:
-            continue
+    for path, is_dir in folder_entries(folder):  # an unreadable folder holds nothing
         if is_dir:
-            if entry.name in SKIP_DIRS or exclude.matches(path, True):
+            if path.name in SKIP_DIRS or exclude.matches(path, True):
                 continue
             if gitignore and ignores.ignored(path, True):
                 continue
             yield from _walk(root, path, options_for, ignores.with_folder(path))
-        elif is_file:
+        else:
             if exclude.matches(path, False) or not include.matches(path, False):
                 continue
             if gitignore and ignores.ignored(path, False):
