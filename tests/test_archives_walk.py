@@ -293,3 +293,27 @@ def test_count_alone_still_counts_urls_and_takes_a_path_after_it(tmp_path: Path)
     assert at_end.stdout == by_url.stdout
     dashed = runner.invoke(main, ["scan", "--count", "url", "--", str(tmp_path / "host")])
     assert dashed.stdout == "      2 http://a.example/\n"
+
+
+def test_host_rows_follow_the_jsonl_schema(tmp_path: Path) -> None:
+    import jsonschema
+
+    schema = json.loads((ROOT / "docs" / "scan-jsonl.schema.json").read_text(encoding="utf-8"))
+    validator = jsonschema.validators.validator_for(schema)(schema)
+    archive = tmp_path / "a.mbox"
+    archive.write_bytes(mbox(5))
+    out = CliRunner().invoke(main, ["scan", "--format", "jsonl", "--count", "host", str(archive)])
+    rows = [json.loads(line) for line in out.stdout.splitlines()]
+    assert rows == [
+        {
+            "host": "example.org",
+            "count": 5,
+            "first_date": "Mon, 01 Jan 2001 10:00:00 +0000",
+            "last_date": "Mon, 05 Jan 2001 10:00:00 +0000",
+            "urls": 5,
+        }
+    ]
+    for row in rows:
+        validator.validate(row)
+    with pytest.raises(jsonschema.ValidationError):
+        validator.validate({**rows[0], "host": ""})
