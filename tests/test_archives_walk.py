@@ -118,6 +118,9 @@ def test_exclude_globs_and_gitignore(mixed: Path) -> None:
     assert "eml.example" not in result.stdout
     assert "excluded.example" not in result.stdout
     assert "maildir.example" in result.stdout
+    everything = CliRunner().invoke(main, ["scan", "--no-gitignore", str(mixed)])
+    assert "eml.example" in everything.stdout
+    assert "excluded.example" in everything.stdout
 
 
 def test_a_file_given_by_name_is_scanned_even_when_binary(mixed: Path) -> None:

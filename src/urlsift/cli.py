@@ -85,6 +85,7 @@ def scan_config(
     scan_headers: bool,
     strict: bool,
     exclude: tuple[str, ...] = (),
+    respect_gitignore: bool = True,
 ) -> ScanConfig:
     """The :class:`ScanConfig` of scan's input options (``report`` takes the same ones).
 
@@ -102,6 +103,7 @@ def scan_config(
         schemes=names,
         policy=Policy(strict=strict),
         exclude=exclude,
+        respect_gitignore=respect_gitignore,
     )
 
 
@@ -339,6 +341,9 @@ def _defect_lines(record: UnitDefects) -> Iterator[str]:
     "when walking a folder of mixed files (repeatable; .gitignore files are honoured too).",
 )
 @click.option(
+    "--no-gitignore", is_flag=True, help="Also scan what .gitignore files ignore in folders."
+)
+@click.option(
     "--quiet", "-q", is_flag=True, help="No progress display, no summary, no defect lines."
 )
 def scan(
@@ -355,6 +360,7 @@ def scan(
     invalid_only: bool,
     check: bool,
     exclude: tuple[str, ...],
+    no_gitignore: bool,
     quiet: bool,
 ) -> None:
     """Print the URLs found in PATHS (standard input when none or '-').
@@ -366,7 +372,9 @@ def scan(
     others are still scanned; the exit status is then 2. When standard output is closed
     early (| head) it is 141.
     """
-    config = scan_config(schemes, input_kind, include_attachments, scan_headers, strict, exclude)
+    config = scan_config(
+        schemes, input_kind, include_attachments, scan_headers, strict, exclude, not no_gitignore
+    )
     out = _stdout()
     writer = make_writer(fmt, out, counts=count)
     stats = ArchiveStats()

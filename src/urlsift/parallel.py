@@ -351,7 +351,7 @@ class _Scheduler:
 
     def run(self, paths: Sequence[str]) -> Iterator[Result]:
         # Folders of mixed files are walked here, as one process walks them.
-        for path in expand_paths(paths, self.config.kind, self.config.exclude, self.stats):
+        for path in expand_paths(paths, self.config, self.stats):
             yield from self.plan(path)
         yield from self.drain()
 

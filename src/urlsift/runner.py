@@ -82,6 +82,8 @@ class ScanConfig:
     exclude: tuple[str, ...] = ()
     """Gitignore-style globs of files and folders skipped when a folder of mixed files is
     walked (:mod:`urlsift.sources.tree`)."""
+    respect_gitignore: bool = True
+    """Skip what ``.gitignore`` files ignore when a folder is walked."""
 
 
 def scan_text_units(
@@ -150,7 +152,7 @@ def iter_sequential(
 ) -> Iterator[Result]:
     """Scan paths one after the other in this process (``iter_results`` with one job)."""
     judge = Judge(policy=config.policy)
-    for path in expand_paths(paths, config.kind, config.exclude, stats):
+    for path in expand_paths(paths, config, stats):
         units = open_units(path, config.kind, config.options, stats)
         try:
             yield from scan_text_units(units, config, judge)

@@ -17,6 +17,7 @@ from __future__ import annotations
 import os
 from collections.abc import Iterable, Iterator
 from pathlib import Path
+from typing import Protocol
 
 from .archive import SNIFF_BYTES, ArchiveStats, InputKind, is_archive_folder
 from .compress import open_counted
@@ -43,41 +44,52 @@ def is_binary(path: str) -> bool:
     return b"\0" in head
 
 
-def expand_paths(
-    paths: Iterable[str],
-    kind: InputKind,
-    exclude: tuple[str, ...],
-    stats: ArchiveStats,
-) -> Iterator[str]:
+class WalkConfig(Protocol):
+    """What a walk needs of the scan's configuration (:class:`urlsift.runner.ScanConfig`)."""
+
+    @property
+    def kind(self) -> InputKind: ...
+    @property
+    def exclude(self) -> tuple[str, ...]: ...
+    @property
+    def respect_gitignore(self) -> bool: ...
+
+
+def expand_paths(paths: Iterable[str], config: WalkConfig, stats: ArchiveStats) -> Iterator[str]:
     """Yield the paths a scan reads, in order: folders of mixed files walked (module notes).
 
     Args:
         paths: the paths as given (``-`` is standard input).
-        kind: the input kind asked; only ``auto`` walks folders.
-        exclude: gitignore-style globs of files and folders skipped, relative to each
-            walked folder.
+        config: the input kind asked (only ``auto`` walks folders), the ``exclude`` globs
+            (gitignore-style, relative to each walked folder) and whether ``.gitignore``
+            files are honoured.
         stats: ``binaries_skipped`` is counted here.
 
     Returns:
         An iterator of paths, each to be read by :func:`~.archive.open_units`.
     """
     for given in paths:
-        if given == "-" or kind != "auto" or not os.path.isdir(given) or is_archive_folder(given):
+        if (
+            given == "-"
+            or config.kind != "auto"
+            or not os.path.isdir(given)
+            or is_archive_folder(given)
+        ):
             yield given
             continue
-        yield from _walked(given, exclude, stats)
+        yield from _walked(given, config, stats)
 
 
-def _walked(given: str, exclude: tuple[str, ...], stats: ArchiveStats) -> Iterator[str]:
+def _walked(given: str, config: WalkConfig, stats: ArchiveStats) -> Iterator[str]:
     # Imported here: pathspec is needed only when a folder is walked.
     from pathspec import GitIgnoreSpec
 
     from .._walk import repository_ignores, walk_files
 
     root = Path(os.path.abspath(given))
-    spec = GitIgnoreSpec.from_lines(exclude)
-    leaf = _archive_leaf
-    for found in walk_files(root, spec, repository_ignores(root), leaf=leaf):
+    spec = GitIgnoreSpec.from_lines(config.exclude)
+    ignores = repository_ignores(root) if config.respect_gitignore else None
+    for found in walk_files(root, spec, ignores, leaf=_archive_leaf):
         shown = os.path.join(given, found.relative_to(root).as_posix())
         if not found.is_dir() and is_binary(shown):
             stats.binaries_skipped += 1
