@@ -8,7 +8,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from urlsift import Url
+from urlsift.runner import iter_results
 from urlsift.sources.css import CssUrl, css_urls
+from urlsift.sources.htmltext import html_to_text
 
 CSS = Path(__file__).resolve().parent.parent / "corpora" / "css"
 NETFLIX = "http://cdn.nflximg.com/us/email/hitch/netflix-crop.png"
@@ -89,3 +92,33 @@ def test_a_megabyte_of_openers_is_read_once() -> None:
     # Hang guard (no duration asserted): unclosed strings, comments and url( openers.
     for unit in ("url(", "url('", '"', "/*", "@import '"):
         list(css_urls(unit * (1 << 16)))
+
+
+# --- wired into the text of HTML mail parts -------------------------------------------
+
+
+def test_html_parts_give_the_urls_of_style_attributes_and_elements() -> None:
+    attribute = (CSS / "real-osst-users-2020-style-attribute.txt").read_text("utf-8").strip()
+    element = (CSS / "real-osst-users-2020-style-element.css").read_text("utf-8")
+    quoted = attribute.replace('"', "&quot;")
+    markup = (
+        f'<div style="{quoted}">text</div>'
+        f"<style>{element.replace(NETFLIX, 'https://b.example/e.png')}</style>"
+        "<p style=\"background:url('relative.png')\">x</p>"
+        '<a href="http://c.example/">c</a>'
+    )
+    text = html_to_text(markup)
+    visible, links = text.rsplit("\n\n", 1)
+    urls = links.split()
+    # document order, absolute URLs only, the CSS of <style> never shown as text
+    assert urls == [NETFLIX, "https://b.example/e.png", "http://c.example/"]
+    assert "url(" not in visible
+
+
+def test_a_real_html_message_gains_its_css_url() -> None:
+    mbox = Path(__file__).resolve().parents[2] / "shared/corpora/mbox/osst-users-2020.mbox.gz"
+    if not mbox.exists():
+        pytest.skip("needs ../shared/corpora (the shared osst-users-2020 archive)")
+    found = [u for u in iter_results([str(mbox)]) if isinstance(u, Url) and u.url == NETFLIX]
+    assert found
+    assert {u.context.content_type for u in found if u.context} == {"text/html"}

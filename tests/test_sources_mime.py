@@ -78,8 +78,12 @@ def test_html_only_mail() -> None:
     assert "http://visible.example.com/page" in body
     assert "\nhttps://href.example.com/x?a=1&b=2\n" in body
     assert "\nhttp://img.example.com/i.png\n" in body
-    for hidden in ("style.invalid", "script.invalid", "comment.invalid", "/rel"):
+    for hidden in ("script.invalid", "comment.invalid", "/rel"):
         assert hidden not in body
+    # CSS is not shown, but its url(...) is a link like an attribute's (issue 12 item 6)
+    visible, links = body.rsplit("\n\n", 1)
+    assert "style.invalid" not in visible
+    assert "\nhttp://style.invalid/\n" in "\n" + links
 
 
 def test_format_flowed_with_delsp() -> None:

@@ -17,8 +17,10 @@ links point:
 2. after one empty line, *each attribute URL on its own line*, in document order without
    repeats: values of ``href``, ``src``, ``cite``, ``action``, ``background``, ``longdesc``,
    ``poster``, ``formaction``, ``data`` and ``manifest`` that carry a scheme (relative
-   references cannot be resolved and are left out). As the WHATWG URL parser does, leading
-   and trailing whitespace is stripped and tabs and line breaks inside the value removed.
+   references cannot be resolved and are left out), and the ``url(...)`` and ``@import``
+   URLs of CSS in ``style`` attributes and ``<style>`` elements (:mod:`urlsift.sources.css`).
+   As the WHATWG URL parser does, leading and trailing whitespace is stripped and tabs and
+   line breaks inside the value removed.
 
 Work and memory are linear in the size of the part.
 """
@@ -28,6 +30,7 @@ from __future__ import annotations
 import html
 import re
 
+from .css import css_urls
 from .htmltokens import RAW_TEXT_ELEMENTS, UNRENDERED_ELEMENTS, Token, tokenize
 
 URL_ATTRIBUTES = frozenset(
@@ -65,12 +68,24 @@ _ABSOLUTE = re.compile(r"[A-Za-z][A-Za-z0-9+.\-]*:")
 _TAB_OR_NEWLINE = re.compile(r"[\t\r\n]")
 
 
+def _add_url(value: str, urls: dict[str, None]) -> None:
+    url = _TAB_OR_NEWLINE.sub("", value.strip())
+    if _ABSOLUTE.match(url):
+        urls[url] = None
+
+
+def _css_urls(css: str, urls: dict[str, None]) -> None:
+    for found in css_urls(css):
+        _add_url(found.value, urls)
+
+
 def _attribute_urls(markup: str, token: Token, urls: dict[str, None]) -> None:
     for name, start, end in token.attributes:
-        if end > start and name in URL_ATTRIBUTES:
-            url = _TAB_OR_NEWLINE.sub("", html.unescape(markup[start:end]).strip())
-            if _ABSOLUTE.match(url):
-                urls[url] = None
+        if end > start:
+            if name in URL_ATTRIBUTES:
+                _add_url(html.unescape(markup[start:end]), urls)
+            elif name == "style":
+                _css_urls(html.unescape(markup[start:end]), urls)
 
 
 def html_to_text(markup: str) -> str:
@@ -92,6 +107,8 @@ def html_to_text(markup: str) -> str:
     for token in tokenize(markup):
         kind, name = token.kind, token.name
         if kind == "text" or kind == "cut":  # a cut tag is read as text, URLs and all
+            if kind == "text" and name == "style":  # raw text: no references to decode
+                _css_urls(markup[token.start : token.end], urls)
             if name in UNRENDERED_ELEMENTS or (hidden and not in_title):
                 continue
             written = markup[token.start : token.end]
