@@ -16,11 +16,13 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterable, Iterator
-from pathlib import Path
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
 from .archive import SNIFF_BYTES, ArchiveStats, InputKind, is_archive_folder
 from .compress import open_counted
+
+if TYPE_CHECKING:
+    from pathlib import Path
 
 BINARY_SNIFF_BYTES = 8192
 """A walked file with a NUL byte among its first this many (decompressed) bytes is binary."""
@@ -81,7 +83,9 @@ def expand_paths(paths: Iterable[str], config: WalkConfig, stats: ArchiveStats) 
 
 
 def _walked(given: str, config: WalkConfig, stats: ArchiveStats) -> Iterator[str]:
-    # Imported here: pathspec is needed only when a folder is walked.
+    # Imported here: pathspec (and pathlib) are needed only when a folder is walked.
+    from pathlib import Path
+
     from pathspec import GitIgnoreSpec
 
     from .._walk import repository_ignores, walk_files
