@@ -127,7 +127,11 @@ def unit_texts(keys: set[tuple[str, int, str]], runs: list[Run]) -> dict:
                 continue
             for unit in open_units(path, kind):  # type: ignore[arg-type]
                 context = unit.context
-                k = (unit.source, context.number if context else 0, context.part if context else "")
+                k = (
+                    unit.source,
+                    context.message if context else 0,
+                    context.part if context else "",
+                )
                 if k in keys:
                     texts[k] = "".join(unit.chunks)
                 else:

@@ -45,7 +45,7 @@ def _check(url: str, result: Validation) -> None:
     assert all(_CODE.fullmatch(d.code) for d in result.defects), result.defects
     assert result.scheme == result.scheme.lower(), result
     assert result.fragment == (url.split("#", 1)[1] if "#" in url else None), result
-    assert all(isinstance(k, str) and isinstance(v, str) for k, v in result.parts), result
+    assert all(isinstance(k, str) and isinstance(v, str) for k, v in result.parts.items()), result
     json.dumps(result.to_dict())
 
 

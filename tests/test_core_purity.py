@@ -20,6 +20,7 @@ CORE = [
 OPTIONAL_CORE = ["_grammar.py", "schemes.py", "validation.py"]
 ALLOWED = {
     "__future__",
+    "codecs",  # api.iter_urls: incremental UTF-8 decoding of bytes chunks (no file access)
     "collections",
     "collections.abc",
     "dataclasses",

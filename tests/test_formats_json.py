@@ -8,7 +8,7 @@ import json
 from hypothesis import given
 from hypothesis import strategies as st
 
-from urlsift import Defect, MessageContext, Url
+from urlsift import Defect, MessageContext, Parts, Url
 from urlsift.formats import JsonlWriter, _json_line, url_json
 
 # Text that stresses JSON string encoding: quotes, backslashes, controls, non-ASCII, lone
@@ -35,11 +35,11 @@ _CONTEXTS = st.one_of(
     st.none(),
     st.builds(
         MessageContext,
-        number=st.integers(1, 10**6),
-        offset=st.integers(0, 10**12),
+        message=st.integers(1, 10**6),
+        message_offset=st.integers(0, 10**12),
         message_id=_OPTIONAL,
         date=_OPTIONAL,
-        sender=_OPTIONAL,
+        from_=_OPTIONAL,
         subject=_OPTIONAL,
         part=st.sampled_from(["1", "2.1"]),
         content_type=st.sampled_from(["text/plain", "header", "text/html"]),
@@ -62,7 +62,7 @@ _URLS = st.builds(
     valid=st.booleans(),
     fragment=_OPTIONAL,
     # Repeated names too: the dict keeps the first position and the last value.
-    parts=st.lists(st.tuples(st.sampled_from(["host", "path", "x"]), _TEXT), max_size=4).map(tuple),
+    parts=st.lists(st.tuples(st.sampled_from(["host", "path", "x"]), _TEXT), max_size=4).map(Parts),
     context=_CONTEXTS,
 )
 

@@ -193,7 +193,7 @@ def test_mail_corpus_with_a_missing_path_in_the_middle() -> None:
 def test_generated_mbox(inputs: dict[str, str]) -> None:
     results = assert_same([inputs["big.mbox"]])
     urls = [r for r in results if isinstance(r, Url)]
-    assert {r.context.number for r in urls if r.context} == set(range(1, 301))
+    assert {r.context.message for r in urls if r.context} == set(range(1, 301))
     codes = {d.code for r in results if isinstance(r, UnitDefects) for d in r.defects}
     assert "mbox-from-in-body" in codes
     # Text before the first envelope: auto reads it as text, kind mbox as a message.
@@ -341,7 +341,7 @@ def test_window_bounds_how_far_ahead_the_archive_is_read(
     seen = 0
     for result in stream:
         if isinstance(result, Url) and result.context is not None:
-            number = result.context.number
+            number = result.context.message
             seen = max(seen, number)
             # Batches 1..n-1 are out, so at most `window` more were submitted.
             assert _CountingExecutor.submitted <= number + window - 1
@@ -523,7 +523,7 @@ def test_a_folder_is_scanned_in_batches_of_files(
                 assert not batches
         if config.kind == "auto":  # every message keeps its number in the folder
             numbers = {
-                r.context.number
+                r.context.message
                 for r in results
                 if isinstance(r, Url) and r.context and r.source.startswith(str(mh))
             }
@@ -568,6 +568,6 @@ def test_a_read_error_ends_a_folder_where_one_process_ends_it(
         results = assert_same([inputs["maildir"], inputs["notes.txt"]])
         failures = [r for r in results if isinstance(r, ReadFailure)]
         assert failures == [ReadFailure(inputs["maildir"], "Input/output error")]
-        numbers = {r.context.number for r in results if isinstance(r, Url) and r.context}
+        numbers = {r.context.message for r in results if isinstance(r, Url) and r.context}
         assert max(numbers, default=0) == 9
         assert any(isinstance(r, Url) and r.source == inputs["notes.txt"] for r in results)

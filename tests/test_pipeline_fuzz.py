@@ -522,7 +522,7 @@ def _scan(path: Path, kind: InputKind, options: MailOptions | None = None) -> Sc
             assert result.url, result
             urls.append(result)
             ctx = result.context
-            where = (ctx.number, ctx.offset, ctx.part, ctx.content_type) if ctx else None
+            where = (ctx.message, ctx.message_offset, ctx.part, ctx.content_type) if ctx else None
             codes = tuple(d.code for d in result.defects)
             records.append(("url", result.url, result.start, result.end, where, codes))
         elif isinstance(result, UnitDefects):
@@ -531,14 +531,14 @@ def _scan(path: Path, kind: InputKind, options: MailOptions | None = None) -> Sc
             records.append(
                 (
                     "defects",
-                    (ctx.number, ctx.part) if ctx else None,
+                    (ctx.message, ctx.part) if ctx else None,
                     tuple(d.code for d in result.defects),
                 )
             )
         else:
             assert isinstance(result, ReadFailure)
             records.append(("failure", result.reason))
-    numbers = [u.context.number for u in urls if u.context is not None]
+    numbers = [u.context.message for u in urls if u.context is not None]
     assert numbers == sorted(numbers)  # archive order
     assert all(1 <= n <= max(stats.messages, 1) for n in numbers)
     return records, urls, stats
@@ -595,7 +595,7 @@ def test_generated_archives_never_crash_and_never_lose(archive: Archive) -> None
         assert stats.messages == archive.messages
     if archive.planted is not None:
         found = Counter(
-            (u.url, u.context.number) for u in urls if "planted-" in u.url and u.context
+            (u.url, u.context.message) for u in urls if "planted-" in u.url and u.context
         )
         assert found == archive.planted
         assert all(u.url not in archive.attached for u in urls)  # attachments: not scanned

@@ -46,7 +46,7 @@ def text(unit: _model.TextUnit) -> str:
 
 def contexts(units: list[_model.TextUnit]) -> list[tuple[int, int, str, str]]:
     return [
-        (u.context.number, u.context.offset, u.context.part, u.context.content_type)
+        (u.context.message, u.context.message_offset, u.context.part, u.context.content_type)
         for u in units
         if u.context is not None
     ]
@@ -107,7 +107,7 @@ def test_mbox_contexts_offsets_and_stats() -> None:
     for unit in units:
         assert unit.source == str(path)
         assert unit.context is not None
-        assert data[unit.context.offset :].startswith(b"From ")
+        assert data[unit.context.message_offset :].startswith(b"From ")
     assert "<URL:http://two.example.com/path>" in text(units[1])
     assert stats.messages == 2
     assert stats.parts == 2
@@ -130,7 +130,7 @@ def test_compressed_archives_give_the_same_units(tmp_path: Path, suffix: str) ->
     assert [u.context for u in unpacked] == [u.context for u in plain]
     for unit in unpacked:
         assert unit.context is not None
-        assert data[unit.context.offset :].startswith(b"From ")
+        assert data[unit.context.message_offset :].startswith(b"From ")
     assert stats.bytes_read == len(data)
     assert stats.stored_bytes_read == packed.stat().st_size
 
@@ -153,12 +153,12 @@ def test_crlf_mbox_through_open_units(tmp_path: Path) -> None:
     assert "\r" not in text(units[0])
     for unit in units:
         assert unit.context is not None
-        assert data[unit.context.offset :].startswith(b"From ")
+        assert data[unit.context.message_offset :].startswith(b"From ")
 
 
 def test_real_mmdf_excerpt() -> None:
     units = list(open_units(str(CORPUS / "real-ietf-mailbox.mmdf")))
-    assert [u.context.number for u in units if u.context] == [1, 2]
+    assert [u.context.message for u in units if u.context] == [1, 2]
     first = units[0]
     assert first.context is not None
     assert first.context.subject == "I-D ACTION:draft-ietf-uri-url-07.txt"
@@ -185,7 +185,7 @@ def test_real_small_messages() -> None:
 def test_real_encoded_word_subject_and_windows_1252() -> None:
     (unit,) = open_units(str(CORPUS / "real-ietf-encoded-word.eml"))
     assert unit.context is not None
-    assert unit.context.sender == "=?ISO-8859-15?Q?J=E4rvinen?= <jarvinen@example.com>"
+    assert unit.context.from_ == "=?ISO-8859-15?Q?J=E4rvinen?= <jarvinen@example.com>"
     first, footer = open_units(str(CORPUS / "real-ietf-attachment-windows1252.eml"))
     assert "\u201cquoted term\u201d" in text(first)
     assert "https://www.ietf.org/mailman/listinfo/mmusic" in text(footer)
@@ -214,8 +214,8 @@ def test_maildir(tmp_path: Path) -> None:
         os.path.join("new", "1001.2.host"),
         os.path.join("new", "1002.3.host"),
     ]
-    assert [u.context.number for u in units if u.context] == [1, 2, 3]
-    assert all(u.context is not None and u.context.offset == 0 for u in units)
+    assert [u.context.message for u in units if u.context] == [1, 2, 3]
+    assert all(u.context is not None and u.context.message_offset == 0 for u in units)
     assert "http://img.example.com/i.png" in text(units[2])  # gzip inside a Maildir
     assert stats.messages == 3
     assert stats.files == 3
@@ -231,7 +231,7 @@ def test_mh_folder(tmp_path: Path) -> None:
     assert detect_kind(str(folder)) == "mh"
     units = list(open_units(str(folder)))
     assert [os.path.basename(u.source) for u in units] == ["2", "10"]  # numeric order
-    assert [u.context.number for u in units if u.context] == [1, 2]
+    assert [u.context.message for u in units if u.context] == [1, 2]
 
 
 def test_news_spool_and_single_article(tmp_path: Path) -> None:
@@ -307,7 +307,7 @@ def test_stdin_is_detected_and_read_once(
     kind = detect_kind("-")
     assert kind == ("mbox" if peekable else "auto")
     units = list(open_units("-", kind))
-    assert [u.context.number for u in units if u.context] == [1, 2]
+    assert [u.context.message for u in units if u.context] == [1, 2]
     assert all(u.source == "-" for u in units)
 
 

@@ -53,7 +53,7 @@ def _records(path: Path, *, fast: bool, stream: bool) -> list[str]:
         for record in scan_text_units(units, ScanConfig(), Judge()):
             where = "0#0"
             if record.context is not None:
-                where = f"{record.context.number}#{record.context.part}"
+                where = f"{record.context.message}#{record.context.part}"
             if isinstance(record, UnitDefects):
                 out.extend(f"! {where} {defect.code}" for defect in record.defects)
             else:
@@ -207,7 +207,7 @@ def test_url_line_message_keeps_its_header_fields() -> None:
     (unit,) = result.units
     assert "".join(unit.chunks) == "http://h.example/x\nmore\n"
     assert unit.context is not None
-    assert (unit.context.sender, unit.context.subject) == ("a@b.example", "s")
+    assert (unit.context.from_, unit.context.subject) == ("a@b.example", "s")
     assert [d.code for d in unit.defects] == ["url-in-header-block"]
 
 

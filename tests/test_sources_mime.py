@@ -42,10 +42,10 @@ def test_quoted_printable_soft_breaks_do_not_break_urls() -> None:
 def test_context_fields() -> None:
     (unit,) = units("qp-soft-break.eml")
     assert unit.context is not None
-    assert unit.context.number == 1
-    assert unit.context.offset == 0
+    assert unit.context.message == 1
+    assert unit.context.message_offset == 0
     assert unit.context.message_id == "<qp-1@example.org>"
-    assert unit.context.sender == "Quentin Printable <qp@example.org>"
+    assert unit.context.from_ == "Quentin Printable <qp@example.org>"
     assert unit.context.subject == "QP soft line breaks inside URLs"
     assert unit.context.date == "Mon, 2 Jan 1995 10:00:00 +0000"
     assert unit.context.part == "1"
@@ -282,7 +282,7 @@ def test_long_context_values_are_cut() -> None:
     assert unit.context is not None
     assert unit.context.subject is not None
     assert len(unit.context.subject) == 998
-    assert (unit.context.number, unit.context.offset) == (3, 7)
+    assert (unit.context.message, unit.context.message_offset) == (3, 7)
 
 
 def test_message_without_text_parts_but_with_defects_still_reports_them() -> None:

@@ -6,7 +6,18 @@ checks every URL against the RFC 1738 §5 grammar of its scheme (:func:`validate
 reports every problem as a :class:`Defect` instead of raising.
 """
 
-from ._model import Candidate, Defect, Kind, MessageContext, Policy, Severity, TextUnit, Url
+from ._fielddocs import document_fields
+from ._model import (
+    Candidate,
+    Defect,
+    Kind,
+    MessageContext,
+    Parts,
+    Policy,
+    Severity,
+    TextUnit,
+    Url,
+)
 from .api import Judge, extract, iter_urls, judge, scan_unit, scan_units
 from .errors import ConfigError, SourceError, UrlsiftError
 from .normalize import normalize
@@ -20,6 +31,9 @@ from .scanner import (
 from .schemes import SchemeRegistry, default_registry
 from .validation import Validation, validate, validate_readings
 
+# help() and pydoc list each record's fields with their descriptions (built when read).
+document_fields(Candidate, Defect, MessageContext, Policy, TextUnit, Url, Validation)
+
 __all__ = [
     "DEFAULT_MAX_URL_LENGTH",
     "DEFAULT_MAX_WRAPPER_LENGTH",
@@ -30,6 +44,7 @@ __all__ = [
     "Judge",
     "Kind",
     "MessageContext",
+    "Parts",
     "Policy",
     "Readings",
     "Scanner",

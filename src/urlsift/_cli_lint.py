@@ -103,7 +103,7 @@ def _stdin() -> BinaryIO:
     return cast("BinaryIO", stream)
 
 
-@click.command("lint")
+@click.command("lint", short_help="Check the URLs in documentation files and folders.")
 # readable=False: click's access check would make one unreadable path a usage error and
 # lint nothing; it is reported (_unreadable_paths, URL010) and the others are linted.
 @click.argument(

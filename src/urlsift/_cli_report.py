@@ -65,7 +65,7 @@ def _numbered_facts(name: str, lines: Iterator[tuple[int, str]]) -> Iterator[Fac
             raise _BadRecordError(f"{name}:{number}: not a urlsift scan record: {exc}") from exc
 
 
-@click.command("report")
+@click.command("report", short_help="Write an HTML report of the URLs in PATHS.")
 @click.argument("paths", nargs=-1, type=click.Path(dir_okay=True, allow_dash=True))
 @click.option(
     "--output",

@@ -91,7 +91,7 @@ def _urls(arguments: Iterable[str]) -> Iterator[str]:
 _RENDERERS: dict[str, Callable[[Validation], str]] = {"text": render_text, "jsonl": render_jsonl}
 
 
-@click.command("validate")
+@click.command("validate", short_help="Check URLs against RFC 1738, one per argument or line.")
 @click.option(
     "--format",
     "output_format",

@@ -11,7 +11,7 @@ the standard library.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import MISSING, dataclass, field, fields
 from operator import attrgetter
 from typing import Any, Literal, NamedTuple, TypeVar
@@ -83,18 +83,25 @@ class Defect:
 @_direct_init
 @dataclass(frozen=True, slots=True)
 class MessageContext:
-    """Where in a mail or news archive a stretch of text came from."""
+    """Where in a mail or news archive a stretch of text came from.
 
-    number: int
+    One vocabulary: each field is named as its key in ``--format jsonl`` records and its
+    ``--format csv`` column (:data:`CONTEXT_KEYS`), but for ``from_``, written ``from``
+    there (``from`` is a Python keyword). The names of earlier releases, ``number``,
+    ``offset`` and ``sender``, still read as deprecated aliases.
+    """
+
+    message: int
     """1-based number of the message in its archive or folder."""
-    offset: int
-    """Byte offset of the message's first byte in the (decompressed) archive."""
+    message_offset: int
+    """Byte offset of the message's first byte in the (decompressed) archive (0 for a
+    message that is a file of its own)."""
     message_id: str | None = None
     """The ``Message-ID`` header, as written (unfolded), if present."""
     date: str | None = None
     """The ``Date`` header, as written, if present."""
-    sender: str | None = None
-    """The ``From`` header, as written, if present (``from`` in JSON output)."""
+    from_: str | None = None
+    """The ``From`` header, as written, if present (``from`` in JSON and CSV)."""
     subject: str | None = None
     """The ``Subject`` header, decoded from RFC 2047 encoded words where possible."""
     part: str = "1"
@@ -102,18 +109,37 @@ class MessageContext:
     content_type: str = "text/plain"
     """Content type of the part the text came from (``header`` for scanned headers)."""
 
+    @property
+    def number(self) -> int:
+        """Deprecated: the old name of :attr:`message`."""
+        return self.message
+
+    @property
+    def offset(self) -> int:
+        """Deprecated: the old name of :attr:`message_offset`."""
+        return self.message_offset
+
+    @property
+    def sender(self) -> str | None:
+        """Deprecated: the old name of :attr:`from_`."""
+        return self.from_
+
     def to_dict(self) -> dict[str, object]:
-        """Return the context as a JSON-ready mapping (``sender`` is written ``from``)."""
-        return {
-            "message": self.number,
-            "message_offset": self.offset,
-            "message_id": self.message_id,
-            "date": self.date,
-            "from": self.sender,
-            "subject": self.subject,
-            "part": self.part,
-            "content_type": self.content_type,
-        }
+        """Return the context as a JSON-ready mapping, keyed by :data:`CONTEXT_KEYS`."""
+        return dict(zip(CONTEXT_KEYS, context_values(self), strict=True))
+
+
+def output_name(field_name: str) -> str:
+    """The JSON key and CSV column of a record field: its name less a trailing ``_``."""
+    return field_name.removesuffix("_")
+
+
+CONTEXT_KEYS: tuple[str, ...] = tuple(output_name(f.name) for f in fields(MessageContext))
+"""The JSON keys (and CSV columns) of :class:`MessageContext`, in field order: ``message``,
+``message_offset``, ``message_id``, ``date``, ``from``, ``subject``, ``part``,
+``content_type``."""
+
+context_values = attrgetter(*(f.name for f in fields(MessageContext)))
 
 
 @_direct_init
@@ -170,6 +196,88 @@ class Candidate(NamedTuple):
     """True when the span hit the scanner's length bound and was cut there."""
 
 
+class Parts(Mapping[str, str]):
+    """The parsed components of a URL, by name: a read-only, hashable mapping.
+
+    ``url.parts["host"]``, ``url.parts.get("port")``, ``dict(url.parts)`` and ``"path" in
+    url.parts`` work as for a dict; iterating gives the names, in URL order. The (name,
+    value) pairs as the validator found them are :attr:`pairs` (a name seen twice keeps
+    its first place and its last value in the mapping, as ``dict(pairs)`` does). A
+    ``Parts`` cannot be changed, hashes, pickles, and compares equal to another ``Parts``
+    with the same pairs in the same order, to any mapping with the same items, and to
+    its :attr:`pairs` tuple (the type ``Url.parts`` had before).
+
+    Args:
+        pairs: (name, value) pairs in URL order.
+    """
+
+    __slots__ = ("_pairs",)
+
+    _pairs: tuple[tuple[str, str], ...]
+
+    def __init__(self, pairs: Iterable[tuple[str, str]] = ()) -> None:
+        _set_pairs(self, pairs if type(pairs) is tuple else tuple(pairs))
+
+    @property
+    def pairs(self) -> tuple[tuple[str, str], ...]:
+        """The (name, value) pairs, in URL order, as written (not decoded)."""
+        return self._pairs
+
+    # A URL has a handful of parts: a scan of the pairs beats building a dict per URL.
+    def __getitem__(self, name: str) -> str:
+        for key, value in reversed(self._pairs):
+            if key == name:
+                return value
+        raise KeyError(name)
+
+    def __contains__(self, name: object) -> bool:
+        return any(key == name for key, _ in self._pairs)
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(dict.fromkeys([key for key, _ in self._pairs]))
+
+    def __len__(self) -> int:
+        return len({key for key, _ in self._pairs})
+
+    def __bool__(self) -> bool:
+        return bool(self._pairs)
+
+    def __hash__(self) -> int:
+        return hash(self._pairs)
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, Parts):
+            return self._pairs == other._pairs
+        if isinstance(other, tuple):
+            return self._pairs == other
+        if isinstance(other, Mapping):
+            return dict(self._pairs) == dict(other.items())
+        return NotImplemented
+
+    def __ne__(self, other: object) -> bool:
+        equal = self.__eq__(other)
+        return equal if equal is NotImplemented else not equal
+
+    def __repr__(self) -> str:
+        return f"Parts({dict(self._pairs)!r})"
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError(f"Parts is read-only: cannot set {name!r}")
+
+    def __delattr__(self, name: str) -> None:
+        raise AttributeError(f"Parts is read-only: cannot delete {name!r}")
+
+    def __reduce__(self) -> tuple[type[Parts], tuple[tuple[tuple[str, str], ...]]]:
+        return (Parts, (self._pairs,))
+
+
+# The slot's own setter (Parts refuses attribute assignment; __init__ goes around it).
+_set_pairs = Parts.__dict__["_pairs"].__set__
+
+NO_PARTS = Parts()
+"""The empty :class:`Parts` (a URL that did not validate, or has no components)."""
+
+
 @_direct_init
 @dataclass(frozen=True, slots=True)
 class Url:
@@ -206,8 +314,9 @@ class Url:
     """True when no defect of severity ``error`` was found."""
     fragment: str | None = None
     """The ``#fragment`` of the primary reading, if any (not part of the URL's grammar)."""
-    parts: tuple[tuple[str, str], ...] = field(default=())
-    """Parsed components of the primary reading as (name, value) pairs, when validated."""
+    parts: Parts = field(default=NO_PARTS)
+    """Parsed components of the primary reading by name (``host``, ``port``, ``path``...),
+    as written, when validated: a read-only mapping (:class:`Parts`)."""
     context: MessageContext | None = None
     """Message context when the URL came from a mail or news archive."""
 

@@ -9,12 +9,13 @@ stays bounded whatever the input size.
 
 from __future__ import annotations
 
+import codecs
 import re
 from collections.abc import Iterable, Iterator
 from dataclasses import replace
 from typing import Protocol
 
-from ._model import Candidate, Defect, MessageContext, Policy, TextUnit, Url
+from ._model import Candidate, Defect, MessageContext, Parts, Policy, TextUnit, Url
 from .normalize import normalize
 from .rejoin import rejoin, single_reading
 from .scanner import DEFAULT_MAX_URL_LENGTH, Scanner
@@ -25,7 +26,7 @@ _READ_SIZE = 1 << 16
 
 
 class _Readable(Protocol):
-    def read(self, size: int = -1, /) -> str: ...
+    def read(self, size: int = -1, /) -> str | bytes: ...
 
 
 # Lone surrogates: bytes that were not valid UTF-8 in the input (surrogateescape).
@@ -77,7 +78,7 @@ _Verdict = tuple[
     tuple[Defect, ...],
     bool,
     str | None,
-    tuple[tuple[str, str], ...],
+    Parts,
 ]
 
 
@@ -330,12 +331,38 @@ def scan_unit(
         yield decide(candidate, source=source, context=context, extra_defects=extra_defects)
 
 
-def _read_chunks(stream: _Readable) -> Iterator[str]:
+def _read_chunks(stream: _Readable) -> Iterator[str | bytes]:
     while True:
         chunk = stream.read(_READ_SIZE)
         if not chunk:
             return
         yield chunk
+
+
+def _text_chunks(chunks: Iterable[str | bytes]) -> Iterator[str]:
+    # str chunks pass as they are; bytes chunks are decoded as the command line decodes a
+    # plain-text file: UTF-8, a leading BOM dropped, undecodable bytes kept as lone
+    # surrogates (surrogateescape), a character split between chunks joined. One input is
+    # all text or all bytes; anything else is refused when it is met.
+    decoder: codecs.IncrementalDecoder | None = None
+    text_seen = False
+    for chunk in chunks:
+        if isinstance(chunk, str):
+            if decoder is not None:
+                raise TypeError("iter_urls(): a str chunk among bytes chunks")
+            text_seen = True
+            yield chunk
+        elif isinstance(chunk, bytes | bytearray | memoryview):
+            if text_seen:
+                raise TypeError("iter_urls(): a bytes chunk among str chunks")
+            if decoder is None:
+                decoder = codecs.getincrementaldecoder("utf-8-sig")(errors="surrogateescape")
+            if text := decoder.decode(chunk):
+                yield text
+        else:
+            raise TypeError(f"iter_urls(): chunks must be str or bytes, not {type(chunk).__name__}")
+    if decoder is not None and (tail := decoder.decode(b"", final=True)):
+        yield tail
 
 
 def iter_urls(
@@ -345,10 +372,16 @@ def iter_urls(
     schemes: Iterable[str] | None = None,
     policy: Policy | None = None,
 ) -> Iterator[Url]:
-    """Find URLs in text given as chunks or as a text stream, lazily.
+    """Find URLs in text given as chunks or as a stream, lazily.
+
+    Binary input (``open(path, "rb")``, ``io.BytesIO``, ``bytes`` chunks) is decoded as
+    ``urlsift scan`` decodes a plain-text file: UTF-8 (a leading BOM dropped), bytes that
+    are not valid UTF-8 kept as lone surrogates (``surrogateescape``), so nothing is lost
+    and nothing raises.
 
     Args:
-        chunks: an iterable of ``str`` chunks (any sizes), or a text stream with ``read``.
+        chunks: an iterable of ``str`` or of ``bytes`` chunks (any sizes), or a text or
+            binary stream with ``read``.
         source: the name reported in each record's ``source`` field.
         schemes: schemes recognised in bare URLs.
         policy: validation strictness.
@@ -359,13 +392,15 @@ def iter_urls(
     Raises:
         ConfigError: a scheme name is unusable.
         TypeError: ``chunks`` is a ``str`` or ``bytes`` (pass ``[text]`` or use
-            :func:`extract`).
+            :func:`extract`); raised as the chunks are read: a chunk that is neither
+            ``str`` nor ``bytes``, or ``str`` and ``bytes`` chunks mixed.
     """
     if isinstance(chunks, (str, bytes)):
         raise TypeError("iter_urls() takes an iterable of chunks or a stream; use extract(text)")
-    parts: Iterable[str] = (
+    raw: Iterable[str | bytes] = (
         _read_chunks(chunks) if hasattr(chunks, "read") else chunks  # type: ignore[arg-type]
     )
+    parts = _text_chunks(raw)
     return scan_units([TextUnit(source=source, chunks=parts)], schemes=schemes, policy=policy)
 
 

@@ -32,12 +32,12 @@ import click
 from ._cli_validate import validate_command
 from ._model import Policy, Url
 from .errors import ConfigError
-from .formats import WRITERS, location, make_writer
+from .formats import WRITERS, CountBy, location, make_writer
 from .runner import READ_ERROR_CODES, ScanConfig, UnitDefects, iter_results
 from .scanner import normalize_schemes
 from .sources.archive import INPUT_KINDS, ArchiveStats, InputKind
 from .sources.options import MailOptions
-from .summary import UrlCounts
+from .summary import HostCounts, UrlCounts
 
 EXIT_UNREADABLE = 2
 EXIT_INVALID = 1
@@ -84,6 +84,8 @@ def scan_config(
     include_attachments: bool,
     scan_headers: bool,
     strict: bool,
+    exclude: tuple[str, ...] = (),
+    respect_gitignore: bool = True,
 ) -> ScanConfig:
     """The :class:`ScanConfig` of scan's input options (``report`` takes the same ones).
 
@@ -100,6 +102,8 @@ def scan_config(
         options=MailOptions(include_attachments=include_attachments, scan_headers=scan_headers),
         schemes=names,
         policy=Policy(strict=strict),
+        exclude=exclude,
+        respect_gitignore=respect_gitignore,
     )
 
 
@@ -209,13 +213,46 @@ def _total_size(paths: tuple[str, ...]) -> int | None:
     return total or None
 
 
+COUNT_BY: tuple[str, ...] = ("url", "host")
+"""What ``--count`` counts by; ``--count`` alone is ``--count url``."""
+
+
+class _ScanCommand(click.Command):
+    """``scan``, whose ``--count`` takes an optional value.
+
+    ``--count`` is followed by ``url`` or ``host`` only when it names what to count by;
+    any other word after it is a path (``--count archive.mbox`` counts URLs). A path
+    spelt ``host`` or ``url`` is written ``./host`` or after ``--``.
+    """
+
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        spelled: list[str] = []
+        i = 0
+        while i < len(args):
+            arg = args[i]
+            i += 1
+            if arg == "--":
+                spelled += args[i - 1 :]
+                break
+            if arg == "--count":
+                if i < len(args) and args[i] in COUNT_BY:
+                    arg = f"--count={args[i]}"
+                    i += 1
+                else:
+                    arg = "--count=url"
+            spelled.append(arg)
+        return super().parse_args(ctx, spelled)
+
+
 def _defect_lines(record: UnitDefects) -> Iterator[str]:
     where = location(record.source, record.context)
     for defect in record.defects:
         yield f"{where}: {defect.severity}: {defect.code}: {defect.message}"
 
 
-@main.command()
+@main.command(
+    cls=_ScanCommand, short_help="Print the URLs found in files, mail archives and folders."
+)
 # readable=False: click's own access check would turn one unreadable path into a usage
 # error and scan nothing; the sources report it (ReadFailure) and go on with the others.
 @click.argument("paths", nargs=-1, type=click.Path(dir_okay=True, allow_dash=True, readable=False))
@@ -235,10 +272,13 @@ def _defect_lines(record: UnitDefects) -> Iterator[str]:
 )
 @click.option(
     "--count",
-    is_flag=True,
+    type=click.Choice(COUNT_BY),
+    default=None,
+    metavar="[url|host]",
     help="Print each URL once with its number of occurrences and the first and last "
     "message date it was seen on, most frequent first; equivalent spellings are counted "
-    "together under the first one seen.",
+    "together under the first one seen. '--count host' counts by host instead (case and "
+    "a leading www. folded; mailto counts its domain).",
 )
 @click.option(
     "--scheme",
@@ -293,13 +333,24 @@ def _defect_lines(record: UnitDefects) -> Iterator[str]:
     help="Exit with status 1 when any URL found is invalid (2 still wins for unreadable paths).",
 )
 @click.option(
+    "--exclude",
+    "exclude",
+    multiple=True,
+    metavar="GLOB",
+    help="Skip files and folders matching GLOB (gitignore-style, relative to the folder) "
+    "when walking a folder of mixed files (repeatable; .gitignore files are honoured too).",
+)
+@click.option(
+    "--no-gitignore", is_flag=True, help="Also scan what .gitignore files ignore in folders."
+)
+@click.option(
     "--quiet", "-q", is_flag=True, help="No progress display, no summary, no defect lines."
 )
 def scan(
     paths: tuple[str, ...],
     fmt: str,
     unique: bool,
-    count: bool,
+    count: CountBy | None,
     schemes: tuple[str, ...],
     strict: bool,
     input_kind: InputKind,
@@ -308,23 +359,29 @@ def scan(
     jobs: int,
     invalid_only: bool,
     check: bool,
+    exclude: tuple[str, ...],
+    no_gitignore: bool,
     quiet: bool,
 ) -> None:
     """Print the URLs found in PATHS (standard input when none or '-').
 
     PATHS may be text files, mail messages, mbox archives, news articles, or Maildir, MH
-    and news spool folders. A path that cannot be read (or only in part: a truncated
-    compressed file) is reported on stderr and the others are still scanned; the exit
-    status is then 2. When standard output is closed early (| head) it is 141.
+    and news spool folders. Any other folder is walked in sorted order and each file is
+    read by its own kind (binary files skipped, .gitignore honoured). A path that cannot
+    be read (or only in part: a truncated compressed file) is reported on stderr and the
+    others are still scanned; the exit status is then 2. When standard output is closed
+    early (| head) it is 141.
     """
-    config = scan_config(schemes, input_kind, include_attachments, scan_headers, strict)
+    config = scan_config(
+        schemes, input_kind, include_attachments, scan_headers, strict, exclude, not no_gitignore
+    )
     out = _stdout()
     writer = make_writer(fmt, out, counts=count)
     stats = ArchiveStats()
     paths = paths or ("-",)
     show = not quiet and sys.stderr.isatty()
     progress = _Progress(stats, sys.stderr, show, _total_size(paths) if show else None)
-    counts = UrlCounts() if count else None
+    counts = None if count is None else HostCounts() if count == "host" else UrlCounts()
     seen: set[str] = set()
     status = 0
     try:
@@ -366,7 +423,7 @@ def scan(
         progress.close()
         with contextlib.suppress(OSError):  # whatever is still buffered, even on an error
             out.flush()
-    if not quiet and stats.messages:
+    if not quiet and (stats.messages or stats.binaries_skipped):
         click.echo(f"urlsift: {stats.summary()}", err=True)
     sys.exit(status)
 

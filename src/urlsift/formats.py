@@ -16,11 +16,14 @@ import csv
 import json
 import json.encoder
 from collections.abc import Callable
-from typing import TextIO, get_args
+from typing import Literal, TextIO, get_args
 
-from ._model import Defect, Kind, MessageContext, Url
+from ._model import CONTEXT_KEYS, Defect, Kind, MessageContext, Url, context_values
 from .runner import UnitDefects
-from .summary import UrlCount
+from .summary import HostCount, UrlCount
+
+CountBy = Literal["url", "host"]
+"""What ``--count`` counts by."""
 
 CSV_FIELDS = (
     "source",
@@ -37,26 +40,24 @@ CSV_FIELDS = (
     "alternatives",
     "defects",
     "raw",
-    "message",
-    "message_id",
-    "date",
-    "from",
-    "subject",
-    "part",
-    "content_type",
+    *CONTEXT_KEYS,
 )
 """Columns of ``--format csv``; list-valued fields are joined with a space; the message
-columns are empty for plain text."""
+columns (:data:`~urlsift._model.CONTEXT_KEYS`, named as in JSON) are empty for plain
+text."""
 
 COUNT_FIELDS = ("url", "count", "first_date", "last_date", "normalized", "variants")
 """Columns of ``--format csv --count`` (``variants``: the other spellings, space-separated)."""
+
+HOST_COUNT_FIELDS = ("host", "count", "first_date", "last_date", "urls")
+"""Columns of ``--format csv --count host`` (``urls``: distinct URLs on the host)."""
 
 
 def location(source: str, context: MessageContext | None) -> str:
     """Where a record came from in text form: ``path``, or ``path#message/part`` for mail."""
     if context is None:
         return source
-    return f"{source}#{context.number}/{context.part}"
+    return f"{source}#{context.message}/{context.part}"
 
 
 class TextWriter:
@@ -65,7 +66,7 @@ class TextWriter:
     For mail, ``path#message/part:line:col: url``: line and column are in the decoded part.
     """
 
-    def __init__(self, stream: TextIO, *, counts: bool = False) -> None:
+    def __init__(self, stream: TextIO, *, counts: CountBy | None = None) -> None:
         self._stream = stream
         del counts  # the text format needs no header
 
@@ -79,9 +80,16 @@ class TextWriter:
         del record
         return False
 
-    def write_count(self, row: UrlCount) -> None:
-        """Write ``count url [first-date .. last-date] (also other-spellings)``."""
+    def write_count(self, row: UrlCount | HostCount) -> None:
+        """Write ``count url [first-date .. last-date] (also other-spellings)``.
+
+        A host row reads ``count host [first-date .. last-date] (N URLs)``.
+        """
         dates = f"  [{row.first_date} .. {row.last_date}]" if row.first_date else ""
+        if isinstance(row, HostCount):
+            urls = f"  ({row.urls} URL{'s' if row.urls != 1 else ''})"
+            self._stream.write(f"{row.count:7d} {row.host}{dates}{urls}\n")
+            return
         variants = row.variants
         also = f"  (also {' '.join(variants)})" if variants else ""
         self._stream.write(f"{row.count:7d} {row.url}{dates}{also}\n")
@@ -160,13 +168,13 @@ def url_json(url: Url) -> str:
     if url.fragment is not None:
         line += f', "fragment": {q(url.fragment)}'
     if url.parts:
-        line += f', "parts": {_pairs_json(url.parts)}'
+        line += f', "parts": {_pairs_json(url.parts.pairs)}'
     ctx = url.context
     if ctx is not None:
         line += (
-            f', "message": {ctx.number}, "message_offset": {ctx.offset}, '
+            f', "message": {ctx.message}, "message_offset": {ctx.message_offset}, '
             f'"message_id": {_json_or_null(ctx.message_id)}, "date": {_json_or_null(ctx.date)}, '
-            f'"from": {_json_or_null(ctx.sender)}, "subject": {_json_or_null(ctx.subject)}, '
+            f'"from": {_json_or_null(ctx.from_)}, "subject": {_json_or_null(ctx.subject)}, '
             f'"part": {q(ctx.part)}, "content_type": {q(ctx.content_type)}'
         )
     return _utf8_or_escaped(line + "}", url.to_dict)
@@ -175,7 +183,7 @@ def url_json(url: Url) -> str:
 class JsonlWriter:
     """One JSON object per line: :meth:`Url.to_dict`, defect records, count rows."""
 
-    def __init__(self, stream: TextIO, *, counts: bool = False) -> None:
+    def __init__(self, stream: TextIO, *, counts: CountBy | None = None) -> None:
         self._stream = stream
         del counts
 
@@ -188,17 +196,22 @@ class JsonlWriter:
         self._stream.write(_json_line(record.to_dict()) + "\n")
         return True
 
-    def write_count(self, row: UrlCount) -> None:
-        """Write ``{"url", "count", "first_date", "last_date", "normalized", "variants"}``."""
+    def write_count(self, row: UrlCount | HostCount) -> None:
+        """Write ``{"url", "count", "first_date", "last_date", "normalized", "variants"}``
+        (for a host: ``{"host", "count", "first_date", "last_date", "urls"}``)."""
         self._stream.write(_json_line(row.to_dict()) + "\n")
+
+
+_NO_CONTEXT = ("",) * len(CONTEXT_KEYS)
 
 
 class CsvWriter:
     """CSV with a header row (:data:`CSV_FIELDS`, or :data:`COUNT_FIELDS` for counts)."""
 
-    def __init__(self, stream: TextIO, *, counts: bool = False) -> None:
+    def __init__(self, stream: TextIO, *, counts: CountBy | None = None) -> None:
         self._writer = csv.writer(stream, lineterminator="\n")
-        self._writer.writerow(COUNT_FIELDS if counts else CSV_FIELDS)
+        header = {None: CSV_FIELDS, "url": COUNT_FIELDS, "host": HOST_COUNT_FIELDS}[counts]
+        self._writer.writerow(header)
 
     def write(self, url: Url) -> None:
         """Write one URL."""
@@ -219,19 +232,7 @@ class CsvWriter:
                 " ".join(url.alternatives),
                 " ".join(d.code for d in url.defects),
                 url.raw,
-                *(
-                    (
-                        ctx.number,
-                        ctx.message_id,
-                        ctx.date,
-                        ctx.sender,
-                        ctx.subject,
-                        ctx.part,
-                        ctx.content_type,
-                    )
-                    if ctx is not None
-                    else ("",) * 7
-                ),
+                *(context_values(ctx) if ctx is not None else _NO_CONTEXT),
             )
         )
 
@@ -240,8 +241,12 @@ class CsvWriter:
         del record
         return False
 
-    def write_count(self, row: UrlCount) -> None:
-        """Write one row of :data:`COUNT_FIELDS`."""
+    def write_count(self, row: UrlCount | HostCount) -> None:
+        """Write one row of :data:`COUNT_FIELDS` (:data:`HOST_COUNT_FIELDS` for a host)."""
+        if isinstance(row, HostCount):
+            dates = (row.first_date or "", row.last_date or "")
+            self._writer.writerow((row.host, row.count, *dates, row.urls))
+            return
         self._writer.writerow(
             (
                 row.url,
@@ -265,13 +270,13 @@ WRITERS: dict[str, type[Writer]] = {
 """Output formats by name."""
 
 
-def make_writer(name: str, stream: TextIO, *, counts: bool = False) -> Writer:
+def make_writer(name: str, stream: TextIO, *, counts: CountBy | None = None) -> Writer:
     """Return the writer for format ``name`` on ``stream``.
 
     Args:
         name: a key of :data:`WRITERS`.
         stream: where to write.
-        counts: the writer will write ``--count`` rows instead of URLs.
+        counts: the writer will write ``--count`` rows (by URL or by host) instead of URLs.
 
     Raises:
         KeyError: unknown format name.

@@ -30,6 +30,9 @@ yields their results strictly in queue order, so the stream is the one
   folder (:func:`urlsift.sources.archive.folder_units`). A read error that ends a folder's
   scan in one process ends it at the same place here: the later batches of that folder
   are dropped.
+* **Mixed folders.** A folder that is no archive is walked by the parent
+  (:func:`urlsift.sources.tree.expand_paths`, as one process walks it) and each path found
+  is planned as if it had been given.
 * **Parent only.** Standard input (``-``), a path of kind ``auto`` that is not a regular
   file or directory (a FIFO, a device: sniffing it and reopening it in a worker would lose
   bytes), and a single-message file (or a folder's message file) longer than
@@ -104,6 +107,7 @@ from .sources.archive import (
 )
 from .sources.compress import CountedStream, open_counted
 from .sources.mbox import MboxSplitter, RawMessage
+from .sources.tree import expand_paths
 
 __all__ = [
     "DEFAULT_BATCH_BYTES",
@@ -346,7 +350,8 @@ class _Scheduler:
     # -- planning --------------------------------------------------------------------
 
     def run(self, paths: Sequence[str]) -> Iterator[Result]:
-        for path in paths:
+        # Folders of mixed files are walked here, as one process walks them.
+        for path in expand_paths(paths, self.config, self.stats):
             yield from self.plan(path)
         yield from self.drain()
 

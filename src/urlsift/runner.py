@@ -25,6 +25,7 @@ from .api import Judge, scan_unit
 from .scanner import Scanner
 from .sources.archive import ArchiveStats, InputKind, open_units
 from .sources.options import MailOptions
+from .sources.tree import expand_paths
 
 
 @dataclass(frozen=True, slots=True)
@@ -78,6 +79,11 @@ class ScanConfig:
     """Schemes recognised in bare URLs (``None``: the default set)."""
     policy: Policy = field(default_factory=Policy)
     """Validation strictness."""
+    exclude: tuple[str, ...] = ()
+    """Gitignore-style globs of files and folders skipped when a folder of mixed files is
+    walked (:mod:`urlsift.sources.tree`)."""
+    respect_gitignore: bool = True
+    """Skip what ``.gitignore`` files ignore when a folder is walked."""
 
 
 def scan_text_units(
@@ -96,7 +102,7 @@ def scan_text_units(
     reported: tuple[str, int] | None = None
     for unit in units:
         if unit.defects:
-            key = (unit.source, unit.context.number if unit.context else 0)
+            key = (unit.source, unit.context.message if unit.context else 0)
             if key != reported:
                 reported = key
                 yield UnitDefects(unit.source, unit.context, unit.defects)
@@ -121,7 +127,9 @@ def iter_results(
     """Scan paths (``-`` is standard input) and yield every result in input order.
 
     Args:
-        paths: files, folders (Maildir, MH, news spool) or ``-``.
+        paths: files, folders or ``-``. A Maildir, MH folder or news spool is one
+            archive; any other folder is walked, each file read by its own kind, binary
+            files skipped (:func:`urlsift.sources.tree.expand_paths`).
         config: input kind, mail options, schemes and policy.
         stats: counters updated as messages are read (for progress and the summary).
         jobs: worker processes; with more than one, files and large mbox archives are
@@ -144,7 +152,7 @@ def iter_sequential(
 ) -> Iterator[Result]:
     """Scan paths one after the other in this process (``iter_results`` with one job)."""
     judge = Judge(policy=config.policy)
-    for path in paths:
+    for path in expand_paths(paths, config, stats):
         units = open_units(path, config.kind, config.options, stats)
         try:
             yield from scan_text_units(units, config, judge)

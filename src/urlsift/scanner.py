@@ -278,7 +278,14 @@ class Scanner:
 
         Raises:
             RuntimeError: the scanner was already closed (a programming error).
+            TypeError: ``text`` is not a ``str`` (bytes must be decoded first;
+                :func:`urlsift.iter_urls` decodes binary input).
         """
+        if not isinstance(text, str):
+            raise TypeError(
+                f"Scanner.feed() takes decoded text (str), not {type(text).__name__}; "
+                "decode bytes first, or pass a binary stream to urlsift.iter_urls()"
+            )
         if self._closed:
             raise RuntimeError("Scanner.feed() called after close()")
         if not text:

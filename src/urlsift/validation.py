@@ -24,7 +24,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from . import _grammar as g
-from ._model import Defect, Policy
+from ._model import Defect, Parts, Policy
 from .schemes import (
     Level,
     SchemeContext,
@@ -67,8 +67,9 @@ class Validation:
     """The scheme in lower case; empty when missing or malformed."""
     defects: tuple[Defect, ...]
     """Findings ordered by offset (offsets index :attr:`url`)."""
-    parts: tuple[tuple[str, str], ...]
-    """Parsed components in URL order, as written (not decoded); only those present."""
+    parts: Parts
+    """Parsed components by name, in URL order, as written (not decoded); only those
+    present (a read-only mapping: :class:`~urlsift.Parts`)."""
     fragment: str | None
     """The text after the first ``#``, or None when there is no ``#``."""
 
@@ -219,7 +220,7 @@ def _clean_groups(clean: re.Pattern[str]) -> tuple[re.Pattern[str], tuple[str, .
 # What :func:`validate` concludes, as a plain tuple in the field order of
 # :class:`Validation`: for ``Judge``, which copies the fields into each ``Url`` and has no
 # use for the record (0.5 us, a quarter of the fast path).
-CleanFields = tuple[str, bool, str, tuple[Defect, ...], tuple[tuple[str, str], ...], str | None]
+CleanFields = tuple[str, bool, str, tuple[Defect, ...], Parts, str | None]
 
 
 def validate_clean(url: str, registry: SchemeRegistry, policy: Policy | None) -> Validation | None:
@@ -265,10 +266,10 @@ def clean_fields(url: str, registry: SchemeRegistry, policy: Policy | None) -> C
     else:  # the values as written, "~" and all
         values = tuple(None if a == -1 else url[a:b] for a, b in m.regs[1:])
     # Pairs whose value is None are dropped, so every value is a str (mypy cannot see it).
-    parts: tuple[tuple[str, str], ...] = (
-        tuple([pair for pair in zip(names, values, strict=True) if pair[1] is not None])  # type: ignore[misc]
+    parts = Parts(
+        [pair for pair in zip(names, values, strict=True) if pair[1] is not None]  # type: ignore[misc]
         if None in values
-        else tuple(zip(names, values, strict=True))  # type: ignore[arg-type]
+        else zip(names, values, strict=True)  # type: ignore[arg-type]
     )
     scheme_name = url[:colon].lower()
     if tilde == -1 and not (port and values[port - 1] is not None):
@@ -340,7 +341,7 @@ def validate_checks(url: str, registry: SchemeRegistry, policy: Policy | None) -
         valid=not any(d.severity == "error" for d in defects),
         scheme=scheme,
         defects=defects,
-        parts=tuple(ctx.parts),
+        parts=Parts(ctx.parts),
         fragment=fragment,
     )
 

@@ -30,25 +30,8 @@ from typing import BinaryIO
 
 from pathspec import GitIgnoreSpec
 
-SKIP_DIRS = frozenset(
-    {
-        ".git",
-        ".hg",
-        ".svn",
-        ".bzr",
-        "_darcs",
-        ".venv",
-        "venv",
-        "node_modules",
-        "__pycache__",
-        ".tox",
-        ".nox",
-        ".mypy_cache",
-        ".pytest_cache",
-        ".ruff_cache",
-    }
-)
-"""Folders never walked into (they can still be given explicitly as files' parents)."""
+from .._walk import SKIP_DIRS as SKIP_DIRS  # re-exported: the folders lint never walks
+from .._walk import Ignores, folder_entries, repository_ignores
 
 DEFAULT_INCLUDE: tuple[str, ...] = (
     "*.md",
@@ -212,54 +195,6 @@ def display_path(path: Path, given: str, cwd: Path) -> str:
     return rel.as_posix() or "."
 
 
-class _Ignores:
-    """The gitignore patterns that apply during a walk (deepest file wins)."""
-
-    def __init__(self, top: Path, specs: list[tuple[PurePosixPath, GitIgnoreSpec]]) -> None:
-        self.top = top
-        self.specs = specs
-
-    def with_folder(self, folder: Path) -> _Ignores:
-        gitignore = folder / ".gitignore"
-        spec = _read_spec(gitignore)
-        if spec is None:
-            return self
-        base = PurePosixPath(folder.relative_to(self.top).as_posix())
-        return _Ignores(self.top, [*self.specs, (base, spec)])
-
-    def ignored(self, path: Path, is_dir: bool) -> bool:
-        rel = PurePosixPath(path.relative_to(self.top).as_posix())
-        for base, spec in reversed(self.specs):
-            if base != PurePosixPath(".") and base not in rel.parents:
-                continue
-            sub = rel.relative_to(base).as_posix()
-            result = spec.check_file(sub + "/" if is_dir else sub)
-            if result.include is not None:
-                return bool(result.include)
-        return False
-
-
-def _read_spec(path: Path) -> GitIgnoreSpec | None:
-    try:
-        lines = path.read_text(encoding="utf-8", errors="surrogateescape").splitlines()
-    except OSError:
-        return None
-    return GitIgnoreSpec.from_lines(lines)
-
-
-def _repository_ignores(folder: Path) -> _Ignores:
-    """The ignores in force at ``folder``: from the repository's top down to it."""
-    chain = [folder, *folder.parents]
-    top = next((p for p in chain if (p / ".git").exists()), None)
-    if top is None:
-        return _Ignores(folder, []).with_folder(folder)
-    exclude = _read_spec(top / ".git" / "info" / "exclude")
-    ignores = _Ignores(top, [] if exclude is None else [(PurePosixPath("."), exclude)])
-    for part in reversed(chain[: chain.index(top) + 1]):
-        ignores = ignores.with_folder(part)
-    return ignores
-
-
 @dataclass(frozen=True, slots=True)
 class WalkOptions:
     """What a folder walk lints."""
@@ -378,7 +313,7 @@ def iter_documents(
         if force_excluded(absolute, options_for, cwd):
             continue
         if absolute.is_dir():
-            ignores = _repository_ignores(absolute)
+            ignores = repository_ignores(absolute)
             for found in _walk(absolute, absolute, options_for, ignores):
                 if found not in seen:
                     seen.add(found)
@@ -390,28 +325,18 @@ def iter_documents(
             yield Document(absolute, display_path(absolute, given, cwd), True)
 
 
-def _walk(root: Path, folder: Path, options_for: OptionsFor, ignores: _Ignores) -> Iterator[Path]:
-    try:
-        entries = sorted(os.scandir(folder), key=lambda entry: entry.name)
-    except OSError:
-        return  # an unreadable folder holds nothing we can lint
+def _walk(root: Path, folder: Path, options_for: OptionsFor, ignores: Ignores) -> Iterator[Path]:
     options = options_for(folder)
     include, exclude = _matchers(options, root)
     gitignore = options.respect_gitignore
-    for entry in entries:
-        path = Path(entry.path)
-        try:
-            is_dir = entry.is_dir(follow_symlinks=False)
-            is_file = not is_dir and entry.is_file()
-        except OSError:
-            continue
+    for path, is_dir in folder_entries(folder):  # an unreadable folder holds nothing
         if is_dir:
-            if entry.name in SKIP_DIRS or exclude.matches(path, True):
+            if path.name in SKIP_DIRS or exclude.matches(path, True):
                 continue
             if gitignore and ignores.ignored(path, True):
                 continue
             yield from _walk(root, path, options_for, ignores.with_folder(path))
-        elif is_file:
+        else:
             if exclude.matches(path, False) or not include.matches(path, False):
                 continue
             if gitignore and ignores.ignored(path, False):

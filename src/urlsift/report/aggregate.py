@@ -97,7 +97,7 @@ class RecordError(ValueError):
 def _ref(source: str, context: MessageContext | None) -> MessageRef:
     if context is None:
         return MessageRef(source, None)
-    return MessageRef(source, context.number, context.message_id, context.date, context.subject)
+    return MessageRef(source, context.message, context.message_id, context.date, context.subject)
 
 
 def _defect_pairs(defects: tuple[Defect, ...]) -> tuple[tuple[str, str], ...]:
@@ -106,7 +106,7 @@ def _defect_pairs(defects: tuple[Defect, ...]) -> tuple[tuple[str, str], ...]:
 
 def facts_from_url(url: Url) -> UrlFacts:
     """Reduce a :class:`~urlsift.Url` from the runner to :class:`UrlFacts`."""
-    host = next((value for name, value in url.parts if name == "host"), None)
+    host = url.parts.get("host")
     return UrlFacts(
         _ref(url.source, url.context), url.scheme, host, url.valid, _defect_pairs(url.defects)
     )
@@ -175,7 +175,8 @@ def facts_from_record(record: Mapping[str, object]) -> Facts:
 
 
 def fold_host(host: str) -> str:
-    """The host as the report groups it: lower case, one leading ``www.`` removed."""
+    """The host as the report (and ``scan --count host``) groups it: lower case, one
+    leading ``www.`` removed."""
     folded = host.lower()
     if folded.startswith("www.") and len(folded) > 4:
         folded = folded[4:]

@@ -34,8 +34,9 @@ becomes defects on the units; only a path that cannot be opened raises
 
 Units' ``source`` is the path given for a file or stream, and the message file's own path
 for a folder (so a reader can open the message); ``number`` counts messages from 1 in the
-archive or folder, in folder order (Maildir: ``cur`` then ``new``, by name; MH and news:
-by number), and ``offset`` is 0 for a message that is a file of its own.
+archive or folder, in folder order (Maildir: ``cur`` then ``new``, by name, then message
+files in the folder itself, then nested Maildirs such as Maildir++ ``.Sent``, by name, each
+the same way; MH and news: by number), and ``offset`` is 0 for a message that is a file of its own.
 
 :class:`ArchiveStats` is updated as the iterator advances, so a caller can show progress.
 """
@@ -145,6 +146,8 @@ class ArchiveStats:
     """Messages with at least one defect (bad MIME, charset, truncation ...)."""
     messages_truncated: int = 0
     """Messages longer than ``max_message_bytes``, cut there."""
+    binaries_skipped: int = 0
+    """Binary files met while walking a folder of mixed files, and not scanned."""
 
     def summary(self) -> str:
         """Return a one-line summary, e.g. ``3 messages, 4 parts, 1 with defects``."""
@@ -154,6 +157,8 @@ class ArchiveStats:
         )
         if self.units_skipped:
             text += f", {self.units_skipped} parts skipped"
+        if self.binaries_skipped:
+            text += f", {self.binaries_skipped} binary files skipped"
         return text
 
 
@@ -213,17 +218,74 @@ def _numbered_files(path: str) -> list[str]:
 
 
 def _maildir_files(path: str) -> list[str]:
-    # tmp/ holds deliveries in progress and is not read.
+    # cur/ then new/ by name (tmp/ holds deliveries in progress and is not read), then
+    # message files lying in the folder itself, then nested folders that are Maildirs
+    # themselves (Maildir++ ".Sent", ".Lists.foo"; notmuch-style "bar/baz"), by name.
     files: list[str] = []
+    laid_out = False  # cur/ or new/ present: files beside them are messages too
     for sub in ("cur", "new"):
         folder = os.path.join(path, sub)
         if not os.path.isdir(folder):
             continue
+        laid_out = True
         for name in sorted(os.listdir(folder)):
             full = os.path.join(folder, name)
             if not name.startswith(".") and os.path.isfile(full):
                 files.append(full)
+    nested: list[str] = []
+    for name in sorted(os.listdir(path)):
+        full = os.path.join(path, name)
+        if name in _MAILDIR_SUBDIRS:
+            continue
+        if os.path.isdir(full):
+            if not os.path.islink(full) and _is_maildir(full):
+                nested.append(full)
+        elif (
+            laid_out
+            and not name.startswith(".")
+            and os.path.isfile(full)
+            and _looks_like_mail(full)
+        ):
+            files.append(full)
+    for folder in nested:
+        files.extend(_maildir_files(folder))
     return files
+
+
+_MAILDIR_SUBDIRS = ("cur", "new", "tmp")
+
+
+def _first_file(folder: str) -> str | None:
+    for name in sorted(os.listdir(folder)):
+        full = os.path.join(folder, name)
+        if not name.startswith(".") and os.path.isfile(full):
+            return full
+    return None
+
+
+def _looks_like_mail(path: str) -> bool:
+    # A file that sniffs as a message or article (one that cannot be read does not).
+    try:
+        return _sniff_path(path) in ("mail", "news")
+    except OSError:
+        return False
+
+
+def _is_maildir(path: str) -> bool:
+    # cur/ and new/, or one of them with tmp/, or one of them alone whose first file is a
+    # message (a partial Maildir: a copy of cur/ only, or an empty one with no tmp/ is not).
+    present = [sub for sub in ("cur", "new") if os.path.isdir(os.path.join(path, sub))]
+    if len(present) == 2:
+        return True
+    if not present:
+        return False
+    if os.path.isdir(os.path.join(path, "tmp")):
+        return True
+    try:
+        first = _first_file(os.path.join(path, present[0]))
+    except OSError:
+        return False
+    return first is not None and _looks_like_mail(first)
 
 
 def _sniff_path(path: str) -> InputKind:
@@ -234,24 +296,42 @@ def _sniff_path(path: str) -> InputKind:
         opened.stream.close()
 
 
+NOT_A_FOLDER = "directory is not a Maildir, MH folder or news spool"
+"""The reason of the :class:`~urlsift.errors.SourceError` for a directory of no known layout."""
+
+
 def _folder_kind(path: str) -> InputKind:
     try:
         entries = set(os.listdir(path))
     except OSError as exc:
         raise SourceError(path, exc.strerror or str(exc)) from exc
-    if all(os.path.isdir(os.path.join(path, sub)) for sub in ("cur", "new")):
+    if _is_maildir(path):
         return "maildir"
     numbered = _numbered_files(path)
     if numbered:
         try:
-            if _sniff_path(numbered[0]) == "news":
-                return "news"
+            kind = _sniff_path(numbered[0])
         except SourceError:
-            pass
-        return "mh"
+            return "mh"
+        if kind == "news":
+            return "news"
+        if kind == "mail":
+            return "mh"
     if ".mh_sequences" in entries:
         return "mh"
-    raise SourceError(path, "directory is not a Maildir, MH folder or news spool")
+    raise SourceError(path, NOT_A_FOLDER)
+
+
+def is_archive_folder(path: str) -> bool:
+    """True when ``path`` is a folder read as one archive: a Maildir, MH folder or news spool.
+
+    A folder that cannot be listed counts as one too (reading it reports the error).
+    """
+    try:
+        _folder_kind(path)
+    except SourceError as exc:
+        return exc.reason != NOT_A_FOLDER
+    return True
 
 
 def _peek_stdin() -> bytes | None:
@@ -277,9 +357,10 @@ def _peek_stdin() -> bytes | None:
 def detect_kind(path: str) -> InputKind:
     """Detect what ``path`` holds.
 
-    Directories: ``cur/`` and ``new/`` make a Maildir; numbered files make a news spool
-    when the first is an RFC 1036 article (``Newsgroups:`` and ``Path:``), else an MH
-    folder (as does a ``.mh_sequences`` file). Files: see :func:`sniff_kind`, applied to
+    Directories: ``cur/`` and ``new/`` make a Maildir (so does one of them with ``tmp/``,
+    or alone when its first file is a message); numbered files make a news spool when the
+    first is an RFC 1036 article (``Newsgroups:`` and ``Path:``), an MH folder when it is a
+    mail message (as does a ``.mh_sequences`` file). Files: see :func:`sniff_kind`, applied to
     the first decompressed bytes. For ``-`` (standard input) nothing is consumed: the
     bytes already buffered are peeked; when they cannot be seen that way (a stream
     without ``peek``, or a compressed prefix that yields no output yet) the result is
@@ -631,9 +712,25 @@ def folder_files(path: str, kind: InputKind) -> list[str]:
     if kind == "auto":
         kind = _folder_kind(path)
     if kind == "maildir":
+        if not any(os.path.isdir(os.path.join(path, sub)) for sub in ("cur", "new")):
+            raise SourceError(path, "no cur/ or new/ folder, so not a Maildir")
         return _maildir_files(path)
     if kind in ("mh", "news"):
-        return _numbered_files(path)
+        files = _numbered_files(path)
+        if not files:
+            others = sum(
+                1
+                for name in os.listdir(path)
+                if not name.startswith(".") and os.path.isfile(os.path.join(path, name))
+            )
+            if others:
+                raise SourceError(
+                    path,
+                    f"no message file named by number (an {kind.upper()} folder holds 1, 2, "
+                    f"3 ...) but {others} file{'s' if others > 1 else ''} with other names; "
+                    "without --input-kind the folder's files are scanned each by its kind",
+                )
+        return files
     raise SourceError(path, f"is a directory, not a {kind} file")
 
 

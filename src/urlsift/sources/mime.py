@@ -852,11 +852,11 @@ class _Walk:
 
 def _context(walk: _Walk, path: str, content_type: str) -> MessageContext:
     return MessageContext(
-        number=walk.number,
-        offset=walk.offset,
+        message=walk.number,
+        message_offset=walk.offset,
         message_id=walk.message_id,
         date=walk.date,
-        sender=walk.sender,
+        from_=walk.sender,
         subject=walk.subject,
         part=path,
         content_type=content_type,

@@ -1,0 +1,105 @@
+"""Folders of mixed files: which paths a scan reads, in which order.
+
+Promises: a path given to a scan is read as before when it is standard input, a file, a
+folder given with an explicit input kind, or a folder that is itself an archive (a Maildir,
+MH folder or news spool: :func:`~.archive.is_archive_folder`). Any other folder is walked
+(:mod:`urlsift._walk`: sorted order, ``.gitignore`` files and ``exclude`` globs honoured,
+version-control folders skipped, folder links not followed) and yields, in that order,
+each file, to be read by its own kind (text, a message, an mbox archive, compressed or not),
+and each archive folder inside it as one path. Files whose first decompressed bytes hold
+a NUL byte are binary: they are skipped and counted in
+:attr:`~.archive.ArchiveStats.binaries_skipped`. Paths yielded are the given path joined
+with the part below it, so a result's ``source`` reads as the user wrote the folder.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterable, Iterator
+from typing import TYPE_CHECKING, Protocol
+
+from .archive import SNIFF_BYTES, ArchiveStats, InputKind, is_archive_folder
+from .compress import open_counted
+
+if TYPE_CHECKING:
+    from pathlib import Path
+
+BINARY_SNIFF_BYTES = 8192
+"""A walked file with a NUL byte among its first this many (decompressed) bytes is binary."""
+
+
+def is_binary(path: str) -> bool:
+    """True when the file's first decompressed bytes hold a NUL byte.
+
+    A file that cannot be opened is not called binary: reading it reports the error.
+    """
+    try:
+        opened = open_counted(path)
+    except OSError:
+        return False
+    try:
+        head: bytes = opened.stream.peek(SNIFF_BYTES)[:BINARY_SNIFF_BYTES]
+    except OSError:
+        return False
+    finally:
+        opened.stream.close()
+    return b"\0" in head
+
+
+class WalkConfig(Protocol):
+    """What a walk needs of the scan's configuration (:class:`urlsift.runner.ScanConfig`)."""
+
+    @property
+    def kind(self) -> InputKind: ...
+    @property
+    def exclude(self) -> tuple[str, ...]: ...
+    @property
+    def respect_gitignore(self) -> bool: ...
+
+
+def expand_paths(paths: Iterable[str], config: WalkConfig, stats: ArchiveStats) -> Iterator[str]:
+    """Yield the paths a scan reads, in order: folders of mixed files walked (module notes).
+
+    Args:
+        paths: the paths as given (``-`` is standard input).
+        config: the input kind asked (only ``auto`` walks folders), the ``exclude`` globs
+            (gitignore-style, relative to each walked folder) and whether ``.gitignore``
+            files are honoured.
+        stats: ``binaries_skipped`` is counted here.
+
+    Returns:
+        An iterator of paths, each to be read by :func:`~.archive.open_units`.
+    """
+    for given in paths:
+        if (
+            given == "-"
+            or config.kind != "auto"
+            or not os.path.isdir(given)
+            or is_archive_folder(given)
+        ):
+            yield given
+            continue
+        yield from _walked(given, config, stats)
+
+
+def _walked(given: str, config: WalkConfig, stats: ArchiveStats) -> Iterator[str]:
+    # Imported here: pathspec (and pathlib) are needed only when a folder is walked.
+    from pathlib import Path
+
+    from pathspec import GitIgnoreSpec
+
+    from .._walk import repository_ignores, walk_files
+
+    root = Path(os.path.abspath(given))
+    spec = GitIgnoreSpec.from_lines(config.exclude)
+    ignores = repository_ignores(root) if config.respect_gitignore else None
+    for found in walk_files(root, spec, ignores, leaf=_archive_leaf):
+        shown = os.path.join(given, found.relative_to(root).as_posix())
+        if not found.is_dir() and is_binary(shown):
+            stats.binaries_skipped += 1
+            continue
+        yield shown
+
+
+def _archive_leaf(folder: Path) -> bool:
+    return is_archive_folder(str(folder))
