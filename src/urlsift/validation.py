@@ -243,7 +243,8 @@ def clean_fields(url: str, registry: SchemeRegistry, policy: Policy | None) -> C
     colon = url.find(":")
     if colon <= 0 or not url.isascii():
         return None
-    scheme = registry.lookup(url[:colon])
+    scheme_name = url[:colon].lower()
+    scheme = registry.lookup(scheme_name)
     clean: re.Pattern[str] | None = getattr(scheme, "clean", None)
     if clean is None:
         return None
@@ -264,13 +265,15 @@ def clean_fields(url: str, registry: SchemeRegistry, policy: Policy | None) -> C
         values: tuple[str | None, ...] = m.groups()
     else:  # the values as written, "~" and all
         values = tuple(None if a == -1 else url[a:b] for a, b in m.regs[1:])
-    # Pairs whose value is None are dropped, so every value is a str (mypy cannot see it).
+    # Pairs whose value is None are dropped, so every value is a str (mypy cannot see it
+    # when no value is None). names and values have the same length (_clean_groups).
     parts: tuple[tuple[str, str], ...] = (
-        tuple([pair for pair in zip(names, values, strict=True) if pair[1] is not None])  # type: ignore[misc]
+        tuple(
+            [(name, value) for name, value in zip(names, values, strict=False) if value is not None]
+        )
         if None in values
-        else tuple(zip(names, values, strict=True))  # type: ignore[arg-type]
+        else tuple(zip(names, values, strict=False))  # type: ignore[arg-type]
     )
-    scheme_name = url[:colon].lower()
     if tilde == -1 and not (port and values[port - 1] is not None):
         return (url, True, scheme_name, (), parts, fragment)  # the common case
     ctx = SchemeContext(url, policy if policy is not None else Policy())
