@@ -232,7 +232,7 @@ class Url:
             "column": self.column,
             "end_line": self.end_line,
             "source": self.source,
-            "defects": [d.to_dict() for d in self.defects],
+            "defects": [d.to_dict() for d in self.defects] if self.defects else [],
             "valid": self.valid,
         }
         if self.fragment is not None:
