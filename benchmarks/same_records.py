@@ -43,13 +43,9 @@ def inputs(scratch: Path) -> list[tuple[str, list[Path]]]:
     for kind, size in GENERATED:
         for seed in (1, 2):
             path = scratch / f"gen-{kind}-{seed}.txt"
+            command = [sys.executable, str(HERE / "gen_text.py"), kind, "--size", size]
             with path.open("w", encoding="utf-8") as out:
-                subprocess.run(
-                    [sys.executable, str(HERE / "gen_text.py"), kind, "--size", size]
-                    + ["--seed", str(seed)],
-                    stdout=out,
-                    check=True,
-                )
+                subprocess.run([*command, "--seed", str(seed)], stdout=out, check=True)
             found.append((path.name, [path]))
     return found
 
