@@ -55,6 +55,7 @@ def _direct_init(cls: type[_T]) -> type[_T]:
     return cls
 
 
+@_direct_init
 @dataclass(frozen=True, slots=True)
 class Defect:
     """Something wrong with the input text or with a URL: data, never an exception."""

@@ -24,7 +24,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from . import _grammar as g
-from ._model import Defect, Policy
+from ._model import Defect, Policy, _direct_init
 from .schemes import (
     Level,
     SchemeContext,
@@ -55,6 +55,7 @@ _UNSAFE_SET = {
 _CONTROL_NAMES = {"0d": "CR", "0a": "LF", "00": "NUL"}
 
 
+@_direct_init
 @dataclass(frozen=True, slots=True)
 class Validation:
     """The outcome of validating one URL."""
