@@ -122,7 +122,7 @@ def rejoin_lines(candidate: Candidate) -> Readings:
     if "\f" in body:  # an RFC page break inside the wrapper: drop footer and header
         body = PAGE_BREAK_IN_BODY_RE.sub("\n", body)
     lines = body.split("\n")
-    key = quote_key(candidate.quote_prefix)
+    key = quote_key(candidate.quote_prefix) if candidate.quote_prefix else ""
     pieces: list[str] = []
     hyphen_breaks: list[int] = []  # indexes of pieces that end in an ambiguous hyphen
     wrap_breaks: list[int] = []  # offsets in the primary reading of wrapped line ends
