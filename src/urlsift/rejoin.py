@@ -141,6 +141,8 @@ def rejoin_lines(candidate: Candidate) -> Readings:
                 wrap_breaks.append(length)
         pieces.append(piece)
     primary = "".join(pieces)
+    if wrap_breaks and wrap_breaks[-1] >= len(primary):  # a break with nothing after it
+        wrap_breaks = [offset for offset in wrap_breaks if offset < len(primary)]
 
     alternatives: list[str] = []
     removed_offsets: list[tuple[int, ...]] = []

@@ -724,6 +724,9 @@ class Scanner:
                     e, closed, counted = self._balance(counted, e, limit, depth)
             if e - url_start > self._max_url:  # the bound covers the whole span
                 cut = url_start + self._max_url
+                # A bound inside the line break of a wrap join: cut at the line's end.
+                while buf[cut - 1] in "\r\n\t " and cut - 1 > colon:
+                    cut -= 1
                 out.append(
                     self._make(kind, start, cut, buf[url_start:cut], prefix, None, True, True)
                 )
