@@ -32,7 +32,8 @@ import click
 from ._cli_validate import validate_command
 from ._model import Policy, Url
 from .errors import ConfigError
-from .formats import WRITERS, CountBy, location, make_writer
+from .formats import WRITERS, CountBy, Writer, location, make_writer
+from .parquet import ParquetWriter
 from .runner import READ_ERROR_CODES, ScanConfig, UnitDefects, iter_results
 from .scanner import normalize_schemes
 from .sources.archive import INPUT_KINDS, ArchiveStats, InputKind
@@ -244,6 +245,26 @@ class _ScanCommand(click.Command):
         return super().parse_args(ctx, spelled)
 
 
+def _writer(
+    fmt: str, output: str | None, out: TextIO, count: CountBy | None
+) -> Writer | ParquetWriter:
+    # The writer for --format; Parquet goes to files in --output, the others to stdout.
+    if fmt != "parquet":
+        if output is not None:
+            raise click.UsageError("--output is for --format parquet")
+        return make_writer(fmt, out, counts=count)
+    if output is None:
+        raise click.UsageError("--format parquet needs --output FOLDER")
+    if count is not None:
+        raise click.UsageError("--count has no Parquet form; use --format jsonl or csv")
+    try:
+        return ParquetWriter(output)
+    except ImportError as exc:
+        raise click.UsageError(str(exc)) from exc
+    except OSError as exc:
+        raise click.UsageError(f"cannot write to {output}: {exc.strerror or exc}") from exc
+
+
 def _defect_lines(record: UnitDefects) -> Iterator[str]:
     where = location(record.source, record.context)
     for defect in record.defects:
@@ -259,10 +280,19 @@ def _defect_lines(record: UnitDefects) -> Iterator[str]:
 @click.option(
     "--format",
     "fmt",
-    type=click.Choice(sorted(WRITERS)),
+    type=click.Choice(sorted([*WRITERS, "parquet"])),
     default="text",
     show_default=True,
-    help="text: path:line:col: url; jsonl: one JSON record per line; csv: with a header.",
+    help="text: path:line:col: url; jsonl: one JSON record per line; csv: with a header; "
+    "parquet: Parquet files in the folder given by --output (needs pyarrow: "
+    "pip install 'urlsift[dask]').",
+)
+@click.option(
+    "--output",
+    "-o",
+    type=click.Path(file_okay=False),
+    default=None,
+    help="Folder for --format parquet (created if missing; part-NNNNN.parquet files).",
 )
 @click.option(
     "--unique",
@@ -349,6 +379,7 @@ def _defect_lines(record: UnitDefects) -> Iterator[str]:
 def scan(
     paths: tuple[str, ...],
     fmt: str,
+    output: str | None,
     unique: bool,
     count: CountBy | None,
     schemes: tuple[str, ...],
@@ -376,7 +407,7 @@ def scan(
         schemes, input_kind, include_attachments, scan_headers, strict, exclude, not no_gitignore
     )
     out = _stdout()
-    writer = make_writer(fmt, out, counts=count)
+    writer = _writer(fmt, output, out, count)
     stats = ArchiveStats()
     paths = paths or ("-",)
     show = not quiet and sys.stderr.isatty()
@@ -414,8 +445,11 @@ def scan(
                 click.echo(f"urlsift: cannot read {result.path}: {result.reason}", err=True)
                 status = EXIT_UNREADABLE
         if counts is not None:
+            assert not isinstance(writer, ParquetWriter)  # refused with --count
             for row in counts.rows():
                 writer.write_count(row)
+        if isinstance(writer, ParquetWriter):
+            writer.close()
         out.flush()
     except BrokenPipeError:
         exit_broken_pipe()  # the reader went away (e.g. "| head"): stop quietly
