@@ -75,7 +75,6 @@ frozen records, so any start method (``fork``, ``forkserver``, ``spawn``) works.
 from __future__ import annotations
 
 import contextlib
-import dataclasses
 import itertools
 import os
 import stat
@@ -88,7 +87,15 @@ from dataclasses import dataclass, replace
 from multiprocessing.context import BaseContext
 
 from ._model import TextUnit
-from .plan import FolderItem, PathItem, RangeItem, WorkItem, plan_ranges, splittable_mbox
+from .plan import (
+    FolderItem,
+    PathItem,
+    RangeItem,
+    WorkItem,
+    plan_ranges,
+    regular_size,
+    splittable_mbox,
+)
 from .scanner import find_boundary
 from .sources.archive import (
     INPUT_KINDS,
@@ -111,6 +118,7 @@ from .work import (
     Renumbering,
     Result,
     ScanConfig,
+    add_stats,
     failure_reason,
     iter_folder,
     iter_sequential,
@@ -196,11 +204,6 @@ def _run(work: _Work, config: ScanConfig) -> _Outcome:
 def _worker_main(work: _Work, config: ScanConfig) -> _Outcome:
     """Entry point of a worker process (module level, so every start method can find it)."""
     return _run(work, config)
-
-
-def _add_stats(total: ArchiveStats, delta: ArchiveStats) -> None:
-    for f in dataclasses.fields(ArchiveStats):
-        setattr(total, f.name, getattr(total, f.name) + getattr(delta, f.name))
 
 
 @dataclass(slots=True)
@@ -292,7 +295,7 @@ class _Scheduler:
                 outcome = _run(entry.work, self.config)
         if outcome.stopped:
             self.stopped.add(entry.group)
-        _add_stats(self.stats, outcome.stats)
+        add_stats(self.stats, outcome.stats)
         if isinstance(entry.work, RangeItem):
             done = ItemResults(outcome.results, outcome.messages)
             yield from self.renumbering.merge(entry.group, entry.work, done)
@@ -358,7 +361,7 @@ class _Scheduler:
         batch: list[str] = []
         first = size = 0
         for number, file in enumerate(files, 1):
-            file_size = _regular_size(file)  # one stat per file
+            file_size = regular_size(file)  # one stat per file
             if _is_long(file_size):
                 if batch:
                     yield from self.push_folder(path, batch, first, group)
@@ -412,7 +415,7 @@ class _Scheduler:
             # plan from the size alone), or a whole compressed archive among several paths.
             with contextlib.suppress(OSError):
                 opened.stream.close()
-            size = _regular_size(path)
+            size = regular_size(path)
             if opened.compression == "none" and size is not None and splittable_mbox(path):
                 group = object()  # this scan of the file (a path may be given twice)
                 for piece in plan_ranges(path, size, self.batch_bytes):
@@ -431,7 +434,7 @@ class _Scheduler:
 
     def single(self, path: str) -> Iterator[Result]:
         """A path read whole by the sequential code: in a worker, unless it streams."""
-        if _is_long(_regular_size(path)):
+        if _is_long(regular_size(path)):
             yield from self.drain()
             yield from iter_sequential([path], self.config, self.stats)
         else:
@@ -536,16 +539,6 @@ class _Scheduler:
             if batch:
                 yield tuple(batch)
             yield ReadFailure(path, failure_reason(exc))
-
-
-def _regular_size(path: str) -> int | None:
-    # The size of a regular file; None for anything else, or when stat fails (the
-    # per-file step reports that).
-    try:
-        info = os.stat(path)
-    except OSError:
-        return None
-    return info.st_size if stat.S_ISREG(info.st_mode) else None
 
 
 def _is_long(size: int | None) -> bool:

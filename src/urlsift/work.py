@@ -32,7 +32,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field, fields, replace
 from functools import lru_cache
 from typing import BinaryIO
 
@@ -142,6 +142,12 @@ def failure_reason(exc: OSError) -> str:
     if isinstance(reason, str):
         return reason
     return exc.strerror or str(exc)
+
+
+def add_stats(total: ArchiveStats, delta: ArchiveStats) -> None:
+    """Add the counters of ``delta`` (an item's statistics) to ``total``."""
+    for f in fields(ArchiveStats):
+        setattr(total, f.name, getattr(total, f.name) + getattr(delta, f.name))
 
 
 @lru_cache(maxsize=8)
@@ -328,10 +334,11 @@ class Renumbering:
         self._seen[key] = base + outcome.messages
         if base == 0:
             return outcome.results
-        return [_shift(result, base) for result in outcome.results]
+        return [shift(result, base) for result in outcome.results]
 
 
-def _shift(result: Result, base: int) -> Result:
+def shift(result: Result, base: int) -> Result:
+    """Return ``result`` with ``base`` added to its message number (if it has one)."""
     if isinstance(result, Url | UnitDefects) and result.context is not None:
         context = replace(result.context, message=result.context.message + base)
         return replace(result, context=context)
