@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from urlsift import Url
+from urlsift import Url, parallel
 from urlsift.plan import (
     FolderItem,
     PathItem,
@@ -166,3 +166,60 @@ def test_every_item_kind_runs(tmp_path: Path) -> None:
     assert folder.context.message == 5
     missing = run_item(RangeItem(str(tmp_path / "missing"), 0, 10), config, ArchiveStats())
     assert [type(r).__name__ for r in missing.results] == ["ReadFailure"]
+
+
+def _submitted(monkeypatch: pytest.MonkeyPatch) -> list[object]:
+    # Every item the process pool's scheduler submits, in order (recorded in the parent).
+    items: list[object] = []
+    submit = parallel._Scheduler.submit
+
+    def spy(self: parallel._Scheduler, work: object) -> object:
+        items.append(work)
+        return submit(self, work)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(parallel._Scheduler, "submit", spy)
+    return items
+
+
+def test_the_process_pool_items_per_kind_of_archive(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    items = _submitted(monkeypatch)
+    data = _mbox(60, seed=3)[data_start(_mbox(60, seed=3)) :]
+    plain = tmp_path / "a.mbox"
+    plain.write_bytes(data)
+    packed = tmp_path / "a.mbox.gz"
+    packed.write_bytes(gzip.compress(data))
+    mmdf = tmp_path / "a.mmdf"
+    mmdf.write_bytes(
+        b"".join(
+            b"\x01\x01\x01\x01\nFrom: a@b\n\nhttp://m%d.example/\n\x01\x01\x01\x01\n" % n
+            for n in range(200)
+        )
+    )
+
+    def run(paths: list[Path]) -> list[str]:
+        items.clear()
+        got = list(
+            parallel.iter_results_parallel(
+                [str(p) for p in paths],
+                ScanConfig(),
+                stats=ArchiveStats(),
+                jobs=2,
+                batch_bytes=2000,
+            )
+        )
+        assert got == list(iter_results([str(p) for p in paths], ScanConfig()))
+        return sorted({type(item).__name__ for item in items})
+
+    assert run([plain]) == ["RangeItem"]  # cut by the workers, whatever the number of paths
+    assert run([packed]) == ["_BatchWork"]  # alone: split by the parent into batches
+    assert run([mmdf]) == ["_BatchWork"]  # an MMDF archive is not cut into ranges
+    assert run([packed, mmdf]) == ["PathItem"]  # among several paths: one item each
+    assert run([plain, packed]) == ["PathItem", "RangeItem"]
+
+
+def data_start(data: bytes) -> int:
+    """Where the first envelope is (the generator's stray text before it makes the file
+    sniff as plain text)."""
+    return data.index(b"From s1@")

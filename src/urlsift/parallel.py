@@ -410,13 +410,15 @@ class _Scheduler:
                 opened.stream.close()
             yield from self.single(path)
             return
-        if opened.compression == "none" or self.whole_files:
-            # A worker reads its own part: ranges of an uncompressed archive (found by the
-            # plan from the size alone), or a whole compressed archive among several paths.
+        # A worker reads its own part: ranges of an uncompressed mbox (planned from the
+        # size alone), or a whole archive among several paths (a compressed one cannot be
+        # cut; an MMDF one is not). Otherwise this process splits it into batches.
+        size = regular_size(path)
+        ranges = opened.compression == "none" and size is not None and splittable_mbox(path)
+        if ranges or self.whole_files:
             with contextlib.suppress(OSError):
                 opened.stream.close()
-            size = regular_size(path)
-            if opened.compression == "none" and size is not None and splittable_mbox(path):
+            if ranges and size is not None:
                 group = object()  # this scan of the file (a path may be given twice)
                 for piece in plan_ranges(path, size, self.batch_bytes):
                     yield from self.push_work(piece, group)
