@@ -204,3 +204,22 @@ def test_standard_input_is_refused() -> None:
     result = CliRunner().invoke(main, ["scan", "--scheduler", "tcp://127.0.0.1:1", "x"])
     assert result.exit_code == 2
     assert "--scheduler is for --engine dask" in result.output
+
+
+def test_the_frame_writes_parquet_from_the_workers(
+    client: Any, inputs: dict[str, str], tmp_path: Path
+) -> None:
+    import pyarrow
+    import pyarrow.parquet
+
+    from urlsift.parquet import records_table
+
+    paths = [inputs["plain"], inputs["maildir"]]
+    frame = udask.records_frame(paths, range_bytes=300_000, folder_batch=15)
+    frame.to_parquet(str(tmp_path / "out"), write_index=False)  # on the cluster's workers
+    files = sorted((tmp_path / "out").glob("part.*.parquet"), key=lambda p: int(p.stem[5:]))
+    assert len(files) == frame.npartitions
+    written = pyarrow.concat_tables([pyarrow.parquet.read_table(f) for f in files])
+    expected = records_table(_local(paths)[0])
+    assert written.schema.equals(expected.schema)
+    assert written.equals(expected)
