@@ -71,7 +71,7 @@ ANGLE_TRIGGER = rf"<(?={SCHEME}:)"
 # one look-behind per word length (``re`` wants a fixed width in each), the words of that
 # length captured as group ``w<length>`` (see COLON_WORD_TEMPLATE): the group that matched
 # is ``m.lastgroup``. The word must be the whole run of scheme characters before the colon
-# but a glue "+" or "-" and what precedes it; the longest words are tried first, so "s-ftp:"
+# but a glue "+" or "-" and what precedes it; a word that ends another goes after it: "s-ftp:"
 # is "s-ftp" when both "ftp" and "s-ftp" are configured (the order costs nothing at the
 # colons that match no word, which are nearly all). Scheme names are ASCII, so the words
 # are matched ASCII-only (``(?i)`` alone would let the Kelvin sign match "k" and the long
@@ -219,10 +219,15 @@ def compile_patterns(schemes: tuple[str, ...], max_url_length: int) -> Patterns:
         for length, group in by_length.items()
     }
 
+    # Longest words first only when a word ends a longer one ("ftp", "s-ftp"); otherwise
+    # at most one length can match at a colon, and the short lengths, where the common
+    # words are ("http", "ftp"), are tried first.
+    longest_first = any(len(a) < len(b) and b.endswith(a) for a in names for b in names)
+
     def alternatives(template: str, groups: dict[int, list[str]]) -> str:
         return "|".join(
             template.replace("LENGTH", str(length)).replace("WORDS", "|".join(group))
-            for length, group in sorted(groups.items(), reverse=True)
+            for length, group in sorted(groups.items(), reverse=longest_first)
             if group
         )
 

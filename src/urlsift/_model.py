@@ -55,6 +55,7 @@ def _direct_init(cls: type[_T]) -> type[_T]:
     return cls
 
 
+@_direct_init
 @dataclass(frozen=True, slots=True)
 class Defect:
     """Something wrong with the input text or with a URL: data, never an exception."""
@@ -341,7 +342,7 @@ class Url:
             "column": self.column,
             "end_line": self.end_line,
             "source": self.source,
-            "defects": [d.to_dict() for d in self.defects],
+            "defects": [d.to_dict() for d in self.defects] if self.defects else [],
             "valid": self.valid,
         }
         if self.fragment is not None:

@@ -24,6 +24,10 @@ from pathlib import Path, PurePosixPath
 
 from pathspec import GitIgnoreSpec
 
+BINARY_SNIFF_BYTES = 8192
+"""A file with a NUL byte among its first this many (decompressed) bytes is binary: lint
+and scan skip it in folders."""
+
 SKIP_DIRS = frozenset(
     {
         ".git",

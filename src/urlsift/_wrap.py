@@ -244,6 +244,9 @@ def wrapped_continuation(
         return None if not final else -1
     if buf[k] != "\n":
         return -1  # more text on the line, or a space before the break (a word wrap)
+    following = k + 1
+    if following < n and buf[following] in "\r\n":
+        return -1  # a blank line ends the paragraph (the cheapest test: first)
     low = max(line_start, end - _LINE_LOOKBACK, 0)
     newline = buf.rfind("\n", low, end)
     if newline >= 0:
@@ -256,9 +259,6 @@ def wrapped_continuation(
         return -1  # too short a line to be wrapped (the quote prefix only shortens it)
     if buf[end - 1] == "=" and end - start <= QP_LINE_LENGTH:
         return -1  # a quoted-printable soft line break left encoded: the "=" is no URL's
-    following = k + 1
-    if following < n and buf[following] in "\r\n":
-        return -1  # a blank line ends the paragraph
     stop = buf.find("\n", following, following + MAX_NEXT_LINE)
     if stop < 0:
         if following + MAX_NEXT_LINE > n and not final:

@@ -17,7 +17,7 @@ from typing import Protocol
 
 from ._model import Candidate, Defect, MessageContext, Parts, Policy, TextUnit, Url
 from .normalize import normalize
-from .rejoin import rejoin, single_reading
+from .rejoin import rejoin_lines, single_reading
 from .scanner import DEFAULT_MAX_URL_LENGTH, Scanner
 from .schemes import SchemeRegistry, default_registry
 from .validation import Validation, clean_fields, validate_checks, validate_readings
@@ -205,7 +205,7 @@ class Judge:
             )
             rejoin_defects: tuple[Defect, ...] = ()
         else:
-            readings = rejoin(candidate)
+            readings = rejoin_lines(candidate)  # rejoin() less the test just made
             index, url, normalized, alternatives, scheme, defects, valid, fragment, parts = (
                 self._choose((readings.primary, *readings.alternatives))
                 if readings.alternatives

@@ -102,12 +102,15 @@ _DOT_SEGMENTS = frozenset({"http", "https"})
 # non-empty path that is not gopher's "/1", and no "%"; "file:///" and a path without
 # "%"; a mailto of one address with a lower-case domain; a news URL without "%". They
 # are normal but for a default port. A "/." may be a dot segment: such URLs take the full
-# path. No nested repetition: linear. (A test holds the shortcut to the full path.)
+# path. No shape holds a "%", so normalize() tests for one (and for "/.") with ``in``
+# before it matches, and the pattern is matched as a prefix: past its head, a shape
+# allows any character but "%" to the end (the mailto shape alone is anchored with
+# ``\Z``). No nested repetition: linear. (A test holds the shortcut to the full path.)
 _PLAIN = re.compile(
-    r"([a-z][a-z0-9+.\-]*)://(?!localhost[:/])[a-z0-9.\-]+(?::([0-9]+))?/(?!1(?:#|$))[^%]*"
-    r"|file:///[^%]*"
-    r'|mailto:(?!//)[^%?#@",A-Z]+@[a-z0-9.\-]+'
-    r"|news:(?!//)[^%]*"
+    r"([a-z][a-z0-9+.\-]*)://(?!localhost[:/])[a-z0-9.\-]+(?::([0-9]+))?/(?!1(?:#|$))"
+    r"|file:///"
+    r'|mailto:(?!//)[^%?#@",A-Z]+@[a-z0-9.\-]+\Z'
+    r"|news:(?!//)"
 )
 
 
@@ -123,8 +126,10 @@ def normalize(url: str) -> str:
     Returns:
         The normal form; ``url`` itself when it is already normal or has no scheme.
     """
-    plain = _PLAIN.fullmatch(url)
-    if plain is None or "/." in url:
+    if "%" in url or "/." in url:
+        return _normalize(url)
+    plain = _PLAIN.match(url)
+    if plain is None:
         return _normalize(url)
     if plain.lastindex != 2:  # no port
         return url

@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from itertools import combinations
 
 from ._context import PAGE_BREAK_IN_BODY_RE, quote_key
-from ._model import Candidate, Defect
+from ._model import Candidate, Defect, _direct_init
 from .scanner import _TRAILING_PUNCT
 
 # What the scanner trims from a bare URL's end (the cut reading is trimmed the same way).
@@ -40,6 +40,7 @@ _ONE_TOKEN_KINDS = frozenset({"bare", "prefixed"})
 _MAX_COMBINED_BREAKS = 3
 
 
+@_direct_init
 @dataclass(frozen=True, slots=True)
 class Readings:
     """The readings of one candidate: the primary one first."""
@@ -121,7 +122,7 @@ def rejoin_lines(candidate: Candidate) -> Readings:
     if "\f" in body:  # an RFC page break inside the wrapper: drop footer and header
         body = PAGE_BREAK_IN_BODY_RE.sub("\n", body)
     lines = body.split("\n")
-    key = quote_key(candidate.quote_prefix)
+    key = quote_key(candidate.quote_prefix) if candidate.quote_prefix else ""
     pieces: list[str] = []
     hyphen_breaks: list[int] = []  # indexes of pieces that end in an ambiguous hyphen
     wrap_breaks: list[int] = []  # offsets in the primary reading of wrapped line ends

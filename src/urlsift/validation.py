@@ -24,7 +24,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from . import _grammar as g
-from ._model import Defect, Parts, Policy
+from ._model import Defect, Parts, Policy, _direct_init
 from .schemes import (
     Level,
     SchemeContext,
@@ -55,6 +55,7 @@ _UNSAFE_SET = {
 _CONTROL_NAMES = {"0d": "CR", "0a": "LF", "00": "NUL"}
 
 
+@_direct_init
 @dataclass(frozen=True, slots=True)
 class Validation:
     """The outcome of validating one URL."""
@@ -244,7 +245,8 @@ def clean_fields(url: str, registry: SchemeRegistry, policy: Policy | None) -> C
     colon = url.find(":")
     if colon <= 0 or not url.isascii():
         return None
-    scheme = registry.lookup(url[:colon])
+    scheme_name = url[:colon].lower()
+    scheme = registry.lookup(scheme_name)
     clean: re.Pattern[str] | None = getattr(scheme, "clean", None)
     if clean is None:
         return None
@@ -265,13 +267,15 @@ def clean_fields(url: str, registry: SchemeRegistry, policy: Policy | None) -> C
         values: tuple[str | None, ...] = m.groups()
     else:  # the values as written, "~" and all
         values = tuple(None if a == -1 else url[a:b] for a, b in m.regs[1:])
-    # Pairs whose value is None are dropped, so every value is a str (mypy cannot see it).
+    # Pairs whose value is None are dropped, so every value is a str (mypy cannot see it
+    # when no value is None). names and values have the same length (_clean_groups).
     parts = Parts(
-        [pair for pair in zip(names, values, strict=True) if pair[1] is not None]  # type: ignore[misc]
+        tuple(
+            [(name, value) for name, value in zip(names, values, strict=False) if value is not None]
+        )
         if None in values
-        else zip(names, values, strict=True)  # type: ignore[arg-type]
+        else tuple(zip(names, values, strict=False))  # type: ignore[arg-type]
     )
-    scheme_name = url[:colon].lower()
     if tilde == -1 and not (port and values[port - 1] is not None):
         return (url, True, scheme_name, (), parts, fragment)  # the common case
     ctx = SchemeContext(url, policy if policy is not None else Policy())

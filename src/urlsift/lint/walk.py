@@ -30,6 +30,7 @@ from typing import BinaryIO
 
 from pathspec import GitIgnoreSpec
 
+from .._walk import BINARY_SNIFF_BYTES as BINARY_SNIFF_BYTES  # re-exported
 from .._walk import SKIP_DIRS as SKIP_DIRS  # re-exported: the folders lint never walks
 from .._walk import Ignores, folder_entries, repository_ignores
 
@@ -68,8 +69,6 @@ DEFAULT_INCLUDE: tuple[str, ...] = (
 )
 """Documents linted in folders unless ``include`` says otherwise (gitignore-style globs)."""
 
-BINARY_SNIFF_BYTES = 8192
-"""A file with a NUL byte among its first this many bytes is binary."""
 
 DEFAULT_MAX_FILE_SIZE = 10 * 1024 * 1024
 """Largest file linted, in bytes (the ``max-file-size`` setting's default): a larger one

@@ -610,19 +610,8 @@ def _rename_boundary(
     if field_text.count(old) != 1:
         return None
     delimiter = b"--" + old
-    at = body.find(delimiter)
-    while at >= 0:
-        if at == 0 or body[at - 1] != 0x0A:  # not at a line start (LF before)
-            return None
-        end = body.find(b"\n", at)
-        rest = body[at + len(delimiter) : end if end >= 0 else len(body)]
-        if rest.endswith(b"\r"):
-            rest = rest[:-1]
-        if rest.startswith(b"--"):
-            rest = rest[2:]
-        if rest.strip(b" \t"):
-            return None
-        at = body.find(delimiter, at + 1)
+    if _delimiter_lines(body, 0, delimiter) is None:
+        return None  # a delimiter inside a line: renaming could change the parse
     for new in _SHARED_BOUNDARIES:
         if new not in body and not any(new in f for f in fields):
             break

@@ -18,14 +18,12 @@ import os
 from collections.abc import Iterable, Iterator
 from typing import TYPE_CHECKING, Protocol
 
+from .._walk import BINARY_SNIFF_BYTES
 from .archive import SNIFF_BYTES, ArchiveStats, InputKind, is_archive_folder
 from .compress import open_counted
 
 if TYPE_CHECKING:
     from pathlib import Path
-
-BINARY_SNIFF_BYTES = 8192
-"""A walked file with a NUL byte among its first this many (decompressed) bytes is binary."""
 
 
 def is_binary(path: str) -> bool:
