@@ -12,7 +12,6 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 
-from .parallel import iter_results_parallel
 from .sources.archive import ArchiveStats
 from .work import (
     READ_ERROR_CODES,
@@ -62,5 +61,9 @@ def iter_results(
     config = config if config is not None else ScanConfig()
     stats = stats if stats is not None else ArchiveStats()
     if jobs > 1:
+        # Imported here only to keep a one-process scan's start-up light (the pool brings
+        # multiprocessing); parallel never imports this module, so this is no cycle.
+        from .parallel import iter_results_parallel
+
         return iter_results_parallel(paths, config, stats=stats, jobs=jobs)
     return iter_sequential(paths, config, stats)
