@@ -19,6 +19,7 @@ import pytest
 
 from urlsift import Url, parallel
 from urlsift.errors import ConfigError
+from urlsift.plan import FolderItem
 from urlsift.runner import (
     ReadFailure,
     Result,
@@ -330,7 +331,7 @@ def test_window_bounds_how_far_ahead_the_archive_is_read(
     window = 3
     stats = ArchiveStats()
     stream = parallel.iter_results_parallel(
-        [inputs["big.mbox"]],
+        [inputs["big.mbox.gz"]],  # one compressed archive: batches split by the parent
         ScanConfig(),
         stats=stats,
         jobs=2,
@@ -365,11 +366,13 @@ def test_closing_early_stops_the_workers(inputs: dict[str, str]) -> None:
 # -- failures ---------------------------------------------------------------------------
 
 
-def _crash_on_message_50(work: Any) -> Any:
+def _crash_on_message_50(work: Any, config: ScanConfig) -> Any:
+    # Message 50 of a batch split by the parent, or the range of an uncompressed archive
+    # that starts past its first 10 kB.
     messages = getattr(work, "messages", ())
-    if any(m.number == 50 for m in messages):
+    if any(m.number == 50 for m in messages) or getattr(work, "start", 0) > 10_000:
         os._exit(3)
-    return parallel._run(work)
+    return parallel._run(work, config)
 
 
 @pytest.mark.skipif(FORK is None, reason="the crash hook reaches workers through fork")
@@ -390,7 +393,7 @@ def test_worker_exceptions_propagate(
         scan([inputs["notes.txt"]], jobs=2)
 
 
-def _raise_value_error(work: Any) -> Any:
+def _raise_value_error(work: Any, config: ScanConfig) -> Any:
     raise ValueError("boom")
 
 
@@ -505,7 +508,7 @@ def test_a_folder_is_scanned_in_batches_of_files(
     for config in (ScanConfig(), ScanConfig(kind="maildir"), ScanConfig(kind="mh")):
         items.clear()
         results = assert_same([inputs["maildir"], str(mh)], config)
-        folders = [w for w in items if isinstance(w, parallel._FolderWork)]
+        folders = [w for w in items if isinstance(w, FolderItem)]
         for folder, kind in ((inputs["maildir"], "maildir"), (str(mh), "mh")):
             batches = [w for w in folders if w.folder == folder]
             if config.kind in ("auto", kind):
@@ -544,7 +547,7 @@ def test_a_long_message_file_in_a_folder_streams_in_the_parent(
     monkeypatch.setattr(parallel, "STREAM_MIN_BYTES", 1024)
     results = assert_same([str(folder)])
     assert sum(isinstance(r, Url) for r in results) == 2002
-    files = [w.files for w in items if isinstance(w, parallel._FolderWork)]
+    files = [w.files for w in items if isinstance(w, FolderItem)]
     assert files == [(str(folder / "cur" / "1.a"),), (str(folder / "cur" / "3.c"),)]
 
 

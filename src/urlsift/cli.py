@@ -25,15 +25,16 @@ import stat
 import sys
 import time
 from collections.abc import Iterable, Iterator
-from typing import ClassVar, NoReturn, TextIO
+from typing import Any, ClassVar, NoReturn, TextIO
 
 import click
 
 from ._cli_validate import validate_command
 from ._model import Policy, Url
 from .errors import ConfigError
-from .formats import WRITERS, CountBy, location, make_writer
-from .runner import READ_ERROR_CODES, ScanConfig, UnitDefects, iter_results
+from .formats import WRITERS, CountBy, Writer, location, make_writer
+from .parquet import ParquetWriter
+from .runner import READ_ERROR_CODES, Result, ScanConfig, UnitDefects, iter_results
 from .scanner import normalize_schemes
 from .sources.archive import INPUT_KINDS, ArchiveStats, InputKind
 from .sources.options import MailOptions
@@ -171,6 +172,12 @@ class _Progress:
         self._urls = 0
         self._next = 0.0
         self._width = 0
+        self._tasks = ""
+
+    def task_done(self, done: int, total: int) -> None:
+        """Follow a cluster's tasks (``--engine dask``): shown as ``tasks done/total``."""
+        self._tasks = f", tasks {done:,}/{total:,}"
+        self._next = 0.0 if done == total else self._next
 
     def tick(self, url: bool) -> None:
         self._urls += url
@@ -182,6 +189,7 @@ class _Progress:
         self._next = now + self.INTERVAL
         stats = self._stats
         line = f"{stats.bytes_read / 1e6:,.1f} MB, {stats.messages:,} messages, {self._urls:,} URLs"
+        line += self._tasks
         if self._total:
             share = min(1.0, stats.stored_bytes_read / self._total)
             filled = int(share * self.WIDTH)
@@ -244,6 +252,71 @@ class _ScanCommand(click.Command):
         return super().parse_args(ctx, spelled)
 
 
+def _writer(
+    fmt: str, output: str | None, out: TextIO, count: CountBy | None
+) -> Writer | ParquetWriter:
+    # The writer for --format; Parquet goes to files in --output, the others to stdout.
+    if fmt != "parquet":
+        if output is not None:
+            raise click.UsageError("--output is for --format parquet")
+        return make_writer(fmt, out, counts=count)
+    if output is None:
+        raise click.UsageError("--format parquet needs --output FOLDER")
+    if count is not None:
+        raise click.UsageError("--count has no Parquet form; use --format jsonl or csv")
+    try:
+        return ParquetWriter(output)
+    except ImportError as exc:
+        raise click.UsageError(str(exc)) from exc
+    except OSError as exc:
+        raise click.UsageError(f"cannot write to {output}: {exc.strerror or exc}") from exc
+
+
+ENGINES = ("local", "processes", "dask")
+"""Values of ``scan --engine``."""
+
+
+def _dask_results(
+    cluster: contextlib.ExitStack,
+    paths: tuple[str, ...],
+    config: ScanConfig,
+    stats: ArchiveStats,
+    jobs: int,
+    scheduler: str | None,
+    progress: _Progress,
+) -> Iterator[Result]:
+    # The records from a Dask cluster: the one at ``scheduler``, or a LocalCluster of
+    # ``jobs`` worker processes (one per CPU when jobs is 1) on the loopback interface.
+    try:
+        import distributed as _distributed
+
+        from .dask import iter_results_dask
+    except ImportError as exc:
+        raise click.UsageError(
+            f"--engine dask needs the dask extra: pip install 'urlsift[dask]' ({exc})"
+        ) from exc
+    distributed: Any = _distributed  # untyped library: one typed entry point
+    try:
+        if scheduler is None:
+            workers = jobs if jobs > 1 else os.cpu_count() or 1
+            local = distributed.LocalCluster(
+                n_workers=workers,
+                threads_per_worker=1,
+                processes=True,
+                host="127.0.0.1",
+                dashboard_address=None,
+            )
+            cluster.enter_context(local)
+            client = cluster.enter_context(distributed.Client(local))
+        else:
+            client = cluster.enter_context(distributed.Client(scheduler, timeout="10s"))
+        return iter_results_dask(
+            paths, config, stats=stats, client=client, on_task=progress.task_done
+        )
+    except (OSError, ValueError) as exc:
+        raise click.UsageError(f"--engine dask: {exc}") from exc
+
+
 def _defect_lines(record: UnitDefects) -> Iterator[str]:
     where = location(record.source, record.context)
     for defect in record.defects:
@@ -259,10 +332,19 @@ def _defect_lines(record: UnitDefects) -> Iterator[str]:
 @click.option(
     "--format",
     "fmt",
-    type=click.Choice(sorted(WRITERS)),
+    type=click.Choice(sorted([*WRITERS, "parquet"])),
     default="text",
     show_default=True,
-    help="text: path:line:col: url; jsonl: one JSON record per line; csv: with a header.",
+    help="text: path:line:col: url; jsonl: one JSON record per line; csv: with a header; "
+    "parquet: Parquet files in the folder given by --output (needs pyarrow: "
+    "pip install 'urlsift[dask]').",
+)
+@click.option(
+    "--output",
+    "-o",
+    type=click.Path(file_okay=False),
+    default=None,
+    help="Folder for --format parquet (created if missing; part-NNNNN.parquet files).",
 )
 @click.option(
     "--unique",
@@ -323,6 +405,21 @@ def _defect_lines(record: UnitDefects) -> Iterator[str]:
     "output is the same, in the same order.",
 )
 @click.option(
+    "--engine",
+    type=click.Choice(ENGINES),
+    default="local",
+    show_default=True,
+    help="local: this process (with --jobs N > 1, a process pool); processes: a pool of "
+    "--jobs worker processes (default: one per CPU); dask: a Dask cluster (--scheduler, "
+    "or a LocalCluster of --jobs workers started here; needs pip install 'urlsift[dask]').",
+)
+@click.option(
+    "--scheduler",
+    metavar="ADDRESS",
+    default=None,
+    help="With --engine dask: the address of a running scheduler (tcp://host:8786).",
+)
+@click.option(
     "--invalid-only",
     is_flag=True,
     help="Report only URLs that break RFC 1738 (for linting documentation).",
@@ -349,6 +446,7 @@ def _defect_lines(record: UnitDefects) -> Iterator[str]:
 def scan(
     paths: tuple[str, ...],
     fmt: str,
+    output: str | None,
     unique: bool,
     count: CountBy | None,
     schemes: tuple[str, ...],
@@ -357,6 +455,8 @@ def scan(
     include_attachments: bool,
     scan_headers: bool,
     jobs: int,
+    engine: str,
+    scheduler: str | None,
     invalid_only: bool,
     check: bool,
     exclude: tuple[str, ...],
@@ -376,7 +476,7 @@ def scan(
         schemes, input_kind, include_attachments, scan_headers, strict, exclude, not no_gitignore
     )
     out = _stdout()
-    writer = make_writer(fmt, out, counts=count)
+    writer = _writer(fmt, output, out, count)
     stats = ArchiveStats()
     paths = paths or ("-",)
     show = not quiet and sys.stderr.isatty()
@@ -384,8 +484,17 @@ def scan(
     counts = None if count is None else HostCounts() if count == "host" else UrlCounts()
     seen: set[str] = set()
     status = 0
+    if scheduler is not None and engine != "dask":
+        raise click.UsageError("--scheduler is for --engine dask")
+    if engine == "processes" and jobs == 1:
+        jobs = os.cpu_count() or 1
+    cluster = contextlib.ExitStack()  # the Dask client and cluster, closed at the end
     try:
-        for result in iter_results(paths, config, stats=stats, jobs=jobs):
+        if engine == "dask":
+            results = _dask_results(cluster, paths, config, stats, jobs, scheduler, progress)
+        else:
+            results = iter_results(paths, config, stats=stats, jobs=jobs)
+        for result in results:
             if isinstance(result, Url):
                 progress.tick(True)
                 if not result.valid and check and not status:
@@ -414,8 +523,11 @@ def scan(
                 click.echo(f"urlsift: cannot read {result.path}: {result.reason}", err=True)
                 status = EXIT_UNREADABLE
         if counts is not None:
+            assert not isinstance(writer, ParquetWriter)  # refused with --count
             for row in counts.rows():
                 writer.write_count(row)
+        if isinstance(writer, ParquetWriter):
+            writer.close()
         out.flush()
     except BrokenPipeError:
         exit_broken_pipe()  # the reader went away (e.g. "| head"): stop quietly
@@ -423,6 +535,7 @@ def scan(
         progress.close()
         with contextlib.suppress(OSError):  # whatever is still buffered, even on an error
             out.flush()
+        cluster.close()
     if not quiet and (stats.messages or stats.binaries_skipped):
         click.echo(f"urlsift: {stats.summary()}", err=True)
     sys.exit(status)

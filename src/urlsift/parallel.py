@@ -6,16 +6,23 @@ yields their results strictly in queue order, so the stream is the one
 :func:`urlsift.runner.iter_results` gives with ``jobs=1``: same records, same order,
 ``ReadFailure`` and ``UnitDefects`` at the same places, same message numbers and offsets.
 
-* **Work items.** A path is one item, run in a worker by the sequential code itself
-  (:func:`urlsift.runner.iter_sequential` on that one path). An mbox or MMDF archive (kind
-  ``mbox``, or ``auto`` sniffing as mbox; compressed or not) is instead read by the parent
-  as a stream and split by :class:`~urlsift.sources.mbox.MboxSplitter`, which is cheap;
+* **Work items.** The items are those of the plan (:mod:`urlsift.plan`), run by
+  :func:`urlsift.work.run_item` in a worker: a path read whole by the sequential code
+  (:class:`~urlsift.plan.PathItem`); a byte range of an *uncompressed* mbox archive
+  (:class:`~urlsift.plan.RangeItem`, about ``batch_bytes`` each, planned from the file's
+  size: each worker finds its range's first message and reads its part of the file
+  itself, so the parent reads nothing and renumbers the messages at merge); a batch of a
+  folder's message files (:class:`~urlsift.plan.FolderItem`). A *compressed* mbox
+  archive cannot be entered in the middle: among several paths it is one
+  :class:`~urlsift.plan.PathItem` (every worker has work, and the parent, which would
+  otherwise decompress and split every archive, does not become the bottleneck; the
+  window then holds the records of up to ``window`` whole archives); given alone, it is
+  read by the parent as a stream and split by :class:`~urlsift.sources.mbox.MboxSplitter`;
   consecutive messages are grouped into batches of about :data:`DEFAULT_BATCH_BYTES` (or
-  :data:`DEFAULT_BATCH_MESSAGES` messages) and each batch is one item. A worker turns a
-  batch's messages into text units with the sources' own per-message step (the
-  :func:`urlsift.sources.archive.raw_message_units`, which also counts the statistics) and scans
-  them with :func:`urlsift.runner.scan_text_units`. A message is never cut between two
-  batches, so per-message ``UnitDefects`` come out exactly once, as in one process.
+  :data:`DEFAULT_BATCH_MESSAGES` messages) and each batch is one item, scanned with the
+  sources' own per-message step (:func:`urlsift.sources.archive.raw_message_units`). A
+  message is never cut between two items, so per-message ``UnitDefects`` come out exactly
+  once, as in one process.
 * **Plain text.** A text file (kind ``text``, or ``auto`` sniffing as text) is read and
   decoded by the parent and cut into pieces of about ``batch_bytes // 4`` characters, each one
   item, at blank lines where no span can cross (:func:`urlsift.scanner.find_boundary`: not
@@ -68,7 +75,6 @@ frozen records, so any start method (``fork``, ``forkserver``, ``spawn``) works.
 from __future__ import annotations
 
 import contextlib
-import dataclasses
 import itertools
 import os
 import stat
@@ -78,18 +84,17 @@ from collections.abc import Iterator, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, replace
-from functools import lru_cache
 from multiprocessing.context import BaseContext
 
-from ._model import Policy, TextUnit
-from .api import Judge
-from .runner import (
-    ReadFailure,
-    Result,
-    ScanConfig,
-    failure_reason,
-    iter_sequential,
-    scan_text_units,
+from ._model import TextUnit
+from .plan import (
+    FolderItem,
+    PathItem,
+    RangeItem,
+    WorkItem,
+    plan_ranges,
+    regular_size,
+    splittable_mbox,
 )
 from .scanner import find_boundary
 from .sources.archive import (
@@ -99,7 +104,6 @@ from .sources.archive import (
     ArchiveStats,
     CountingReader,
     folder_files,
-    folder_units,
     open_units,
     raw_message_units,
     sniff_kind,
@@ -108,6 +112,20 @@ from .sources.archive import (
 from .sources.compress import CountedStream, open_counted
 from .sources.mbox import MboxSplitter, RawMessage
 from .sources.tree import expand_paths
+from .work import (
+    ItemResults,
+    ReadFailure,
+    Renumbering,
+    Result,
+    ScanConfig,
+    add_stats,
+    failure_reason,
+    iter_folder,
+    iter_sequential,
+    judge_for,
+    run_item,
+    scan_text_units,
+)
 
 __all__ = [
     "DEFAULT_BATCH_BYTES",
@@ -136,20 +154,11 @@ WINDOW_PER_JOB = 2
 
 
 @dataclass(frozen=True, slots=True)
-class _PathWork:
-    """One whole path, scanned by the sequential code in a worker."""
-
-    path: str
-    config: ScanConfig
-
-
-@dataclass(frozen=True, slots=True)
 class _BatchWork:
-    """Consecutive messages of one mbox archive."""
+    """Consecutive messages of a compressed mbox archive, split by the parent."""
 
     source: str
     messages: tuple[RawMessage, ...]
-    config: ScanConfig
 
 
 @dataclass(frozen=True, slots=True)
@@ -159,20 +168,9 @@ class _TextWork:
     source: str
     text: str
     origin: tuple[int, int]  # (offset, line) of the piece's first character in the file
-    config: ScanConfig
 
 
-@dataclass(frozen=True, slots=True)
-class _FolderWork:
-    """Consecutive message files of one Maildir, MH folder or news spool."""
-
-    folder: str  # the folder's path, as given (for a ReadFailure)
-    files: tuple[str, ...]
-    first: int  # the number of the first file's message in the folder
-    config: ScanConfig
-
-
-_Work = _PathWork | _BatchWork | _TextWork | _FolderWork
+_Work = WorkItem | _BatchWork | _TextWork
 
 
 @dataclass(frozen=True, slots=True)
@@ -182,60 +180,30 @@ class _Outcome:
     results: list[Result]
     stats: ArchiveStats
     stopped: bool = False  # a folder's scan ended here with a ReadFailure, as in one process
+    messages: int = 0  # messages a range read (its records are numbered from 1)
 
 
-@lru_cache(maxsize=8)
-def _judge(policy: Policy) -> Judge:
-    # One judge per policy and process, so its validation cache stays warm across batches.
-    return Judge(policy=policy)
-
-
-def _run(work: _Work) -> _Outcome:
+def _run(work: _Work, config: ScanConfig) -> _Outcome:
     """Run one item (in a worker, or in the parent after a worker crash)."""
     stats = ArchiveStats()
-    if isinstance(work, _PathWork):
-        results = list(iter_sequential([work.path], work.config, stats))
-        return _Outcome(results, stats)
     if isinstance(work, _TextWork):
         unit = TextUnit(source=work.source, chunks=(work.text,), origin=work.origin)
-        judge = _judge(work.config.policy)
-        return _Outcome(list(scan_text_units([unit], work.config, judge)), stats)
-    if isinstance(work, _FolderWork):
-        results = list(
-            _folder_results(work.folder, list(work.files), work.first, work.config, stats)
+        judge = judge_for(config.policy)
+        return _Outcome(list(scan_text_units([unit], config, judge)), stats)
+    if isinstance(work, _BatchWork):
+        units = (
+            unit
+            for raw in work.messages
+            for unit in raw_message_units(raw, work.source, config.options, stats)
         )
-        # Only a read error that ended the folder's scan puts a ReadFailure among them.
-        stopped = bool(results) and isinstance(results[-1], ReadFailure)
-        return _Outcome(results, stats, stopped)
-    config = work.config
-    units = (
-        unit
-        for raw in work.messages
-        for unit in raw_message_units(raw, work.source, config.options, stats)
-    )
-    return _Outcome(list(scan_text_units(units, config, _judge(config.policy))), stats)
+        return _Outcome(list(scan_text_units(units, config, judge_for(config.policy))), stats)
+    done = run_item(work, config, stats)
+    return _Outcome(done.results, stats, done.stopped, done.messages)
 
 
-def _folder_results(
-    folder: str, files: list[str], first: int, config: ScanConfig, stats: ArchiveStats
-) -> Iterator[Result]:
-    # Message files of a folder, as iter_sequential scans them: a read error that escapes
-    # the per-file step ends the folder's scan with a ReadFailure for the folder.
-    units = folder_units(files, config.options, stats, first)
-    try:
-        yield from scan_text_units(units, config, _judge(config.policy))
-    except OSError as exc:
-        yield ReadFailure(folder, failure_reason(exc))
-
-
-def _worker_main(work: _Work) -> _Outcome:
+def _worker_main(work: _Work, config: ScanConfig) -> _Outcome:
     """Entry point of a worker process (module level, so every start method can find it)."""
-    return _run(work)
-
-
-def _add_stats(total: ArchiveStats, delta: ArchiveStats) -> None:
-    for f in dataclasses.fields(ArchiveStats):
-        setattr(total, f.name, getattr(total, f.name) + getattr(delta, f.name))
+    return _run(work, config)
 
 
 @dataclass(slots=True)
@@ -245,7 +213,7 @@ class _Entry:
     work: _Work | None = None
     future: Future[_Outcome] | None = None
     outcome: _Outcome | None = None
-    group: object | None = None  # the folder scan the item belongs to, if any
+    group: object | None = None  # the folder or file scan the item belongs to, if any
 
 
 class _Scheduler:
@@ -272,6 +240,8 @@ class _Scheduler:
         self.executor: ProcessPoolExecutor | None = None
         self.broken = False
         self.stopped: set[object] = set()  # folder scans ended by a ReadFailure
+        self.renumbering = Renumbering()  # message numbers of a file's ranges
+        self.whole_files = False  # several paths: a compressed archive is one item
 
     # -- the queue -------------------------------------------------------------------
 
@@ -296,7 +266,7 @@ class _Scheduler:
         if self.executor is None:
             self.executor = ProcessPoolExecutor(max_workers=self.jobs, mp_context=self.mp_context)
         try:
-            return self.executor.submit(_worker_main, work)
+            return self.executor.submit(_worker_main, work, self.config)
         except BrokenProcessPool as exc:
             self.crashed(exc)
             return None
@@ -322,11 +292,15 @@ class _Scheduler:
                     self.crashed(exc)
             if outcome is None:
                 assert entry.work is not None
-                outcome = _run(entry.work)
+                outcome = _run(entry.work, self.config)
         if outcome.stopped:
             self.stopped.add(entry.group)
-        _add_stats(self.stats, outcome.stats)
-        yield from outcome.results
+        add_stats(self.stats, outcome.stats)
+        if isinstance(entry.work, RangeItem):
+            done = ItemResults(outcome.results, outcome.messages)
+            yield from self.renumbering.merge(entry.group, entry.work, done)
+        else:
+            yield from outcome.results
 
     def drain(self) -> Iterator[Result]:
         while self.queue:
@@ -350,6 +324,9 @@ class _Scheduler:
     # -- planning --------------------------------------------------------------------
 
     def run(self, paths: Sequence[str]) -> Iterator[Result]:
+        # With several paths there is work for every worker without cutting a compressed
+        # archive in the parent (which then becomes the bottleneck).
+        self.whole_files = len(paths) > 1
         # Folders of mixed files are walked here, as one process walks them.
         for path in expand_paths(paths, self.config, self.stats):
             yield from self.plan(path)
@@ -384,7 +361,7 @@ class _Scheduler:
         batch: list[str] = []
         first = size = 0
         for number, file in enumerate(files, 1):
-            file_size = _regular_size(file)  # one stat per file
+            file_size = regular_size(file)  # one stat per file
             if _is_long(file_size):
                 if batch:
                     yield from self.push_folder(path, batch, first, group)
@@ -392,7 +369,7 @@ class _Scheduler:
                 yield from self.drain()
                 if group in self.stopped:
                     return
-                for result in _folder_results(path, [file], number, self.config, self.stats):
+                for result in iter_folder(path, [file], number, self.config, self.stats):
                     yield result
                     if isinstance(result, ReadFailure):
                         return  # the folder's scan ends here, as in one process
@@ -410,8 +387,7 @@ class _Scheduler:
     def push_folder(
         self, path: str, files: list[str], first: int, group: object
     ) -> Iterator[Result]:
-        work = _FolderWork(path, tuple(files), first, self.config)
-        return self.push_work(work, group)
+        return self.push_work(FolderItem(path, tuple(files), first), group)
 
     def plan_file(self, path: str) -> Iterator[Result]:
         # Kind auto or mbox, not a directory: the parent opens it, as open_units would.
@@ -434,22 +410,37 @@ class _Scheduler:
                 opened.stream.close()
             yield from self.single(path)
             return
+        # A worker reads its own part: ranges of an uncompressed mbox (planned from the
+        # size alone), or a whole archive among several paths (a compressed one cannot be
+        # cut; an MMDF one is not). Otherwise this process splits it into batches.
+        size = regular_size(path)
+        ranges = opened.compression == "none" and size is not None and splittable_mbox(path)
+        if ranges or self.whole_files:
+            with contextlib.suppress(OSError):
+                opened.stream.close()
+            if ranges and size is not None:
+                group = object()  # this scan of the file (a path may be given twice)
+                for piece in plan_ranges(path, size, self.batch_bytes):
+                    yield from self.push_work(piece, group)
+            else:
+                yield from self.push_work(PathItem(path))
+            return
         for item in self.split(path, opened):
             if isinstance(item, ReadFailure):
                 yield from self.push_results([item])
             elif isinstance(item, TextUnit):
-                judge = _judge(self.config.policy)
+                judge = judge_for(self.config.policy)
                 yield from self.push_results(list(scan_text_units([item], self.config, judge)))
             else:
-                yield from self.push_work(_BatchWork(path, item, self.config))
+                yield from self.push_work(_BatchWork(path, item))
 
     def single(self, path: str) -> Iterator[Result]:
         """A path read whole by the sequential code: in a worker, unless it streams."""
-        if _is_long(_regular_size(path)):
+        if _is_long(regular_size(path)):
             yield from self.drain()
             yield from iter_sequential([path], self.config, self.stats)
         else:
-            yield from self.push_work(_PathWork(path, self.config))
+            yield from self.push_work(PathItem(path))
 
     def plan_text(self, path: str, opened: CountedStream) -> Iterator[Result]:
         """Cut a plain-text file at blank lines into pieces of about a quarter batch.
@@ -482,7 +473,7 @@ class _Scheduler:
                     if cut is None:
                         break
                     piece, pending = pending[:cut], pending[cut:]
-                    yield from self.push_work(_TextWork(path, piece, (offset, line), self.config))
+                    yield from self.push_work(_TextWork(path, piece, (offset, line)))
                     offset += len(piece)
                     line += piece.count("\n")
                 parts, size = [pending], len(pending)
@@ -493,16 +484,16 @@ class _Scheduler:
                     yield from self.drain()
                     rest = itertools.chain((pending,), chunks)
                     unit = TextUnit(path, rest, origin=(offset, line))
-                    judge = _judge(self.config.policy)
+                    judge = judge_for(self.config.policy)
                     yield from scan_text_units([unit], self.config, judge)
                     return
         except OSError as exc:
             if pending := "".join(parts):
-                yield from self.push_work(_TextWork(path, pending, (offset, line), self.config))
+                yield from self.push_work(_TextWork(path, pending, (offset, line)))
             yield from self.push_results([ReadFailure(path, failure_reason(exc))])
             return
         if pending := "".join(parts):
-            yield from self.push_work(_TextWork(path, pending, (offset, line), self.config))
+            yield from self.push_work(_TextWork(path, pending, (offset, line)))
 
     def split(
         self, path: str, opened: CountedStream
@@ -550,16 +541,6 @@ class _Scheduler:
             if batch:
                 yield tuple(batch)
             yield ReadFailure(path, failure_reason(exc))
-
-
-def _regular_size(path: str) -> int | None:
-    # The size of a regular file; None for anything else, or when stat fails (the
-    # per-file step reports that).
-    try:
-        info = os.stat(path)
-    except OSError:
-        return None
-    return info.st_size if stat.S_ISREG(info.st_mode) else None
 
 
 def _is_long(size: int | None) -> bool:

@@ -1,0 +1,286 @@
+"""Scan on a Dask cluster: the plan's items as tasks, the records as a bag or a data frame.
+
+Needs the ``dask`` extra (``pip install 'urlsift[dask]'``: dask, distributed, pyarrow,
+fsspec); a plain install never imports this module.
+
+The engine adds execution only: the items are those of :func:`urlsift.plan.plan_paths`
+(byte ranges of uncompressed mbox archives, batches of a folder's message files, whole
+paths; a compressed file is one task), each run by :func:`urlsift.work.run_item` in a
+worker, one partition per item, in plan order. A range's local message numbers become the
+file's in a small second task that takes the message counts of the earlier ranges of the
+file, so every partition holds exactly the records one pass gives for that piece. A read
+error that ends a folder's scan in one pass ends it here too: later batches of that
+folder give no records.
+
+Paths are local files and folders, or fsspec URLs (``memory://``, ``s3://``...). A URL is
+one task that copies the file to the worker's local disk and reads it there; its records
+name the URL. (Remote files are not cut into ranges.) A worker killed mid-run loses
+nothing: the scheduler runs its tasks again elsewhere (each task is a pure function of its
+item).
+
+* :func:`records_bag`: a :class:`dask.bag.Bag` of :class:`~urlsift.Url`,
+  :class:`~urlsift.work.UnitDefects` and :class:`~urlsift.work.ReadFailure` records.
+* :func:`records_frame`: a :class:`dask.dataframe.DataFrame` with the Parquet schema
+  (:func:`urlsift.parquet.schema`, documented in ``docs/parquet.md``); read failures
+  are not rows.
+* :func:`iter_results_dask`: the records in output order, for the CLI
+  (``urlsift scan --engine dask``), with the statistics merged as partitions arrive.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import dataclasses
+import os
+import shutil
+import tempfile
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import replace
+from typing import Any
+
+import dask.bag
+from dask.delayed import Delayed, delayed
+
+from .plan import (
+    DEFAULT_FOLDER_BATCH,
+    DEFAULT_RANGE_BYTES,
+    FolderItem,
+    PathItem,
+    RangeItem,
+    WorkItem,
+)
+from .plan import plan_paths as _plan_paths
+from .sources.archive import ArchiveStats
+from .work import ItemResults, ReadFailure, Result, ScanConfig, add_stats, run_item, shift
+
+_bag: Any = dask.bag  # dask's own functions are untyped: one typed entry point
+
+__all__ = ["RemoteItem", "iter_results_dask", "plan", "records_bag", "records_frame"]
+
+Piece = tuple[list[Result], ArchiveStats]
+"""What one partition's task gives: its records and the statistics it counted."""
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class RemoteItem:
+    """A file behind an fsspec URL, read whole by a worker."""
+
+    url: str
+
+
+def _is_url(path: str) -> bool:
+    return "://" in path and not os.path.exists(path)
+
+
+def plan(
+    paths: Sequence[str],
+    config: ScanConfig,
+    stats: ArchiveStats | None = None,
+    *,
+    range_bytes: int = DEFAULT_RANGE_BYTES,
+    folder_batch: int = DEFAULT_FOLDER_BATCH,
+) -> list[WorkItem | RemoteItem]:
+    """Return the items of a scan, in output order (see :func:`urlsift.plan.plan_paths`).
+
+    Raises:
+        ValueError: for ``-`` (standard input cannot be read by a worker).
+    """
+    if "-" in paths:
+        raise ValueError("the dask engine cannot read standard input ('-')")
+    stats = stats if stats is not None else ArchiveStats()
+    items: list[WorkItem | RemoteItem] = []
+    local: list[str] = []
+
+    def flush() -> None:
+        items.extend(
+            _plan_paths(local, config, stats, range_bytes=range_bytes, folder_batch=folder_batch)
+        )
+        local.clear()
+
+    for path in paths:
+        if _is_url(path):
+            flush()
+            items.append(RemoteItem(path))
+        else:
+            local.append(path)
+    flush()
+    return items
+
+
+def _run_remote(item: RemoteItem, config: ScanConfig, stats: ArchiveStats) -> ItemResults:
+    import fsspec
+
+    folder = tempfile.mkdtemp(prefix="urlsift-")
+    try:
+        local = os.path.join(folder, os.path.basename(item.url.rstrip("/")) or "file")
+        try:
+            with fsspec.open(item.url, "rb") as source, open(local, "wb") as target:
+                shutil.copyfileobj(source, target)
+        except OSError as exc:
+            return ItemResults([ReadFailure(item.url, exc.strerror or str(exc))], 0)
+        done = run_item(PathItem(local), config, stats)
+        return ItemResults([_rename(r, local, item.url) for r in done.results], 0)
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+def _rename(result: Result, local: str, url: str) -> Result:
+    if isinstance(result, ReadFailure):
+        return replace(result, path=url) if result.path == local else result
+    return replace(result, source=url) if result.source == local else result
+
+
+def _run(item: WorkItem | RemoteItem, config: ScanConfig) -> tuple[ItemResults, ArchiveStats]:
+    stats = ArchiveStats()
+    if isinstance(item, RemoteItem):
+        return _run_remote(item, config, stats), stats
+    return run_item(item, config, stats), stats
+
+
+def _messages(done: tuple[ItemResults, ArchiveStats]) -> int:
+    return done[0].messages
+
+
+def _stopped(done: tuple[ItemResults, ArchiveStats]) -> bool:
+    return done[0].stopped
+
+
+def _finish(done: tuple[ItemResults, ArchiveStats], base: int, dropped: bool) -> Piece:
+    # The partition's records numbered as in one pass; none when one pass never reads it.
+    results, stats = done
+    if dropped:
+        return [], ArchiveStats()
+    if base:
+        return [shift(r, base) for r in results.results], stats
+    return results.results, stats
+
+
+def _pieces(items: list[WorkItem | RemoteItem], config: ScanConfig) -> list[Delayed]:
+    """One delayed :data:`Piece` per item, in order."""
+    pieces: list[Delayed] = []
+    counts: list[Delayed] = []  # message counts of the current file's earlier ranges
+    stops: list[Delayed] = []  # whether an earlier batch of the current folder stopped it
+    previous: WorkItem | RemoteItem | None = None
+    for item in items:
+        done = delayed(_run, pure=True)(item, config)
+        same_file = isinstance(item, RangeItem) and item.start > 0
+        if not same_file:
+            counts = []
+        same_folder = (
+            isinstance(item, FolderItem)
+            and isinstance(previous, FolderItem)
+            and previous.folder == item.folder
+            and previous.first < item.first
+        )
+        if not same_folder:
+            stops = []
+        base = delayed(sum, pure=True)(counts) if counts else 0
+        dropped = delayed(any, pure=True)(stops) if stops else False
+        pieces.append(delayed(_finish, pure=True)(done, base, dropped))
+        if isinstance(item, RangeItem):
+            counts = [*counts, delayed(_messages, pure=True)(done)]
+        if isinstance(item, FolderItem):
+            stops = [*stops, delayed(_stopped, pure=True)(done)]
+        previous = item
+    return pieces
+
+
+def _records(piece: Piece) -> list[Result]:
+    return piece[0]
+
+
+def records_bag(
+    paths: Sequence[str],
+    config: ScanConfig | None = None,
+    *,
+    range_bytes: int = DEFAULT_RANGE_BYTES,
+    folder_batch: int = DEFAULT_FOLDER_BATCH,
+) -> Any:
+    """Return a ``dask.bag.Bag`` of the records of ``paths``, one partition per item, in order.
+
+    Planning (listing folders, sniffing and sizing files) happens now, in this process;
+    scanning happens when the bag is computed, on whatever scheduler is active.
+    """
+    config = config if config is not None else ScanConfig()
+    items = plan(paths, config, range_bytes=range_bytes, folder_batch=folder_batch)
+    parts = [delayed(_records, pure=True)(piece) for piece in _pieces(items, config)]
+    if not parts:
+        return _bag.from_sequence([], npartitions=1)
+    return _bag.from_delayed(parts)
+
+
+def _pandas(table: Any) -> Any:
+    # Arrow-backed columns: lists, maps and nullable columns keep their types.
+    import pandas
+
+    return table.to_pandas(types_mapper=pandas.ArrowDtype)
+
+
+def _frame(records: list[Result]) -> Any:
+    from .parquet import records_table
+
+    return _pandas(records_table(records))
+
+
+def records_frame(
+    paths: Sequence[str],
+    config: ScanConfig | None = None,
+    *,
+    range_bytes: int = DEFAULT_RANGE_BYTES,
+    folder_batch: int = DEFAULT_FOLDER_BATCH,
+) -> Any:
+    """Return a :class:`dask.dataframe.DataFrame` of the records (the Parquet schema).
+
+    One partition per planned item; ``record`` is ``url`` or ``defects``; read failures
+    are left out (use :func:`records_bag` to see them).
+    """
+    import dask.dataframe
+
+    dd: Any = dask.dataframe
+
+    from .parquet import schema
+
+    bag = records_bag(paths, config, range_bytes=range_bytes, folder_batch=folder_batch)
+    meta = _pandas(schema().empty_table())
+    return dd.from_delayed(
+        [delayed(_frame, pure=True)(part) for part in bag.to_delayed()], meta=meta
+    )
+
+
+def iter_results_dask(
+    paths: Sequence[str],
+    config: ScanConfig,
+    *,
+    stats: ArchiveStats,
+    client: Any,
+    range_bytes: int = DEFAULT_RANGE_BYTES,
+    folder_batch: int = DEFAULT_FOLDER_BATCH,
+    on_task: Callable[[int, int], None] | None = None,
+) -> Iterator[Result]:
+    """Scan on the cluster of a ``distributed.Client``; yield the records in output order.
+
+    Every task is submitted at once; records are yielded partition by partition in plan
+    order as they arrive, each partition's statistics merged into ``stats`` then.
+
+    Args:
+        paths: local paths (readable by the workers at the same names) or fsspec URLs.
+        config: input kind, mail options, schemes and policy.
+        stats: counters, updated as partitions are yielded.
+        client: a connected ``distributed.Client``.
+        range_bytes: nominal bytes per range of an uncompressed mbox.
+        folder_batch: message files per folder batch.
+        on_task: called with (partitions done, partitions) as each one is yielded.
+    """
+    items = plan(paths, config, stats, range_bytes=range_bytes, folder_batch=folder_batch)
+    pieces = _pieces(items, config)
+    futures = client.compute(pieces)
+    try:
+        for index, future in enumerate(futures, 1):
+            results, delta = future.result()
+            add_stats(stats, delta)
+            if on_task is not None:
+                on_task(index, len(futures))
+            yield from results
+    finally:
+        with contextlib.suppress(Exception):
+            client.cancel(futures)

@@ -1,0 +1,345 @@
+"""How one work item runs: the records of a scan, and the scan of one planned item.
+
+Every engine runs the items of a plan (:mod:`urlsift.plan`) with :func:`run_item`, in this
+process or another, and merges what they give back in plan order
+(:class:`Renumbering`), so the records are those of one sequential pass wherever they ran.
+The result stream holds three kinds of record:
+
+* :class:`~urlsift.Url` for every URL found;
+* :class:`UnitDefects` once per message (or file) whose text had problems (broken MIME,
+  bad charset, truncation ...): the problems are reported once, not copied onto each URL;
+* :class:`ReadFailure` for a path that could not be read (the other paths go on).
+
+Each text unit gets a fresh scanner (a URL never spans two parts or two messages) and every
+candidate goes through one :class:`~urlsift.api.Judge` per policy and process (its
+validation cache only saves time, so results do not depend on which process judged them).
+
+**Ranges.** :func:`message_start` finds the first message boundary at or after a nominal
+offset of an uncompressed mbox by the rules of the sequential splitter
+(:class:`~urlsift.sources.mbox.MboxSplitter`: a ``From_`` line that looks like an envelope
+and follows an empty line or the file's start; mboxo and mboxrd alike), so the ranges of a
+file partition its messages exactly: a range holds the messages whose ``From_`` line starts
+in ``[start, stop)``. Byte offsets in a range's records are those of the whole file.
+Message numbers are not known without counting every ``From_`` line before the range, so a
+range numbers its messages from 1 and reports how many it read (:class:`ItemResults`);
+:class:`Renumbering` adds the count of the earlier ranges of the file when results are
+merged in plan order (the first range's numbers are already the file's). The first range
+of a file counts the file in ``ArchiveStats.files``; each range counts the bytes it reads,
+so the totals equal those of one pass.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field, fields, replace
+from functools import lru_cache
+from typing import BinaryIO
+
+from ._model import Defect, MessageContext, Policy, TextUnit, Url
+from .api import Judge, scan_unit
+from .plan import FolderItem, PathItem, RangeItem, WorkItem
+from .scanner import Scanner
+from .sources.archive import (
+    ArchiveStats,
+    InputKind,
+    folder_units,
+    open_units,
+    raw_message_units,
+)
+from .sources.mbox import MAX_SEPARATOR_LINE, MboxSplitter, RawMessage, is_envelope_line
+from .sources.options import MailOptions
+from .sources.tree import expand_paths
+
+_BLOCK = 1 << 20
+_NEEDLE = b"\nFrom "
+
+
+@dataclass(frozen=True, slots=True)
+class ReadFailure:
+    """A path that could not be read; the scan goes on with the next one."""
+
+    path: str
+    """The path as given."""
+    reason: str
+    """Why, in words (e.g. ``No such file or directory``)."""
+
+
+@dataclass(frozen=True, slots=True)
+class UnitDefects:
+    """Problems of one message (or file) found while reading it, reported once."""
+
+    source: str
+    """Path the text came from."""
+    context: MessageContext | None
+    """The message, when the text came from a mail or news archive."""
+    defects: tuple[Defect, ...]
+    """The problems, each with a stable code."""
+
+    def to_dict(self) -> dict[str, object]:
+        """Return the record as a JSON-ready mapping (``record`` is ``defects``)."""
+        out: dict[str, object] = {"record": "defects", "source": self.source}
+        if self.context is not None:
+            out.update(self.context.to_dict())
+        out["defects"] = [d.to_dict() for d in self.defects]
+        return out
+
+
+Result = Url | UnitDefects | ReadFailure
+"""One record of a scan's output stream."""
+
+READ_ERROR_CODES = frozenset({"stream-read-error", "message-unreadable"})
+"""Source defects saying that part of a path could not be read (a truncated compressed
+archive, a folder's message file that cannot be opened): what was read is reported, and
+the command line then exits as for a path that cannot be read at all."""
+
+
+@dataclass(frozen=True, slots=True)
+class ScanConfig:
+    """Everything a scan needs besides the paths (picklable, for worker processes)."""
+
+    kind: InputKind = "auto"
+    """What the paths hold, or ``auto`` to detect it."""
+    options: MailOptions = field(default_factory=MailOptions)
+    """What the mail sources read, and their caps."""
+    schemes: tuple[str, ...] | None = None
+    """Schemes recognised in bare URLs (``None``: the default set)."""
+    policy: Policy = field(default_factory=Policy)
+    """Validation strictness."""
+    exclude: tuple[str, ...] = ()
+    """Gitignore-style globs of files and folders skipped when a folder of mixed files is
+    walked (:mod:`urlsift.sources.tree`)."""
+    respect_gitignore: bool = True
+    """Skip what ``.gitignore`` files ignore when a folder is walked."""
+
+
+def scan_text_units(
+    units: Iterable[TextUnit], config: ScanConfig, judge: Judge
+) -> Iterator[Url | UnitDefects]:
+    """Scan units in order, reporting each message's defects once, before its URLs.
+
+    Args:
+        units: text units (their ``defects`` are reported as :class:`UnitDefects`).
+        config: bare-URL schemes.
+        judge: the shared rejoin-and-validate step.
+
+    Returns:
+        An iterator of URLs and defect records, in text order.
+    """
+    reported: tuple[str, int] | None = None
+    for unit in units:
+        if unit.defects:
+            key = (unit.source, unit.context.message if unit.context else 0)
+            if key != reported:
+                reported = key
+                yield UnitDefects(unit.source, unit.context, unit.defects)
+        yield from scan_unit(unit, Scanner(config.schemes, origin=unit.origin), judge)
+
+
+def failure_reason(exc: OSError) -> str:
+    """Return the words a :class:`ReadFailure` gives for a read error."""
+    reason = getattr(exc, "reason", None)
+    if isinstance(reason, str):
+        return reason
+    return exc.strerror or str(exc)
+
+
+def add_stats(total: ArchiveStats, delta: ArchiveStats) -> None:
+    """Add the counters of ``delta`` (an item's statistics) to ``total``."""
+    for f in fields(ArchiveStats):
+        setattr(total, f.name, getattr(total, f.name) + getattr(delta, f.name))
+
+
+@lru_cache(maxsize=8)
+def judge_for(policy: Policy) -> Judge:
+    """Return this process's judge for ``policy`` (its validation cache stays warm)."""
+    return Judge(policy=policy)
+
+
+def iter_sequential(
+    paths: Iterable[str], config: ScanConfig, stats: ArchiveStats
+) -> Iterator[Result]:
+    """Scan paths one after the other in this process, each path one :class:`PathItem`.
+
+    Folders of mixed files are walked (:func:`urlsift.sources.tree.expand_paths`).
+    """
+    for path in expand_paths(list(paths), config, stats):
+        yield from iter_path(path, config, stats)
+
+
+def iter_path(path: str, config: ScanConfig, stats: ArchiveStats) -> Iterator[Result]:
+    """Scan one path (a file, an archive folder or ``-``), streaming its records."""
+    units = open_units(path, config.kind, config.options, stats)
+    try:
+        yield from scan_text_units(units, config, judge_for(config.policy))
+    except OSError as exc:
+        yield ReadFailure(path, failure_reason(exc))
+
+
+def iter_folder(
+    folder: str, files: list[str], first: int, config: ScanConfig, stats: ArchiveStats
+) -> Iterator[Result]:
+    """Scan message files of a folder, numbered from ``first``, as one pass does.
+
+    A read error that escapes the per-file step ends the folder's scan with a
+    :class:`ReadFailure` for the folder.
+    """
+    units = folder_units(files, config.options, stats, first)
+    try:
+        yield from scan_text_units(units, config, judge_for(config.policy))
+    except OSError as exc:
+        yield ReadFailure(folder, failure_reason(exc))
+
+
+def run_item(item: WorkItem, config: ScanConfig, stats: ArchiveStats) -> ItemResults:
+    """Run one planned item and return its records (ranges numbered from 1).
+
+    ``stopped`` is set when a folder batch ended with a read failure (one pass stops
+    the folder there, so later batches of that folder are dropped at merge).
+    """
+    if isinstance(item, PathItem):
+        return ItemResults(list(iter_path(item.path, config, stats)), 0)
+    if isinstance(item, FolderItem):
+        results = list(iter_folder(item.folder, list(item.files), item.first, config, stats))
+        stopped = bool(results) and isinstance(results[-1], ReadFailure)
+        return ItemResults(results, 0, stopped)
+    return run_range(item, config, stats)
+
+
+@dataclass(frozen=True, slots=True)
+class ItemResults:
+    """What running an item gives back: its records in order, and how it ended."""
+
+    results: list[Result]
+    messages: int
+    """Messages a range read (0 for other items)."""
+    stopped: bool = False
+    """A folder's scan ended here with a ``ReadFailure``, as in one pass."""
+
+
+def _is_separator(stream: BinaryIO, at: int) -> bool:
+    # Is the line starting at ``at`` (just after a LF, or the file's start) an mbox
+    # separator by MboxSplitter's rules: it follows an empty line and looks like an envelope.
+    before_start = max(0, at - 3)
+    stream.seek(before_start)
+    before = (b"\n\n" + stream.read(at - before_start))[-3:]
+    if not before.endswith((b"\n\n", b"\n\r\n")):
+        return False
+    line = stream.read(MAX_SEPARATOR_LINE + 2)
+    end = line.find(b"\n")
+    if end >= 0:
+        line = line[:end]
+    if line.endswith(b"\r"):
+        line = line[:-1]
+    return is_envelope_line(line)
+
+
+def message_start(stream: BinaryIO, offset: int, size: int) -> int:
+    """Return where the first message starting at or after ``offset`` begins.
+
+    Args:
+        stream: the uncompressed mbox, seekable.
+        offset: a nominal position (0 is always a boundary: text before the first
+            ``From_`` line is a message of its own, as in one pass).
+        size: the file's size, returned when no message starts at or after ``offset``.
+
+    Returns:
+        The offset of the ``From_`` line, by the sequential splitter's rules.
+    """
+    if offset <= 0:
+        return 0
+    pos = offset - 1  # a line at or after ``offset`` starts right after a LF at >= pos
+    while pos < size:
+        stream.seek(pos)
+        block = stream.read(_BLOCK)
+        if len(block) < len(_NEEDLE):
+            break
+        found = block.find(_NEEDLE)
+        while found >= 0:
+            if _is_separator(stream, pos + found + 1):
+                return pos + found + 1
+            found = block.find(_NEEDLE, found + 1)
+        pos += len(block) - (len(_NEEDLE) - 1)  # a needle across the seam is found next
+    return size
+
+
+def range_messages(
+    item: RangeItem, max_message_bytes: int, stats: ArchiveStats
+) -> Iterator[RawMessage]:
+    """Yield the raw messages of a range: offsets in the whole file, numbers from 1.
+
+    Raises:
+        OSError: when the file cannot be opened or read.
+    """
+    with open(item.path, "rb") as stream:
+        size = os.fstat(stream.fileno()).st_size
+        begin = message_start(stream, item.start, size)
+        end = message_start(stream, item.stop, size) if item.stop < size else size
+        if item.start == 0:
+            stats.files += 1
+        if begin >= end:
+            return
+        stream.seek(begin)
+        splitter = MboxSplitter(max_message_bytes, "mbox")
+        left = end - begin
+        while left > 0:
+            block = stream.read(min(_BLOCK, left))
+            if not block:
+                break
+            left -= len(block)
+            stats.bytes_read += len(block)
+            stats.stored_bytes_read += len(block)
+            for raw in splitter.feed(block):
+                yield replace(raw, offset=raw.offset + begin)
+        for raw in splitter.close():
+            yield replace(raw, offset=raw.offset + begin)
+
+
+def run_range(item: RangeItem, config: ScanConfig, stats: ArchiveStats) -> ItemResults:
+    """Scan a range's messages (numbered from 1; see :class:`Renumbering`)."""
+    judge = judge_for(config.policy)
+    results: list[Result] = []
+    messages = 0
+
+    def units() -> Iterator[TextUnit]:
+        nonlocal messages
+        for raw in range_messages(item, config.options.max_message_bytes, stats):
+            messages += 1
+            yield from raw_message_units(raw, item.path, config.options, stats)
+
+    try:
+        results.extend(scan_text_units(units(), config, judge))
+    except OSError as exc:
+        results.append(ReadFailure(item.path, failure_reason(exc)))
+    return ItemResults(results, messages)
+
+
+class Renumbering:
+    """Turns the local message numbers of a file's ranges into the file's, in plan order."""
+
+    __slots__ = ("_seen",)
+
+    def __init__(self) -> None:
+        self._seen: dict[object, int] = {}
+
+    def merge(self, key: object, item: RangeItem, outcome: ItemResults) -> list[Result]:
+        """Return ``outcome``'s records numbered as in one pass over the file.
+
+        Args:
+            key: one scan of the file (the same path given twice is two scans).
+            item: the range, whose ranges before it were merged already.
+            outcome: what running the range gave.
+        """
+        base = 0 if item.start == 0 else self._seen.get(key, 0)
+        self._seen[key] = base + outcome.messages
+        if base == 0:
+            return outcome.results
+        return [shift(result, base) for result in outcome.results]
+
+
+def shift(result: Result, base: int) -> Result:
+    """Return ``result`` with ``base`` added to its message number (if it has one)."""
+    if isinstance(result, Url | UnitDefects) and result.context is not None:
+        context = replace(result.context, message=result.context.message + base)
+        return replace(result, context=context)
+    return result
