@@ -94,7 +94,11 @@ class _Session:
 @contextlib.contextmanager
 def _browser(executable: str) -> Iterator[str]:
     """Start Chromium; yield the websocket URL of its first page."""
-    with tempfile.TemporaryDirectory(prefix="urlsift-chromium-") as profile:
+    # Chromium's helper processes (crash handler, zygote) may still write to the profile for
+    # a moment after the browser exits: the folder is removed with retries, never failing.
+    with tempfile.TemporaryDirectory(
+        prefix="urlsift-chromium-", ignore_cleanup_errors=True
+    ) as profile:
         process = subprocess.Popen(
             [
                 executable,
@@ -127,6 +131,11 @@ def _browser(executable: str) -> Iterator[str]:
             except subprocess.TimeoutExpired:
                 process.kill()
                 process.wait()
+            for _ in range(50):
+                shutil.rmtree(profile, ignore_errors=True)
+                if not Path(profile).exists():
+                    break
+                time.sleep(0.1)
 
 
 def _describe(event: dict[str, Any]) -> str | None:
