@@ -348,7 +348,7 @@ class Url:
         if self.fragment is not None:
             out["fragment"] = self.fragment
         if self.parts:
-            out["parts"] = dict(self.parts)
+            out["parts"] = dict(self.parts.pairs)  # C-fast from the pairs tuple
         if self.context is not None:
             out.update(self.context.to_dict())
         return out
