@@ -8,7 +8,7 @@ import json
 from hypothesis import given
 from hypothesis import strategies as st
 
-from urlsift import Defect, MessageContext, Parts, Url
+from urlsift import Defect, MessageContext, Parts, Url, extract
 from urlsift.formats import JsonlWriter, _json_line, url_json
 
 # Text that stresses JSON string encoding: quotes, backslashes, controls, non-ASCII, lone
@@ -81,3 +81,14 @@ def test_writer_writes_one_line_per_record(url: Url) -> None:
     JsonlWriter(out).write(url)
     assert out.getvalue().count("\n") == 1
     assert out.getvalue().endswith("\n")
+
+
+def test_line_separators_inside_strings_are_escaped() -> None:
+    # U+2028, U+2029 and U+0085 end a line for str.splitlines (and older JavaScript): a
+    # record must stay one line whoever splits the output. Found by the pipeline fuzz test.
+    (url,) = extract("<URL:http://a.example/x\n\u2028\x85y\u2029>")
+    line = url_json(url)
+    assert len(line.splitlines()) == 1
+    assert "\\u2028" in line
+    assert "\\u0085" in line
+    assert json.loads(line) == url.to_dict()

@@ -15,6 +15,7 @@ from __future__ import annotations
 import csv
 import json
 import json.encoder
+import re
 from collections.abc import Callable
 from typing import Literal, TextIO, get_args
 
@@ -104,15 +105,25 @@ def _json_line(data: dict[str, object]) -> str:
     return _utf8_or_escaped(_encode_json(data), lambda: data)
 
 
+# Characters that end a line for Python's str.splitlines and for older JavaScript but that
+# the json module leaves as they are: written as escapes, one record is always one line
+# whoever splits it (in a JSON text they can only occur inside strings).
+_LINE_BREAKERS = re.compile("[\x85\u2028\u2029]")
+_ESCAPED_BREAKERS = {0x85: "\\u0085", 0x2028: "\\u2028", 0x2029: "\\u2029"}
+
+
 def _utf8_or_escaped(line: str, data: Callable[[], dict[str, object]]) -> str:
     # ``line`` when it encodes as UTF-8; else (lone surrogates) ``data()`` encoded with
-    # every non-ASCII character escaped, so the line stays valid UTF-8.
+    # every non-ASCII character escaped, so the line stays valid UTF-8. Line separators
+    # other than LF are escaped too (see _LINE_BREAKERS).
     if line.isascii():
         return line
     try:
         line.encode("utf-8")
     except UnicodeEncodeError:
         return _encode_json_ascii(data())
+    if _LINE_BREAKERS.search(line) is not None:
+        return line.translate(_ESCAPED_BREAKERS)
     return line
 
 
