@@ -58,11 +58,14 @@ class Readings:
     def offset_in(self, index: int, offset: int) -> int:
         """Map an offset in :attr:`primary` to reading ``index`` (0 = primary).
 
-        A removed hyphen's offset maps to where it stood (the character after it).
+        A removed hyphen's offset maps to where it stood (the character after it); an
+        offset past the end of a shorter reading (the reading cut at a wrapped line end)
+        maps to its end.
         """
         if index == 0:
             return offset
-        return offset - sum(1 for r in self.removed[index - 1] if r < offset)
+        mapped = offset - sum(1 for r in self.removed[index - 1] if r < offset)
+        return min(mapped, len(self.alternatives[index - 1]))
 
 
 def _strip_quote(line: str, key: str) -> str:
