@@ -13,7 +13,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import urlsift
-from urlsift import Scanner
+from test_chunking import _scan, _split  # the chunking tests' feed-and-close helpers
 
 
 def _urls(text: str, schemes: list[str] | None = None) -> list[str]:
@@ -128,18 +128,8 @@ PIECES = [
 texts = st.lists(st.sampled_from(PIECES), max_size=50).map("".join)
 
 
-def _scan(pieces: list[str], block_size: int = 16) -> list[urlsift.Candidate]:
-    scanner = Scanner(block_size=block_size)
-    found: list[urlsift.Candidate] = []
-    for piece in pieces:
-        found += scanner.feed(piece)
-    return found + scanner.close()
-
-
 @given(texts, st.lists(st.integers(min_value=0, max_value=300), max_size=8))
 def test_new_rules_do_not_depend_on_chunking(text: str, cuts: list[int]) -> None:
     whole = _scan([text], 1 << 16)
     assert _scan(list(text)) == whole
-    points = sorted({min(c, len(text)) for c in cuts})
-    pieces = [text[a:b] for a, b in zip([0, *points], [*points, len(text)], strict=True)]
-    assert _scan(pieces) == whole
+    assert _scan(_split(text, cuts)) == whole
