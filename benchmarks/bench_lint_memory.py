@@ -20,7 +20,6 @@ Run: ``.venv/bin/python benchmarks/bench_lint_memory.py [--md 200M,10M] [--txt 5
 from __future__ import annotations
 
 import argparse
-import os
 import subprocess
 import sys
 import tempfile
@@ -30,7 +29,7 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 from _report import compile_bytecode, print_columns, run_meta, write_report  # noqa: E402
-from bench_memory import POLL_S, _urlsift, _vm_hwm_kb  # noqa: E402
+from bench_memory import _urlsift, wait_for_peak  # noqa: E402
 from gen_text import parse_size  # noqa: E402
 
 RESULTS = HERE / "results" / "lint_memory.json"
@@ -52,17 +51,9 @@ def measure(folder: Path, name: str) -> dict[str, object]:
     command = [_urlsift(), "lint", name, "-q", "--exit-zero", "--statistics"]
     start = time.perf_counter()
     lint = subprocess.Popen(command, cwd=folder, stdout=subprocess.PIPE, text=True)
-    hwm = 0
-    while True:
-        value = _vm_hwm_kb(lint.pid)
-        if value is None:
-            break
-        hwm = max(hwm, value)
-        time.sleep(POLL_S)
+    hwm, usage = wait_for_peak(lint)  # its output is small (-q --statistics): the pipe holds it
     assert lint.stdout is not None
     output = lint.stdout.read()
-    _, status, usage = os.wait4(lint.pid, 0)
-    lint.returncode = os.waitstatus_to_exitcode(status)
     seconds = time.perf_counter() - start
     codes = sorted({line.split()[1] for line in output.splitlines() if line.strip()})
     return {

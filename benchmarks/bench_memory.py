@@ -41,6 +41,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
@@ -78,6 +79,21 @@ def _vm_hwm_kb(pid: int) -> int | None:
     return None  # gone, or a zombie (no memory left to report)
 
 
+def wait_for_peak(process: subprocess.Popen[Any]) -> tuple[int, Any]:
+    """Poll ``process``'s VmHWM until it exits, then reap it.
+
+    Returns:
+        Its peak RSS in KiB and its ``wait4`` resource usage; ``returncode`` is set.
+    """
+    hwm = 0
+    while (value := _vm_hwm_kb(process.pid)) is not None:
+        hwm = max(hwm, value)
+        time.sleep(POLL_S)
+    _, status, usage = os.wait4(process.pid, 0)
+    process.returncode = os.waitstatus_to_exitcode(status)
+    return hwm, usage
+
+
 def measure(kind: str, size: int, seed: int) -> dict[str, object]:
     """Stream ``size`` bytes of generated ``kind`` through the CLI; return its peak RSS."""
     generator, input_kind = KINDS[kind]
@@ -90,15 +106,7 @@ def measure(kind: str, size: int, seed: int) -> dict[str, object]:
     assert gen.stdout is not None
     scan = subprocess.Popen(scan_command, stdin=gen.stdout, stdout=subprocess.DEVNULL)
     gen.stdout.close()  # the scan holds the pipe's read end now
-    hwm = 0
-    while True:
-        value = _vm_hwm_kb(scan.pid)
-        if value is None:
-            break
-        hwm = max(hwm, value)
-        time.sleep(POLL_S)
-    _, status, usage = os.wait4(scan.pid, 0)
-    scan.returncode = os.waitstatus_to_exitcode(status)
+    hwm, usage = wait_for_peak(scan)
     seconds = time.perf_counter() - start
     gen.wait()
     if scan.returncode != 0 or gen.returncode != 0:
@@ -150,12 +158,7 @@ def measure_cap(kind: str, size: int) -> dict[str, object]:
         command = [_urlsift(), "scan", str(path), "-q", "--format", "jsonl"]
         start = time.perf_counter()
         scan = subprocess.Popen(command, stdout=subprocess.DEVNULL)
-        hwm = 0
-        while (value := _vm_hwm_kb(scan.pid)) is not None:
-            hwm = max(hwm, value)
-            time.sleep(POLL_S)
-        _, status, usage = os.wait4(scan.pid, 0)
-        scan.returncode = os.waitstatus_to_exitcode(status)
+        hwm, usage = wait_for_peak(scan)
         seconds = time.perf_counter() - start
         if scan.returncode != 0:
             raise RuntimeError(f"{kind}: scan exit {scan.returncode}")
