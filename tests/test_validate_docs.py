@@ -73,6 +73,7 @@ def test_scanner_section_is_present() -> None:
 ALLOWED_IMPORTS = {
     "__future__",
     "collections.abc",
+    "functools",
     "dataclasses",
     "typing",
     "re",

@@ -212,47 +212,42 @@ class Parts(Mapping[str, str]):
         pairs: (name, value) pairs in URL order.
     """
 
-    __slots__ = ("_pairs",)
+    __slots__ = {"pairs": "The (name, value) pairs, in URL order, as written (not decoded)."}
 
-    _pairs: tuple[tuple[str, str], ...]
+    pairs: tuple[tuple[str, str], ...]  # read-only: see __setattr__
 
     def __init__(self, pairs: Iterable[tuple[str, str]] = ()) -> None:
         _set_pairs(self, pairs if type(pairs) is tuple else tuple(pairs))
 
-    @property
-    def pairs(self) -> tuple[tuple[str, str], ...]:
-        """The (name, value) pairs, in URL order, as written (not decoded)."""
-        return self._pairs
-
     # A URL has a handful of parts: a scan of the pairs beats building a dict per URL.
     def __getitem__(self, name: str) -> str:
-        for key, value in reversed(self._pairs):
+        for key, value in reversed(self.pairs):
             if key == name:
                 return value
         raise KeyError(name)
 
     def __contains__(self, name: object) -> bool:
-        return any(key == name for key, _ in self._pairs)
+        return any(key == name for key, _ in self.pairs)
 
     def __iter__(self) -> Iterator[str]:
-        return iter(dict.fromkeys([key for key, _ in self._pairs]))
+        return iter(dict.fromkeys([key for key, _ in self.pairs]))
 
     def __len__(self) -> int:
-        return len({key for key, _ in self._pairs})
+        return len({key for key, _ in self.pairs})
 
     def __bool__(self) -> bool:
-        return bool(self._pairs)
+        return bool(self.pairs)
 
     def __hash__(self) -> int:
-        return hash(self._pairs)
+        return hash(self.pairs)
 
     def __eq__(self, other: object) -> bool:
         if isinstance(other, Parts):
-            return self._pairs == other._pairs
+            return self.pairs == other.pairs
         if isinstance(other, tuple):
-            return self._pairs == other
+            return self.pairs == other
         if isinstance(other, Mapping):
-            return dict(self._pairs) == dict(other.items())
+            return dict(self.pairs) == dict(other.items())
         return NotImplemented
 
     def __ne__(self, other: object) -> bool:
@@ -260,7 +255,7 @@ class Parts(Mapping[str, str]):
         return equal if equal is NotImplemented else not equal
 
     def __repr__(self) -> str:
-        return f"Parts({dict(self._pairs)!r})"
+        return f"Parts({dict(self.pairs)!r})"
 
     def __setattr__(self, name: str, value: object) -> None:
         raise AttributeError(f"Parts is read-only: cannot set {name!r}")
@@ -269,11 +264,11 @@ class Parts(Mapping[str, str]):
         raise AttributeError(f"Parts is read-only: cannot delete {name!r}")
 
     def __reduce__(self) -> tuple[type[Parts], tuple[tuple[tuple[str, str], ...]]]:
-        return (Parts, (self._pairs,))
+        return (Parts, (self.pairs,))
 
 
 # The slot's own setter (Parts refuses attribute assignment; __init__ goes around it).
-_set_pairs = Parts.__dict__["_pairs"].__set__
+_set_pairs = Parts.__dict__["pairs"].__set__
 
 NO_PARTS = Parts()
 """The empty :class:`Parts` (a URL that did not validate, or has no components)."""
@@ -347,8 +342,8 @@ class Url:
         }
         if self.fragment is not None:
             out["fragment"] = self.fragment
-        if self.parts:
-            out["parts"] = dict(self.parts.pairs)  # C-fast from the pairs tuple
+        if pairs := self.parts.pairs:  # the slot itself: no Python call
+            out["parts"] = dict(pairs)
         if self.context is not None:
             out.update(self.context.to_dict())
         return out

@@ -178,8 +178,9 @@ def url_json(url: Url) -> str:
     )
     if url.fragment is not None:
         line += f', "fragment": {q(url.fragment)}'
-    if url.parts:
-        line += f', "parts": {_pairs_json(url.parts.pairs)}'
+    pairs = url.parts.pairs  # a slot: no Python call, unlike the mapping's __bool__
+    if pairs:
+        line += f', "parts": {_pairs_json(pairs)}'
     ctx = url.context
     if ctx is not None:
         line += (

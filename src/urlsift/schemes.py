@@ -26,6 +26,7 @@ Invariants:
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
@@ -85,6 +86,11 @@ def _escape(ch: str) -> str:
     return f"\\x{code_point:02x}" if code_point < 0x100 else f"\\u{code_point:04x}"
 
 
+def severity_of(level: Level, strict: bool) -> Literal["error", "warning"]:
+    """The severity of a finding at ``level``: ``lenient`` is an error only when strict."""
+    return "error" if level == "error" or (level == "lenient" and strict) else "warning"
+
+
 @dataclass(slots=True)
 class SchemeContext:
     """What a scheme check reads (the URL, the policy) and writes (defects, parts).
@@ -120,11 +126,7 @@ class SchemeContext:
         self.counts[code] = seen + 1
         if seen >= DEFAULT_MAX_DEFECTS_PER_CODE:
             return
-        strict_error = level == "lenient" and self.policy.strict
-        severity: Literal["error", "warning"] = (
-            "error" if level == "error" or strict_error else "warning"
-        )
-        self.defects.append(Defect(code, message, severity, offset))
+        self.defects.append(Defect(code, message, severity_of(level, self.policy.strict), offset))
 
     def part(self, name: str, start: int, end: int) -> None:
         """Record a parsed component ``url[start:end]`` under ``name``."""
@@ -275,36 +277,47 @@ def check_port(ctx: SchemeContext, scheme: Scheme, start: int, end: int) -> bool
     if bad is not None:
         ctx.report("bad-port", bad, f"{g.BNF['port']}: {quote(ctx.url[bad])} is not a digit")
         return False
-    text = ctx.url[start:end]
-    if len(text) > 5 or int(text) > 65535:
-        ctx.report(
+    finding = port_finding(scheme.name, scheme.default_port, ctx.url[start:end])
+    if finding is not None:
+        ctx.report(finding[0], start, finding[1], finding[2])
+    return True
+
+
+@functools.lru_cache(maxsize=512)
+def port_finding(name: str, default: int | None, digits: str) -> tuple[str, str, Level] | None:
+    """What :func:`check_port` reports on a port made of digits: (code, message, level).
+
+    None for the scheme's default port (or any port of a scheme without one). A pure
+    function of its arguments, cached: the validator's fast path reports a port's finding
+    without a :class:`SchemeContext` (the same few ports recur in real text).
+
+    Args:
+        name: the scheme's name (for the message).
+        default: the scheme's default port, if it has one.
+        digits: the port as written, one or more ASCII digits.
+    """
+    if len(digits) > 5 or int(digits) > 65535:
+        return (
             "port-out-of-range",
-            start,
-            f"{g.BNF['port']}: {quote(text)} is above 65535, no TCP port",
+            f"{g.BNF['port']}: {quote(digits)} is above 65535, no TCP port",
             "warning",
         )
-        return True
-    value = int(text)
-    default = scheme.default_port
+    value = int(digits)
     if default is None or value == default:
-        return True
+        return None
     if value < 1024:
-        ctx.report(
+        return (
             "reserved-port",
-            start,
-            f"CAUTION: port {value} is not {scheme.name}'s default {default} and lies in the "
+            f"CAUTION: port {value} is not {name}'s default {default} and lies in the "
             "reserved range below 1024, where another protocol's server may be made to act "
             "on this URL (RFC 1738 §6)",
             "warning",
         )
-    else:
-        ctx.report(
-            "non-default-port",
-            start,
-            f"port {value} is not {scheme.name}'s default {default} (RFC 1738 §6)",
-            "warning",
-        )
-    return True
+    return (
+        "non-default-port",
+        f"port {value} is not {name}'s default {default} (RFC 1738 §6)",
+        "warning",
+    )
 
 
 def _decode(text: str) -> str:
@@ -815,13 +828,19 @@ def _default_schemes() -> tuple[Scheme, ...]:
     )
 
 
+FastEntry = tuple[str, Scheme, re.Pattern[str], tuple[str, ...], int]
+"""What the validator's fast path keeps per scheme name as written: the name in lower case,
+the scheme, its ``clean`` pattern, the pattern's group names by number, and the number of
+its ``port`` group (0 when none). See ``validation.clean_fields``."""
+
+
 class SchemeRegistry:
     """Scheme checks by lower-case name, with a fallback for every other name.
 
     Each instance owns its table: registering into one registry never affects another.
     """
 
-    __slots__ = ("_fallback", "_schemes")
+    __slots__ = ("_fallback", "_schemes", "fast_table")
 
     def __init__(self, schemes: Iterable[Scheme] = (), fallback: Scheme | None = None) -> None:
         """Create a registry.
@@ -835,6 +854,9 @@ class SchemeRegistry:
         """
         self._schemes: dict[str, Scheme] = {}
         self._fallback: Scheme = fallback if fallback is not None else GenericScheme()
+        self.fast_table: dict[str, FastEntry | None] = {}
+        """Scratch space of the validator's fast path, keyed by a scheme name as written
+        (see ``validation.clean_fields``); emptied whenever a scheme is registered."""
         for scheme in schemes:
             self.register(scheme)
 
@@ -855,6 +877,7 @@ class SchemeRegistry:
         if name in self._schemes and not replace:
             raise ConfigError("scheme name", scheme.name, "already registered")
         self._schemes[name] = scheme
+        self.fast_table.clear()
 
     def lookup(self, name: str) -> Scheme:
         """Return the check for a scheme name, case-insensitively, or the fallback.

@@ -19,6 +19,7 @@ whole validation is linear in the length of the URL.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -26,12 +27,14 @@ from dataclasses import dataclass
 from . import _grammar as g
 from ._model import Defect, Parts, Policy, _direct_init
 from .schemes import (
+    FastEntry,
     Level,
     SchemeContext,
     SchemeRegistry,
-    check_port,
     default_registry,
+    port_finding,
     quote,
+    severity_of,
 )
 
 __all__ = ["LENIENT_UNSAFE_CHARACTERS", "Validation", "validate", "validate_readings"]
@@ -202,20 +205,29 @@ def _read_scheme(ctx: SchemeContext, end: int) -> int:
     return colon
 
 
-# Group names of each clean pattern by group number (every group of one is named), and
-# the number of its "port" group (0 when it has none). Keyed by the pattern's id, as
-# hashing a compiled pattern hashes its whole program (200 ns a URL). The entry holds the
-# pattern, which therefore lives on: its id cannot pass to another object.
-_CLEAN_GROUPS: dict[int, tuple[re.Pattern[str], tuple[str, ...], int]] = {}
+# Entries of a registry's fast table (``SchemeRegistry.fast_table``), one per scheme name
+# as written: a text can spell a name in many cases ("HTTP", "Http"), so the table is
+# emptied when it reaches this size.
+_FAST_TABLE_SIZE = 64
 
 
-def _clean_groups(clean: re.Pattern[str]) -> tuple[re.Pattern[str], tuple[str, ...], int]:
-    index = clean.groupindex
-    names = tuple(sorted(index, key=index.__getitem__))
-    if len(names) != clean.groups:
-        raise ValueError("a clean pattern's groups must all be named")
-    found = _CLEAN_GROUPS[id(clean)] = (clean, names, index.get("port", 0))
-    return found
+def _fast_entry(registry: SchemeRegistry, written: str) -> FastEntry | None:
+    # The fast table's entry for a scheme name as written (None: no clean pattern).
+    table = registry.fast_table
+    if len(table) >= _FAST_TABLE_SIZE:
+        table.clear()
+    name = written.lower()
+    scheme = registry.lookup(name)
+    clean: re.Pattern[str] | None = getattr(scheme, "clean", None)
+    entry: FastEntry | None = None
+    if clean is not None:
+        index = clean.groupindex
+        names = tuple(sorted(index, key=index.__getitem__))
+        if len(names) != clean.groups:
+            raise ValueError("a clean pattern's groups must all be named")
+        entry = (name, scheme, clean, names, index.get("port", 0))
+    table[written] = entry
+    return entry
 
 
 # What :func:`validate` concludes, as a plain tuple in the field order of
@@ -245,11 +257,14 @@ def clean_fields(url: str, registry: SchemeRegistry, policy: Policy | None) -> C
     colon = url.find(":")
     if colon <= 0 or not url.isascii():
         return None
-    scheme_name = url[:colon].lower()
-    scheme = registry.lookup(scheme_name)
-    clean: re.Pattern[str] | None = getattr(scheme, "clean", None)
-    if clean is None:
+    written = url[:colon]
+    try:
+        entry = registry.fast_table[written]
+    except KeyError:
+        entry = _fast_entry(registry, written)
+    if entry is None:
         return None
+    scheme_name, scheme, clean, names, port = entry
     end = url.find("#", colon)
     fragment = None
     if end == -1:
@@ -262,13 +277,12 @@ def clean_fields(url: str, registry: SchemeRegistry, policy: Policy | None) -> C
     m = clean.fullmatch(url if tilde == -1 else url.replace("~", "$"), colon + 1, end)
     if m is None:
         return None
-    _, names, port = _CLEAN_GROUPS.get(id(clean)) or _clean_groups(clean)
     if tilde == -1:
         values: tuple[str | None, ...] = m.groups()
     else:  # the values as written, "~" and all
         values = tuple(None if a == -1 else url[a:b] for a, b in m.regs[1:])
     # Pairs whose value is None are dropped, so every value is a str (mypy cannot see it
-    # when no value is None). names and values have the same length (_clean_groups).
+    # when no value is None). names and values have the same length (_fast_entry).
     parts = Parts(
         tuple(
             [(name, value) for name, value in zip(names, values, strict=False) if value is not None]
@@ -276,17 +290,34 @@ def clean_fields(url: str, registry: SchemeRegistry, policy: Policy | None) -> C
         if None in values
         else tuple(zip(names, values, strict=False))  # type: ignore[arg-type]
     )
-    if tilde == -1 and not (port and values[port - 1] is not None):
+    port_value = values[port - 1] if port else None
+    if tilde == -1 and port_value is None:
         return (url, True, scheme_name, (), parts, fragment)  # the common case
-    ctx = SchemeContext(url, policy if policy is not None else Policy())
+    # The two findings a clean URL can have, made as the full checks make them: the
+    # lexical scan's for "~" (the clean pattern let no other offender through) and the
+    # port check's (the port group holds digits only).
+    strict = policy is not None and policy.strict
+    defects: list[Defect] = []
     if tilde != -1:
-        _scan_characters(ctx, 0, end, fragment=False)
-    if port and values[port - 1] is not None:
-        start, stop = m.span(port)
-        check_port(ctx, scheme, start, stop)
-    defects = tuple(sorted(ctx.defects, key=_offset))
+        code, message, level = _tilde_finding(url.count("~", 0, end))
+        defects.append(Defect(code, message, severity_of(level, strict), tilde))
+    if port_value is not None:
+        finding = port_finding(scheme.name, scheme.default_port, port_value)
+        if finding is not None:
+            code, message, level = finding
+            defects.append(Defect(code, message, severity_of(level, strict), m.start(port)))
+    if len(defects) == 2 and m.start(port) < tilde:  # in offset order, as validate() sorts
+        defects.reverse()
     valid = not any(d.severity == "error" for d in defects)
-    return (url, valid, scheme_name, defects, parts, fragment)
+    return (url, valid, scheme_name, tuple(defects), parts, fragment)
+
+
+@functools.lru_cache(maxsize=64)
+def _tilde_finding(count: int) -> tuple[str, str, Level]:
+    # The lexical scan's finding for a URL whose only offending characters are "~".
+    code, message, level = _classify("~", "")
+    times = f" ({count} such characters)" if count > 1 else ""
+    return code, message + times, level
 
 
 def _offset(defect: Defect) -> int:
