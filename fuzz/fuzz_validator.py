@@ -13,7 +13,10 @@ Invariants (anything else is a finding):
 * the strict policy reports the same codes and never accepts what the lenient one rejects;
 * validating the same string twice (or with a shared registry) gives equal results;
 * :func:`urlsift.validate_readings` picks the only valid reading, or the first, and
-  returns the same validations as :func:`urlsift.validate` one by one.
+  returns the same validations as :func:`urlsift.validate` one by one;
+* :func:`urlsift.normalize` never raises, its result is a fixed point and at most one
+  character longer than the URL (an empty path's "/"), and a URL without ``:`` comes
+  back unchanged.
 
 Run: ``python fuzz/fuzz_validator.py CORPUS_DIR fuzz/seeds/validator -dict=fuzz/validator.dict``
 (see fuzz/README.md).
@@ -28,7 +31,14 @@ import re
 from _harness import instrumented, run_atheris
 
 with instrumented(__name__, ("urlsift",)):
-    from urlsift import Policy, Validation, default_registry, validate, validate_readings
+    from urlsift import (
+        Policy,
+        Validation,
+        default_registry,
+        normalize,
+        validate,
+        validate_readings,
+    )
 
 _STRICT = Policy(strict=True)
 _REGISTRY = default_registry()
@@ -66,6 +76,12 @@ def TestOneInput(data: bytes) -> None:  # noqa: N802 - the name atheris and libF
     assert results == tuple(validate(r) for r in readings), readings
     valid = [i for i, r in enumerate(results) if r.valid]
     assert index == (valid[0] if len(valid) == 1 else 0), (index, valid)
+
+    normal = normalize(url)
+    assert normalize(normal) == normal, (url, normal)
+    assert len(normal) <= len(url) + 1, (url, normal)  # at most an empty path's "/"
+    if ":" not in url:
+        assert normal == url, (url, normal)
 
 
 def main() -> None:

@@ -57,18 +57,21 @@ def test_strict_turns_lenient_findings_into_errors(runner: CliRunner) -> None:
 
 def test_jsonl_shape(runner: CliRunner) -> None:
     result = runner.invoke(
-        validate_command, ["--format", "jsonl", "ftp://u@h.example:21/a;type=d#f", "bogus"]
+        validate_command, ["--format", "jsonl", "ftp://u@H.example:21/a;type=d#f", "bogus"]
     )
     assert result.exit_code == 1
     first, second = (json.loads(line) for line in result.output.splitlines())
+    assert list(first)[:2] == ["url", "normalized"]  # as in scan's records
     assert first == {
-        "url": "ftp://u@h.example:21/a;type=d#f",
+        "url": "ftp://u@H.example:21/a;type=d#f",
+        "normalized": "ftp://u@h.example/a;type=d#f",
         "valid": True,
         "scheme": "ftp",
         "defects": [],
-        "parts": {"user": "u", "host": "h.example", "port": "21", "path": "a", "type": "d"},
+        "parts": {"user": "u", "host": "H.example", "port": "21", "path": "a", "type": "d"},
         "fragment": "f",
     }
+    assert second["normalized"] == "bogus"
     assert second["valid"] is False
     assert second["scheme"] == ""
     assert "fragment" not in second

@@ -17,6 +17,7 @@ from collections.abc import Callable, Iterable, Iterator
 import click
 
 from ._model import Defect, Policy
+from .normalize import normalize
 from .schemes import default_registry
 from .validation import Validation, validate
 
@@ -54,7 +55,8 @@ def render_text(result: Validation) -> str:
 
 
 def render_jsonl(result: Validation) -> str:
-    """Render a validation as one JSON object (``Validation.to_dict()``) on one line.
+    """Render a validation as one JSON object on one line: ``Validation.to_dict()`` with
+    ``normalized`` (:func:`urlsift.normalize`, as in ``scan`` records) after ``url``.
 
     Args:
         result: the validation to render.
@@ -62,7 +64,8 @@ def render_jsonl(result: Validation) -> str:
     Returns:
         The JSON text, ASCII only, without a line ending.
     """
-    return json.dumps(result.to_dict(), ensure_ascii=True)
+    data = result.to_dict()
+    return json.dumps({"url": data.pop("url"), "normalized": normalize(result.url), **data})
 
 
 def _read_lines(stream: Iterable[bytes]) -> Iterator[str]:
