@@ -8,8 +8,10 @@ Usage::
 Run it alternately for the two checkouts, a few rounds: on a shared machine a single
 ``bench_scan.py`` run swings by a factor of two, while the best of several runs taken
 close together in time is stable to a few per cent. Prints, per text, the best time of
-the ``floor-schemes`` regex of ``bench_scan.py``, the best time of urlsift's library
-rendering JSON Lines, and the share (floor time / urlsift time). Texts: ``gen_text.py
+the ``floor-schemes`` regex of ``bench_scan.py``, the best time of ``bench_scan.py``'s
+``urlsift+jsonl`` tool (``urlsift.extract`` then the JSON Lines writer of
+``urlsift.formats``, into a sink that discards), and the share (floor time / urlsift
+time). Texts: ``gen_text.py
 mail`` (20 MB, seed 1) and the two real archives ``bench_scan.py`` uses, decompressed.
 """
 
@@ -17,13 +19,12 @@ from __future__ import annotations
 
 import gc
 import gzip
-import io
-import json
 import sys
 import time
 from collections.abc import Callable
 from functools import partial
 from pathlib import Path
+from typing import TextIO, cast
 
 ROOT = Path(sys.argv[1] if len(sys.argv) > 1 else Path(__file__).resolve().parent.parent)
 sys.path[:0] = [str(ROOT / "benchmarks"), str(ROOT / "src")]
@@ -32,6 +33,7 @@ import gen_text  # noqa: E402
 import regex  # noqa: E402
 
 import urlsift  # noqa: E402
+from urlsift.formats import make_writer  # noqa: E402
 
 FLOOR = regex.compile(r'(?i)\b(?:https?|ftp|mailto|news):[^\s<>"]+')
 MBOXES = ("linux-mips-2001.mbox.gz", "usrp-users-2019.mbox.gz")
@@ -55,10 +57,19 @@ def _floor(text: str) -> int:
     return sum(1 for _ in FLOOR.finditer(text))
 
 
+class _Sink:
+    # Discards what the writer writes (as bench_scan.py's sink).
+    def write(self, text: str) -> int:
+        return len(text)
+
+    def flush(self) -> None:
+        pass
+
+
 def _library(text: str) -> None:
-    out = io.StringIO()
-    for url in urlsift.iter_urls([text]):
-        out.write(json.dumps(url.to_dict()) + "\n")
+    writer = make_writer("jsonl", cast(TextIO, _Sink()))
+    for url in urlsift.extract(text):
+        writer.write(url)
 
 
 def main() -> None:
