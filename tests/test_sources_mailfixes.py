@@ -25,10 +25,12 @@ from hypothesis import strategies as st
 from test_sources_streamed import assert_same_both_ways
 from urlsift.api import Judge
 from urlsift.runner import ScanConfig, UnitDefects, scan_text_units
-from urlsift.sources import archive, mime
+from urlsift.sources import archive, parts, reading, streamed
 from urlsift.sources.archive import open_units
-from urlsift.sources.mime import decode_text, find_body, message_units
+from urlsift.sources.charsets import decode_text
+from urlsift.sources.headers import find_body
 from urlsift.sources.options import MailOptions
+from urlsift.sources.parts import message_units
 
 CORPUS = Path(__file__).resolve().parent.parent / "corpora" / "mail"
 EXPECTED = CORPUS.parent / "mail-expected"
@@ -48,7 +50,7 @@ def _records(path: Path, *, fast: bool, stream: bool) -> list[str]:
             patch.setattr(archive, "message_units", functools.partial(message_units, fast=False))
         if stream:
             patch.setattr(archive, "STREAM_MIN_BYTES", 0)
-            patch.setattr(archive, "READ_BLOCK_SIZE", 7)
+            patch.setattr(reading, "READ_BLOCK_SIZE", 7)
         units = open_units(str(path), "auto", MailOptions())
         for record in scan_text_units(units, ScanConfig(), Judge()):
             where = "0#0"
@@ -274,10 +276,10 @@ def test_transfer_encoding_with_white_space_is_decoded(
     ],
 )
 def test_unfold_calendar(text: str, expected: str) -> None:
-    assert mime.unfold_calendar(text) == expected
+    assert parts.unfold_calendar(text) == expected
 
 
 def test_calendar_is_not_streamed() -> None:
     raw = b"Subject: s\nContent-Type: text/calendar\n\n"
-    head = mime.single_part_head(raw, len(raw) - 1, MailOptions())
+    head = streamed.single_part_head(raw, len(raw) - 1, MailOptions())
     assert head is None
