@@ -74,7 +74,7 @@ __all__ = [
 
 STREAM_MIN_BYTES = 1 << 20
 """A single message longer than this (or than ``max_message_bytes``) is streamed when its
-header allows (see the module notes); a shorter one is read whole."""
+header allows (see :mod:`.streamed`); a shorter one is read whole."""
 
 
 def _message(
@@ -168,7 +168,7 @@ def _single_units(
                 return units
     # Whole: keep up to the cap, count (and skip) the rest. The bytes grow in one buffer
     # (resized in place) rather than as a list of blocks joined at the end, whose freed
-    # blocks the allocator keeps: a 59 MB message peaked 30 MB higher that way.
+    # blocks the allocator keeps (figures: benchmarks/README.md, bench_memory.py --cap).
     kept_bytes = bytearray(prefix[:cap])
     del prefix
     blocks.clear()

@@ -9,8 +9,8 @@ Promises:
   ``header-too-large``).
 * Fields read: ``Content-Type``, ``Content-Transfer-Encoding``, ``Message-ID``, ``Date``,
   ``From``, ``Subject`` (and, for ``scan_headers``, ``List-*``, ``Archived-At``,
-  ``Link``). Other well-formed fields (``Received``, ``DKIM-*``, ``X-*``... often half the
-  bytes of a message) are dropped before the stdlib parser sees the block
+  ``Link``). Other well-formed fields (``Received``, ``DKIM-*``, ``X-*``... often most of a
+  header block) are dropped before the stdlib parser sees the block
   (:data:`UNREAD_FIELD`); lines that are not well-formed fields are kept, so the parser
   still sees (and reports) them.
 * The clean-block fast path: a block whose every line is a field or a continuation, with
@@ -53,7 +53,7 @@ _FOLD = re.compile(r"\r?\n(?=[ \t])")
 
 # A header field (RFC 5322 §2.2: a field-name line plus its folded continuation lines)
 # whose name is none that this module reads. Such fields are dropped from the top-level
-# header block before parsing: Received, DKIM and X- headers are often half the bytes of a
+# header block before parsing: Received, DKIM and X- headers are often most of the bytes of a
 # message, and the stdlib parser would otherwise handle each line in Python. Lines that are
 # not well-formed fields are kept, so the parser still sees (and reports) them.
 _READ_FIELDS = rb"content-type|content-transfer-encoding|message-id|date|from|subject"
@@ -88,7 +88,7 @@ def decode_subject(value: str) -> tuple[str, list[Defect]]:
     """Decode RFC 2047 encoded words in an unfolded header value, never raising.
 
     Args:
-        value: the header value as text (see :func:`message_units`).
+        value: the header value as text (see :func:`~.parts.message_units`).
 
     Returns:
         The decoded text and any ``header-decode-error`` defects; on failure the value is

@@ -237,7 +237,7 @@ def detect_kind(path: str) -> InputKind:
     the first decompressed bytes. For ``-`` (standard input) nothing is consumed: the
     bytes already buffered are peeked; when they cannot be seen that way (a stream
     without ``peek``, or a compressed prefix that yields no output yet) the result is
-    ``auto``, meaning "let :func:`open_units` detect it from the stream itself".
+    ``auto``, meaning "let :func:`~.archive.open_units` detect it from the stream itself".
 
     Args:
         path: a file or directory path, or ``-``.

@@ -201,7 +201,7 @@ def parse_structured(
 
 
 # Large parts: the feed parser holds a part's body as lines, then as one str, several
-# times its size, so a multipart message near the 64 MiB cap cost ten times the cap. When
+# times its size (figures: benchmarks/README.md, bench_memory.py --cap). When
 # the root boundary's delimiter lines are provably the only places it occurs (as for
 # _rename_boundary), a part between two delimiter lines whose body is longer than
 # LARGE_BODY_BYTES, whose header block ends at a blank line within max-header reach and
@@ -302,7 +302,7 @@ def parse_message(
 
     Raises:
         Exception: whatever the stdlib parser raises on pathological input (for example
-            ``RecursionError`` on extreme nesting); :func:`message_units` catches it.
+            ``RecursionError`` on extreme nesting); :func:`~.parts.message_units` catches it.
     """
     data, header_len, body_start, defects = cap_header(data, max_header_bytes)
     fields = kept_fields(data[:header_len], keep_url_headers) if fast else None

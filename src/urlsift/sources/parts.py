@@ -132,7 +132,7 @@ def _context(walk: Walk, path: str, content_type: str) -> MessageContext:
 
 
 # A part's text longer than this is handed to the scanner in pieces of this many
-# characters: the scanner's work on one chunk makes copies of it, so a whole 40 MB text
+# characters: the scanner's work on one chunk makes copies of it, so a whole long text
 # would cost several times its size at once (the results are the same wherever the
 # chunks are cut).
 TEXT_PIECE_CHARS = 1 << 16

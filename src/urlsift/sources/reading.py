@@ -23,7 +23,7 @@ READ_BLOCK_SIZE = 1 << 20
 
 @dataclass(slots=True)
 class ArchiveStats:
-    """Counters updated while :func:`open_units` iterates (one object may span many paths).
+    """Counters updated while :func:`~.archive.open_units` iterates (over one path or many).
 
     Every message read is counted once in ``messages``, whether it produced units or not.
     """

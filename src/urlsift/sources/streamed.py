@@ -113,12 +113,12 @@ def single_part_head(
 
     Args:
         raw: the message's first bytes up to and including the blank line that ends the
-            header block (where :func:`message_units` would find it: :func:`find_body`),
-            or up to the URL line that ends it.
+            header block (where :func:`~.parts.message_units` would find it:
+            :func:`~.headers.find_body`), or up to the URL line that ends it.
         header_len: bytes of ``raw`` before that blank line (all of ``raw`` when the block
             ends at a URL line).
-        options: as for :func:`message_units`.
-        fast: as for :func:`message_units`.
+        options: as for :func:`~.parts.message_units`.
+        fast: as for :func:`~.parts.message_units`.
 
     Returns:
         A :class:`SinglePartHead`, or ``None`` when the message must be read whole: a block
@@ -218,9 +218,9 @@ def streamed_message_units(
     options: MailOptions,
     defects: Sequence[Defect] = (),
 ) -> MessageResult:
-    """Turn a streamed single-part message into units: :func:`message_units`' result.
+    """Turn a streamed single-part message into units: :func:`~.parts.message_units`' result.
 
-    The units, contexts, defects and counts are those :func:`message_units` gives for the
+    The units, contexts, defects and counts are those :func:`~.parts.message_units` gives for the
     whole message; the body unit's chunks decode ``body()`` lazily, so its text is only
     read when the chunks are iterated. Never raises on bad content.
 
@@ -232,11 +232,11 @@ def streamed_message_units(
         source: path reported on the units.
         number: 1-based number of the message in its archive or folder.
         offset: byte offset of the message in its archive.
-        options: as for :func:`message_units`.
+        options: as for :func:`~.parts.message_units`.
         defects: defects already known for the message (from reading it).
 
     Returns:
-        A :class:`MessageResult`.
+        A :class:`~.parts.MessageResult`.
 
     Raises:
         ValueError: ``facts`` is ``None`` for a scanned part.
@@ -290,7 +290,26 @@ def read_streamed(
     options: MailOptions,
     stats: ArchiveStats,
 ) -> list[TextUnit] | None:
-    # The streamed path (see the module notes), or None to read the message whole.
+    """Read one message file by the streamed path; ``None``: read it whole instead.
+
+    Args:
+        path: the file (or ``-``), for the units and the second reading.
+        opened: its opened stream, whose first bytes ``reader`` has read as ``prefix``.
+        reader: reads the rest of the file, counting it in ``stats``.
+        prefix: the bytes read so far, the whole header block among them.
+        header_len: :func:`~.headers.find_body`'s results on ``prefix``.
+        body_start: the offset of the body in ``prefix``.
+        number: the message's number.
+        options: as for :func:`~.parts.message_units`.
+        stats: the message is counted there.
+
+    Returns:
+        The units (the body unit's text read again lazily), or ``None`` when the header
+        does not allow the streamed path (nothing more was read then).
+
+    Raises:
+        SourceError: a temporary copy of standard input cannot be written.
+    """
     head = single_part_head(prefix[:body_start], header_len, options)
     if head is None:
         return None
