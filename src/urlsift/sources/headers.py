@@ -9,8 +9,8 @@ Promises:
   ``header-too-large``).
 * Fields read: ``Content-Type``, ``Content-Transfer-Encoding``, ``Message-ID``, ``Date``,
   ``From``, ``Subject`` (and, for ``scan_headers``, ``List-*``, ``Archived-At``,
-  ``Link``). Other well-formed fields (``Received``, ``DKIM-*``, ``X-*``... often most of a
-  header block) are dropped before the stdlib parser sees the block
+  ``Link``). Other well-formed fields (``Received``, ``DKIM-*``, ``X-*``... often a large
+  share of a message's bytes) are dropped before the stdlib parser sees the block
   (:data:`UNREAD_FIELD`); lines that are not well-formed fields are kept, so the parser
   still sees (and reports) them.
 * The clean-block fast path: a block whose every line is a field or a continuation, with
@@ -49,12 +49,13 @@ KNOWN_TRANSFER_ENCODINGS = frozenset(
     | {"x-uuencode", "uuencode", "uue", "x-uue"}
 )
 """Content-Transfer-Encoding values the stdlib decodes (others pass through as is)."""
-_FOLD = re.compile(r"\r?\n(?=[ \t])")
+
+_FOLD = re.compile(r"\r?\n(?=[ \t])")  # a folded header line's end (RFC 5322 §2.2.3)
 
 # A header field (RFC 5322 §2.2: a field-name line plus its folded continuation lines)
-# whose name is none that this module reads. Such fields are dropped from the top-level
-# header block before parsing: Received, DKIM and X- headers are often most of the bytes of a
-# message, and the stdlib parser would otherwise handle each line in Python. Lines that are
+# whose name is none that the sources read. Such fields are dropped from the top-level
+# header block before parsing: Received, DKIM and X- headers are often a large share of a
+# message's bytes, and the stdlib parser would otherwise handle each line in Python. Lines that are
 # not well-formed fields are kept, so the parser still sees (and reports) them.
 _READ_FIELDS = rb"content-type|content-transfer-encoding|message-id|date|from|subject"
 _ROOT_FIELDS = frozenset(_READ_FIELDS.decode("ascii").split("|"))
