@@ -23,7 +23,7 @@ quoted-printable body, and a ``multipart/mixed`` one whose second part is the ba
 written to a temporary file and scanned as a path (``urlsift scan FILE -q --format jsonl``):
 peak RSS (VmHWM: this driver builds the message, so wait4's figure holds its footprint)
 against :data:`CAP_LIMIT` times the cap (the check passes under it; it was about 9 times
-before the large-body paths of ``sources.transfer`` and ``sources.mime``).
+before the large-body paths of ``sources.transfer`` and ``sources.parse``).
 
 Run: ``.venv/bin/python benchmarks/bench_memory.py [--quick] [--big 1G] [--small 1M]``
 or ``.venv/bin/python benchmarks/bench_memory.py --cap [--cap-size 59M]``

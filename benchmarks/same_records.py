@@ -7,7 +7,9 @@ on the same inputs and compares the outputs byte for byte:
 * each group of files of the shared corpora (``mbox/*.mbox.gz`` one archive at a time,
   ``mail-samples``, ``rfc-url-wrapper``, ``rfc-multiline-angle``, ``docs``), all files of a
   group in one run, in sorted order;
-* the outputs of ``gen_text.py`` (``mail``, ``dense`` and ``mbox``, seeds 1 and 2).
+* the outputs of ``gen_text.py`` (``mail``, ``dense`` and ``mbox``, seeds 1 and 2);
+* the mail options and the engine: ``mail-samples`` and this checkout's ``corpora/mail``
+  with ``--headers --include-attachments``, and every ``mbox/*.mbox.gz`` with ``-j 2``.
 
 Usage::
 
@@ -30,31 +32,40 @@ HERE = Path(__file__).resolve().parent
 CORPORA = Path("/work/shared/corpora")
 GROUPS = ("mail-samples", "rfc-url-wrapper", "rfc-multiline-angle", "docs")
 GENERATED = (("mail", "3M"), ("dense", "1M"), ("mbox", "3M"))
+MAIL_OPTIONS = ("--headers", "--include-attachments")
 
 
-def inputs(scratch: Path) -> list[tuple[str, list[Path]]]:
-    """The inputs to scan, by name: corpus groups, archives and generated texts."""
-    found: list[tuple[str, list[Path]]] = []
-    for archive in sorted((CORPORA / "mbox").glob("*.mbox.gz")):
-        found.append((f"mbox/{archive.name}", [archive]))
+def inputs(scratch: Path) -> list[tuple[str, list[Path], tuple[str, ...]]]:
+    """The inputs to scan, by name, with extra options: corpus groups, archives, generated
+    texts."""
+    found: list[tuple[str, list[Path], tuple[str, ...]]] = []
+    archives = sorted((CORPORA / "mbox").glob("*.mbox.gz"))
+    for archive in archives:
+        found.append((f"mbox/{archive.name}", [archive], ()))
     for group in GROUPS:
         files = sorted(p for p in (CORPORA / group).rglob("*") if p.is_file())
-        found.append((group, files))
+        found.append((group, files, ()))
+    samples = sorted(p for p in (CORPORA / "mail-samples").rglob("*") if p.is_file())
+    found.append(("mail-samples --headers --include-attachments", samples, MAIL_OPTIONS))
+    ours = sorted(p for p in (HERE.parent / "corpora" / "mail").iterdir() if p.suffix != ".md")
+    found.append(("corpora/mail --headers --include-attachments", ours, MAIL_OPTIONS))
+    found.append(("mbox/*.mbox.gz -j 2", archives, ("-j", "2")))
     for kind, size in GENERATED:
         for seed in (1, 2):
             path = scratch / f"gen-{kind}-{seed}.txt"
             command = [sys.executable, str(HERE / "gen_text.py"), kind, "--size", size]
             with path.open("w", encoding="utf-8") as out:
                 subprocess.run([*command, "--seed", str(seed)], stdout=out, check=True)
-            found.append((path.name, [path]))
+            found.append((path.name, [path], ()))
     return found
 
 
-def scan(checkout: Path, files: list[Path]) -> bytes:
+def scan(checkout: Path, files: list[Path], options: tuple[str, ...] = ()) -> bytes:
     """The JSON Lines output of ``checkout``'s urlsift on ``files``."""
     env = dict(os.environ, PYTHONPATH=str(checkout / "src"))
+    command = [sys.executable, "-m", "urlsift", "scan", "-q", "--format", "jsonl", *options]
     done = subprocess.run(
-        [sys.executable, "-m", "urlsift", "scan", "-q", "--format", "jsonl", *map(str, files)],
+        [*command, *map(str, files)],
         capture_output=True,
         env=env,
         check=False,
@@ -79,15 +90,15 @@ def main() -> int:
     args = parser.parse_args()
     differ = 0
     with tempfile.TemporaryDirectory() as scratch:
-        for name, files in inputs(Path(scratch)):
-            before = scan(args.before, files)
-            after = scan(args.after, files)
+        for name, files, options in inputs(Path(scratch)):
+            before = scan(args.before, files, options)
+            after = scan(args.after, files, options)
             records = after.count(b"\n")
             if before == after:
-                print(f"{name:40s} {records:7d} records  same", flush=True)
+                print(f"{name:46s} {records:7d} records  same", flush=True)
             else:
                 differ += 1
-                print(f"{name:40s} {records:7d} records  DIFFER{first_difference(before, after)}")
+                print(f"{name:46s} {records:7d} records  DIFFER{first_difference(before, after)}")
     print("all outputs identical" if not differ else f"{differ} outputs differ")
     return 1 if differ else 0
 

@@ -11,6 +11,8 @@ from urlsift.lint.config import ALL_CODES, LintSettings
 from urlsift.lint.engine import lint_text
 from urlsift.lint.model import RULE_BY_CODE
 
+from _fixtures import sections, split_at
+
 CASES = Path(__file__).resolve().parent.parent / "corpora" / "lint" / "continued-line.txt"
 
 
@@ -22,23 +24,16 @@ def _codes(text: str, path: str = "doc.txt", **settings: object) -> list[tuple[i
 
 
 def _load_cases() -> list[tuple[str, str]]:
+    # "## positive" and "## negative" sections, their cases separated by "--" lines.
     cases: list[tuple[str, str]] = []
-    group = ""
-    body: list[str] = []
-    for line in CASES.read_text(encoding="utf-8").splitlines():
-        if line in ("## positive", "## negative"):
-            if body:
-                cases.append((group, "\n".join(body) + "\n"))
-            group, body = line[3:], []
-        elif not group:
-            continue  # the header comment
-        elif line == "--":
-            cases.append((group, "\n".join(body) + "\n"))
-            body = []
-        else:
-            body.append(line)
-    if body:
-        cases.append((group, "\n".join(body) + "\n"))
+    groups = sections(CASES, "## ")
+    if groups and groups[-1].lines[-1:] == [""]:
+        groups[-1].lines.pop()  # after the file's last line end
+    for section in groups:
+        *pieces, last = split_at(section.lines, "--")
+        cases.extend((section.name, "\n".join(body) + "\n") for body in pieces)
+        if last:
+            cases.append((section.name, "\n".join(last) + "\n"))
     return cases
 
 

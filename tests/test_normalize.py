@@ -17,6 +17,8 @@ import urlsift
 from urlsift.cli import main
 from urlsift.normalize import _normalize, normalize
 
+from _fixtures import columns as fixture_columns
+
 FIXTURES = Path(__file__).resolve().parent.parent / "corpora" / "normalize"
 
 
@@ -33,15 +35,11 @@ class Pair:
 
 
 def _load(name: str) -> list[Pair]:
-    pairs = []
-    lines = (FIXTURES / name).read_text(encoding="utf-8").splitlines()
-    for number, line in enumerate(lines, 1):
-        if not line.strip() or line.startswith("#"):
-            continue
-        columns = line.split("\t")
-        assert len(columns) in (2, 3), f"{name}:{number}: two columns and a note at most"
-        pairs.append(Pair(name, number, columns[0], columns[1]))
-    return pairs
+    # Two columns and a note at most.
+    return [
+        Pair(name, number, cells[0], cells[1])
+        for number, cells in fixture_columns(FIXTURES / name, (2, 3))
+    ]
 
 
 EQUIVALENCES = _load("equivalences.txt")

@@ -20,6 +20,8 @@ import pytest
 
 import urlsift
 
+from _fixtures import data_lines, sections
+
 ROOT = Path(__file__).resolve().parent.parent
 PEERS_DIR = ROOT / "corpora" / "peers"
 PEERS = ("linkify-it", "cmark-gfm", "twitter-text")
@@ -86,23 +88,17 @@ def _case(peer: str, name: str, fields: dict[str, str]) -> PeerCase:
 def load_cases(peer: str) -> list[PeerCase]:
     """Read ``corpora/peers/<peer>.cases``."""
     cases: list[PeerCase] = []
-    name: str | None = None
-    fields: dict[str, str] = {}
     path = PEERS_DIR / f"{peer}.cases"
-    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
-        if line.startswith("#") or not line.strip():
-            continue
-        if line.startswith("== "):
-            if name is not None:
-                cases.append(_case(peer, name, fields))
-            name, fields = line[3:].strip(), {}
-            continue
-        key, sep, value = line.partition(": ")
-        if name is None or not sep or key in fields:
-            raise ValueError(f"{path.name}:{number}: cannot read {line!r}")
-        fields[key] = value
-    if name is not None:
-        cases.append(_case(peer, name, fields))
+    for section in sections(path, "== "):
+        fields: dict[str, str] = {}
+        for offset, line in enumerate(section.lines, 1):
+            if line.startswith("#") or not line.strip():
+                continue
+            key, sep, value = line.partition(": ")
+            if not sep or key in fields:
+                raise ValueError(f"{path.name}:{section.number + offset}: cannot read {line!r}")
+            fields[key] = value
+        cases.append(_case(peer, section.name, fields))
     return cases
 
 
@@ -113,9 +109,7 @@ def load_all_cases() -> list[PeerCase]:
 def load_disagreements() -> dict[str, Disagreement]:
     """Read ``disagreements.txt``: ``<case id>  <RFC|BUG>: <reason>`` per line."""
     found: dict[str, Disagreement] = {}
-    for number, line in enumerate(DISAGREEMENTS.read_text(encoding="utf-8").splitlines(), 1):
-        if line.startswith("#") or not line.strip():
-            continue
+    for number, line in data_lines(DISAGREEMENTS):
         case_id, _, rest = line.strip().partition(" ")
         kind, sep, reason = rest.strip().partition(": ")
         if not sep or kind not in KINDS or not reason.strip() or case_id in found:

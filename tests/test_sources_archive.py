@@ -431,7 +431,7 @@ class _GeneratedArchive(io.RawIOBase):
 def test_archive_is_streamed_not_slurped(monkeypatch: pytest.MonkeyPatch) -> None:
     # 3000 messages (~6 MB) from a generator on standard input: when a unit comes out, the
     # source has read at most a couple of blocks past that message.
-    from urlsift.sources.archive import READ_BLOCK_SIZE
+    from urlsift.sources.reading import READ_BLOCK_SIZE
 
     body = b"text http://example.com/ " * 80
     raw = _GeneratedArchive(3000, body)

@@ -5,9 +5,9 @@ a body from a ``str`` through several whole copies; the feed parser holds a mult
 part as lines, then as one ``str``; the scanner copied a 40 MB chunk several times). Now:
 
 * ``sources.transfer.decode_body`` decodes base64 and quoted-printable bodies in slices;
-* ``mime._lift_large_parts`` parses a multipart with its large leaf bodies replaced by
+* ``parse._lift_large_parts`` parses a multipart with its large leaf bodies replaced by
   placeholders, read afterwards from the message's bytes;
-* a long part's text reaches the scanner in pieces (``mime.TEXT_PIECE_CHARS``).
+* a long part's text reaches the scanner in pieces (``parts.TEXT_PIECE_CHARS``).
 
 Here the thresholds are made tiny so every table message and corpus file takes those
 paths, and each result must equal the stdlib's (``fast=False`` with the thresholds left
@@ -32,9 +32,10 @@ from hypothesis import strategies as st
 
 from test_sources_mime_fastpath import CORPUS, OPTION_SETS, key
 from test_sources_mime_fastpath import MESSAGES as TABLE
-from urlsift.sources import mime, transfer
+from urlsift.sources import parse, parts, transfer
 from urlsift.sources.mbox import MboxSplitter
-from urlsift.sources.mime import message_units
+from urlsift.sources.options import MailOptions
+from urlsift.sources.parts import message_units
 from urlsift.sources.transfer import decode_body
 
 HERE = Path(__file__).resolve().parent
@@ -111,8 +112,9 @@ def _results(data: bytes, *, fast: bool) -> list[tuple[object, ...]]:
 
 
 def _tiny(patch: pytest.MonkeyPatch) -> None:
-    patch.setattr(mime, "LARGE_BODY_BYTES", 0)
-    patch.setattr(mime, "TEXT_PIECE_CHARS", 5)
+    patch.setattr(parts, "LARGE_BODY_BYTES", 0)
+    patch.setattr(parse, "LARGE_BODY_BYTES", 0)
+    patch.setattr(parts, "TEXT_PIECE_CHARS", 5)
     patch.setattr(transfer, "SLICE_BYTES", 3)
 
 
@@ -205,8 +207,8 @@ def test_large_parts_are_lifted_out_of_the_parse() -> None:
     )
     lifted: dict[str, tuple[int, int]] = {}
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(mime, "LARGE_BODY_BYTES", 100)
-        body = mime._lift_large_parts(data, data.index(b"\n\n") + 2, "BB", lifted)
+        patch.setattr(parse, "LARGE_BODY_BYTES", 100)
+        body = parse._lift_large_parts(data, data.index(b"\n\n") + 2, "BB", lifted)
     ((name, (start, stop)),) = lifted.items()
     assert name.encode() in body
     assert len(body) < 200
@@ -214,10 +216,10 @@ def test_large_parts_are_lifted_out_of_the_parse() -> None:
 
 
 def test_long_text_reaches_the_scanner_in_pieces() -> None:
-    data = b"Subject: s\n\n" + b"x" * (mime.TEXT_PIECE_CHARS * 2 + 1)
-    (unit,) = message_units(data, source="m", number=1, offset=0, options=mime.MailOptions()).units
+    data = b"Subject: s\n\n" + b"x" * (parts.TEXT_PIECE_CHARS * 2 + 1)
+    (unit,) = message_units(data, source="m", number=1, offset=0, options=MailOptions()).units
     pieces = list(unit.chunks)
-    assert [len(p) for p in pieces] == [mime.TEXT_PIECE_CHARS] * 2 + [1]
+    assert [len(p) for p in pieces] == [parts.TEXT_PIECE_CHARS] * 2 + [1]
 
 
 # -- the memory itself (slow: about a minute; see benchmarks/bench_memory.py --cap) ----------

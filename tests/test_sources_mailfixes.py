@@ -7,15 +7,13 @@
 * ``Content-Transfer-Encoding: base64 `` (trailing white space): decoded (issue 12).
 * ``text/calendar`` content lines folded inside a URL: unfolded (RFC 5545 §3.1).
 
-The fixtures and what they must yield are in ``corpora/mail`` and
-``corpora/mail-expected`` (format below); each is read by the reference path
-(``fast=False``), the fast paths, and, for single messages, the streamed path.
+What the samples of ``corpora/mail`` must yield on every read path is in
+``corpora/mail-expected`` (checked by ``test_mail_expected.py``); the cases here test each
+fix's function directly.
 """
 
 from __future__ import annotations
 
-import functools
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -23,74 +21,14 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from test_sources_streamed import assert_same_both_ways
-from urlsift.api import Judge
-from urlsift.runner import ScanConfig, UnitDefects, scan_text_units
-from urlsift.sources import archive, mime
-from urlsift.sources.archive import open_units
-from urlsift.sources.mime import decode_text, find_body, message_units
+from urlsift.sources import parts, streamed
+from urlsift.sources.charsets import decode_text
+from urlsift.sources.headers import find_body
 from urlsift.sources.options import MailOptions
+from urlsift.sources.parts import message_units
 
 CORPUS = Path(__file__).resolve().parent.parent / "corpora" / "mail"
 EXPECTED = CORPUS.parent / "mail-expected"
-
-
-# -- expected records --------------------------------------------------------------------
-#
-# corpora/mail-expected/NAME.expected holds what corpora/mail/NAME yields, one record a
-# line: "MESSAGE#PART LINE:COLUMN URL" for a URL, "! MESSAGE#PART CODE" for each defect of
-# a message's defect record; "#" starts a comment line.
-
-
-def _records(path: Path, *, fast: bool, stream: bool) -> list[str]:
-    out: list[str] = []
-    with pytest.MonkeyPatch.context() as patch:
-        if not fast:
-            patch.setattr(archive, "message_units", functools.partial(message_units, fast=False))
-        if stream:
-            patch.setattr(archive, "STREAM_MIN_BYTES", 0)
-            patch.setattr(archive, "READ_BLOCK_SIZE", 7)
-        units = open_units(str(path), "auto", MailOptions())
-        for record in scan_text_units(units, ScanConfig(), Judge()):
-            where = "0#0"
-            if record.context is not None:
-                where = f"{record.context.message}#{record.context.part}"
-            if isinstance(record, UnitDefects):
-                out.extend(f"! {where} {defect.code}" for defect in record.defects)
-            else:
-                out.append(f"{where} {record.line}:{record.column} {record.url}")
-    return out
-
-
-def _expected(name: str) -> list[str]:
-    lines = (EXPECTED / f"{name}.expected").read_text("utf-8").splitlines()
-    return [line for line in lines if line and not line.startswith("#")]
-
-
-FIXTURES = sorted(path.name.removesuffix(".expected") for path in EXPECTED.glob("*.expected"))
-
-
-def _read_paths(name: str) -> Iterator[tuple[str, bool, bool]]:
-    yield "reference", False, False
-    yield "fast", True, False
-    if not name.endswith(".mbox"):
-        yield "streamed", True, True
-
-
-@pytest.mark.parametrize("name", FIXTURES)
-def test_fixture_yields_the_expected_records_on_every_path(name: str) -> None:
-    expected = _expected(name)
-    for path_name, fast, stream in _read_paths(name):
-        assert _records(CORPUS / name, fast=fast, stream=stream) == expected, path_name
-
-
-def test_the_fixtures_are_all_there() -> None:
-    assert set(FIXTURES) >= {
-        "utf16-declared-ascii.eml",
-        "no-separator-url-first.mbox",
-        "calendar-folded-url.eml",
-        "real-notmuch-text-calendar.eml",
-        "real-osst-users-2020-cte-trailing-space.mbox",
-    }
 
 
 # -- charset-mismatch ----------------------------------------------------------------------
@@ -274,10 +212,10 @@ def test_transfer_encoding_with_white_space_is_decoded(
     ],
 )
 def test_unfold_calendar(text: str, expected: str) -> None:
-    assert mime.unfold_calendar(text) == expected
+    assert parts.unfold_calendar(text) == expected
 
 
 def test_calendar_is_not_streamed() -> None:
     raw = b"Subject: s\nContent-Type: text/calendar\n\n"
-    head = mime.single_part_head(raw, len(raw) - 1, MailOptions())
+    head = streamed.single_part_head(raw, len(raw) - 1, MailOptions())
     assert head is None

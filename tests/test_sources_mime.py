@@ -10,10 +10,12 @@ from hypothesis import strategies as st
 
 from urlsift import _model
 from urlsift.sources.archive import open_units
+from urlsift.sources.charsets import decode_text
 from urlsift.sources.flowed import unflow
+from urlsift.sources.headers import decode_subject
 from urlsift.sources.htmltext import html_to_text
-from urlsift.sources.mime import decode_subject, decode_text, message_units
 from urlsift.sources.options import MailOptions
+from urlsift.sources.parts import message_units
 
 CORPUS = Path(__file__).resolve().parent.parent / "corpora" / "mail"
 

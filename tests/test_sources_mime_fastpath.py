@@ -21,10 +21,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from test_sources_mime import MIME_SHAPED_LINES
-from urlsift.sources import mime
+from urlsift.sources import headers, parse
 from urlsift.sources.mbox import MboxSplitter
-from urlsift.sources.mime import MessageResult, message_units, parse_message
 from urlsift.sources.options import MailOptions
+from urlsift.sources.parse import parse_message
+from urlsift.sources.parts import MessageResult, message_units
 
 CORPUS = Path(__file__).resolve().parent.parent / "corpora" / "mail"
 
@@ -279,13 +280,13 @@ def test_parse_message_fast_gives_the_same_message(name: str) -> None:
     ],
 )
 def test_kept_fields_only_for_clean_blocks(header: bytes, expected: list[bytes] | None) -> None:
-    assert mime._kept_fields(header, keep_url_headers=False) == expected
+    assert headers.kept_fields(header, keep_url_headers=False) == expected
 
 
 def test_kept_fields_with_url_headers() -> None:
     header = b"List-Id: <l>\nLink: <http://x/>\nArchived-At: <http://y/>\nX-List: no\n"
-    assert mime._kept_fields(header, keep_url_headers=True) == header.splitlines(True)[:3]
-    assert mime._kept_fields(header, keep_url_headers=False) == []
+    assert headers.kept_fields(header, keep_url_headers=True) == header.splitlines(True)[:3]
+    assert headers.kept_fields(header, keep_url_headers=False) == []
 
 
 @pytest.mark.parametrize(
@@ -306,7 +307,7 @@ def test_kept_fields_with_url_headers() -> None:
 )
 def test_rename_boundary_only_when_provable(body: bytes, provable: bool) -> None:
     field = b'Content-Type: multipart/mixed; boundary="Z9"\n'
-    renamed = mime._rename_boundary([field], 0, body, "Z9")
+    renamed = parse._rename_boundary([field], 0, body, "Z9")
     assert (renamed is not None) == provable
     if renamed is not None:
         text, new = renamed
@@ -329,7 +330,7 @@ def test_rename_boundary_declines_odd_boundaries(boundary: str) -> None:
         if boundary.isascii()
         else b"Content-Type: multipart/mixed; boundary=x\n"
     )
-    assert mime._rename_boundary([field], 0, b"\n--x--\n", boundary) is None
+    assert parse._rename_boundary([field], 0, b"\n--x--\n", boundary) is None
 
 
 _LINES = st.sampled_from(
@@ -369,7 +370,7 @@ class _SpyParser:
 
     def __init__(self) -> None:
         self.seen: list[bytes] = []
-        self.real = mime._PARSER
+        self.real = parse._PARSER
 
     def parsebytes(self, data: bytes, headersonly: bool = False) -> Message:
         self.seen.append(data)
@@ -380,7 +381,7 @@ def test_single_part_message_with_a_clean_header_skips_the_parser(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     spy = _SpyParser()
-    monkeypatch.setattr(mime, "_PARSER", spy)
+    monkeypatch.setattr(parse, "_PARSER", spy)
     for name in ("plain", "qp", "base64", "flowed delsp", "html only", "folded headers"):
         result = message_units(
             MESSAGES[name], source="m", number=1, offset=0, options=MailOptions()
@@ -393,7 +394,7 @@ def test_multipart_is_parsed_with_a_shared_boundary_and_minimal_root(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     spy = _SpyParser()
-    monkeypatch.setattr(mime, "_PARSER", spy)
+    monkeypatch.setattr(parse, "_PARSER", spy)
     data = MESSAGES["multipart/alternative"]
     result = message_units(data, source="m", number=1, offset=0, options=MailOptions())
     assert result.text_parts == 2
@@ -405,7 +406,7 @@ def test_multipart_is_parsed_with_a_shared_boundary_and_minimal_root(
 
 def test_multipart_holding_the_shared_name_takes_another(monkeypatch: pytest.MonkeyPatch) -> None:
     spy = _SpyParser()
-    monkeypatch.setattr(mime, "_PARSER", spy)
+    monkeypatch.setattr(parse, "_PARSER", spy)
     message_units(
         MESSAGES["multipart holding the shared name"],
         source="m",
@@ -482,9 +483,9 @@ _FIELDS = st.tuples(
 @given(st.lists(_FIELDS, max_size=8), st.booleans())
 def test_clean_blocks_give_the_fields_the_parser_stores(fields: list[bytes], keep: bool) -> None:
     block = b"".join(fields)
-    kept = mime._kept_fields(block, keep_url_headers=keep)
+    kept = headers.kept_fields(block, keep_url_headers=keep)
     assert kept is not None
-    unread = mime._UNREAD_FIELD_KEEP_URLS if keep else mime._UNREAD_FIELD
+    unread = headers.UNREAD_FIELD_KEEP_URLS if keep else headers.UNREAD_FIELD
     parsed = email.message_from_bytes(unread.sub(b"", block) + b"\n", policy=compat32)
-    assert mime._raw_headers(kept) == list(parsed.raw_items())
+    assert headers.raw_headers(kept) == list(parsed.raw_items())
     assert parsed.defects == []

@@ -35,9 +35,9 @@ from test_sources_mime_fastpath import MESSAGES as FASTPATH_MESSAGES
 from urlsift import _model
 from urlsift.api import scan_units
 from urlsift.errors import SourceError
-from urlsift.sources import archive, mime
+from urlsift.sources import archive, charsets, headers, parts, reading, streamed
 from urlsift.sources.archive import ArchiveStats, open_units
-from urlsift.sources.bodystream import (
+from urlsift.sources.charsets import (
     LINE_END,
     BodyCheck,
     decode_stream,
@@ -261,22 +261,22 @@ def read(
     options: MailOptions,
     *,
     stream: bool,
-    block: int = archive.READ_BLOCK_SIZE,
+    block: int = reading.READ_BLOCK_SIZE,
     kind: archive.InputKind = "mail",
 ) -> Read:
     """Read ``path`` streamed (threshold 0) or whole (threshold beyond any test file)."""
     calls = []
-    real = archive.streamed_message_units
+    real = streamed.streamed_message_units
 
-    def spy(*args: object, **kwargs: object) -> mime.MessageResult:
+    def spy(*args: object, **kwargs: object) -> parts.MessageResult:
         calls.append(1)
         return real(*args, **kwargs)  # type: ignore[arg-type]
 
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(archive, "STREAM_MIN_BYTES", 0 if stream else 1 << 40)
-        patch.setattr(archive, "READ_BLOCK_SIZE", block)
-        patch.setattr(archive, "TEXT_BLOCK_SIZE", block)
-        patch.setattr(archive, "streamed_message_units", spy)
+        patch.setattr(reading, "READ_BLOCK_SIZE", block)
+        patch.setattr(streamed, "TEXT_BLOCK_SIZE", block)
+        patch.setattr(streamed, "streamed_message_units", spy)
         stats = ArchiveStats()
         units = [unit_key(u) for u in open_units(path, kind, options, stats)]
     return Read(units, stats, len(calls))
@@ -425,7 +425,7 @@ PAYLOADS = (
 def streamed_decode(
     payload: bytes, charset: str | None, cuts: list[int]
 ) -> tuple[str, list[_model.Defect]]:
-    streamable, codec = mime.stream_codec(charset)
+    streamable, codec = charsets.stream_codec(charset)
     assert streamable
     edges = sorted({0, len(payload), *(c % (len(payload) + 1) for c in cuts)})
     blocks = [payload[a:b] for a, b in itertools.pairwise(edges)]
@@ -434,12 +434,12 @@ def streamed_decode(
         check.feed(block)
     facts = check.close()
     assert facts.size == len(payload)
-    use, defects = mime.plan_decoding(facts, charset)
+    use, defects = charsets.plan_decoding(facts, charset)
     return "".join(decode_stream(blocks, use)), defects
 
 
 def whole_decode(payload: bytes, charset: str | None) -> tuple[str, list[_model.Defect]]:
-    text, defects = mime.decode_text(payload, charset)
+    text, defects = charsets.decode_text(payload, charset)
     return LINE_END.sub("\n", text), defects
 
 
@@ -489,23 +489,23 @@ def test_streamable_codecs_decode_byte_by_byte(codec: str) -> None:
 @pytest.mark.parametrize("codec", NOT_STREAMABLE)
 def test_other_codecs_are_not_streamed(codec: str) -> None:
     assert not streamable_codec(codec)
-    assert mime.stream_codec(codec)[0] is False
+    assert charsets.stream_codec(codec)[0] is False
 
 
 def test_stream_codec_reads_unknown_charsets_as_utf8() -> None:
-    assert mime.stream_codec(None) == (True, None)
-    assert mime.stream_codec("x-unknown") == (True, None)
-    assert mime.stream_codec("rot13") == (True, None)  # not a text encoding: unknown
-    assert mime.stream_codec("latin-1") == (True, "iso8859-1")
+    assert charsets.stream_codec(None) == (True, None)
+    assert charsets.stream_codec("x-unknown") == (True, None)
+    assert charsets.stream_codec("rot13") == (True, None)  # not a text encoding: unknown
+    assert charsets.stream_codec("latin-1") == (True, "iso8859-1")
 
 
 @settings(max_examples=300, deadline=None)
 @given(st.lists(st.sampled_from([b"\n", b"\r", b"x", b"\r\n", b":"]), max_size=30))
 def test_find_body_on_a_prefix_is_the_message_own(pieces: list[bytes]) -> None:
     data = b"".join(pieces)
-    header, body = mime.find_body(data)
+    header, body = headers.find_body(data)
     for cut in range(len(data) + 1):
-        got = mime.find_body(data[:cut])
+        got = headers.find_body(data[:cut])
         if got[1] > got[0]:
             assert got == (header, body)
         elif body > header:
@@ -554,7 +554,7 @@ def test_streamed_message_memory_is_bounded(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     # Small blocks, so that a few MB show the bound: memory is a few blocks, not the body.
-    monkeypatch.setattr(archive, "READ_BLOCK_SIZE", 64 << 10)
+    monkeypatch.setattr(reading, "READ_BLOCK_SIZE", 64 << 10)
     monkeypatch.setattr(archive, "STREAM_MIN_BYTES", 64 << 10)
     path = tmp_path / "big.eml"
     path.write_bytes(big_message(4 << 20)[0])
@@ -735,7 +735,7 @@ def test_file_cut_short_before_the_second_reading_is_a_source_error(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setattr(archive, "STREAM_MIN_BYTES", 0)
-    monkeypatch.setattr(archive, "TEXT_BLOCK_SIZE", 16)
+    monkeypatch.setattr(streamed, "TEXT_BLOCK_SIZE", 16)
     path = tmp_path / "m.eml"
     path.write_bytes(MESSAGES["plain us-ascii"][0])
     (unit,) = open_units(str(path), "mail")
@@ -757,7 +757,7 @@ def test_a_raising_step_scans_the_raw_message_as_the_whole_path_does(
     def broken(*args: object) -> None:
         raise RuntimeError("broken")
 
-    monkeypatch.setattr(mime, "_set_context", broken)
+    monkeypatch.setattr(parts, "_set_context", broken)
     whole = read(str(path), OPTION_SETS[1], stream=False)
     assert [d.code for d in whole.units[0][3]] == ["message-parse-error"]  # type: ignore[attr-defined]
     for block in (1, 7, 4096):
@@ -791,8 +791,8 @@ def test_folder_messages_are_streamed(tmp_path: Path) -> None:
 @pytest.mark.parametrize("name", sorted(MESSAGES))
 def test_single_part_head_fast_equals_reference(name: str) -> None:
     data = MESSAGES[name][0]
-    header, body = mime.find_body(data)
+    header, body = headers.find_body(data)
     for options in OPTION_SETS:
-        fast = mime.single_part_head(data[:body], header, options, fast=True)
-        reference = mime.single_part_head(data[:body], header, options, fast=False)
+        fast = streamed.single_part_head(data[:body], header, options, fast=True)
+        reference = streamed.single_part_head(data[:body], header, options, fast=False)
         assert fast == reference

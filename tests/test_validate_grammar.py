@@ -19,6 +19,8 @@ from urlsift import _grammar as g
 from urlsift._model import Policy
 from urlsift.validation import Validation, validate
 
+from _fixtures import columns as fixture_columns
+
 FIXTURES = Path(__file__).resolve().parent.parent / "corpora" / "validate"
 STRICT = Policy(strict=True)
 
@@ -49,11 +51,7 @@ class Case:
 
 def load(name: str) -> list[Case]:
     cases = []
-    for number, line in enumerate((FIXTURES / name).read_text("utf-8").splitlines(), 1):
-        if not line.strip() or line.startswith("#"):
-            continue
-        columns = line.split("\t")
-        assert len(columns) in (2, 3), f"{name}:{number}: expected 2 or 3 TAB-separated columns"
+    for number, columns in fixture_columns(FIXTURES / name, (2, 3)):
         codes: dict[str, int | None] = {}
         for token in columns[1].split():
             if token == "OK":

@@ -32,7 +32,7 @@ from .report.aggregate import (
     facts_from_url,
 )
 from .runner import UnitDefects, iter_results
-from .sources.archive import INPUT_KINDS, InputKind
+from .sources.kinds import INPUT_KINDS, InputKind
 
 MISSING_EXTRA = (
     "urlsift report draws its charts with matplotlib, which is not installed: "

@@ -36,8 +36,9 @@ from .formats import WRITERS, CountBy, Writer, location, make_writer
 from .parquet import ParquetWriter
 from .runner import READ_ERROR_CODES, Result, ScanConfig, UnitDefects, iter_results
 from .scanner import normalize_schemes
-from .sources.archive import INPUT_KINDS, ArchiveStats, InputKind
+from .sources.kinds import INPUT_KINDS, InputKind
 from .sources.options import MailOptions
+from .sources.reading import ArchiveStats
 from .summary import HostCounts, UrlCounts
 
 EXIT_UNREADABLE = 2

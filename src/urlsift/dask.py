@@ -50,7 +50,7 @@ from .plan import (
     WorkItem,
 )
 from .plan import plan_paths as _plan_paths
-from .sources.archive import ArchiveStats
+from .sources.reading import ArchiveStats
 from .work import ItemResults, ReadFailure, Result, ScanConfig, add_stats, run_item, shift
 
 _bag: Any = dask.bag  # dask's own functions are untyped: one typed entry point

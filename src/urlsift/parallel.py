@@ -97,20 +97,12 @@ from .plan import (
     splittable_mbox,
 )
 from .scanner import find_boundary
-from .sources.archive import (
-    INPUT_KINDS,
-    SNIFF_BYTES,
-    STREAM_MIN_BYTES,
-    ArchiveStats,
-    CountingReader,
-    folder_files,
-    open_units,
-    raw_message_units,
-    sniff_kind,
-    text_chunks,
-)
+from .sources.archive import STREAM_MIN_BYTES, open_units, raw_message_units, text_chunks
 from .sources.compress import CountedStream, open_counted
+from .sources.kinds import INPUT_KINDS, SNIFF_BYTES, folder_files, sniff_kind
 from .sources.mbox import MboxSplitter, RawMessage
+from .sources.reading import ArchiveStats
+from .sources.reading import BlockReader as CountingReader
 from .sources.tree import expand_paths
 from .work import (
     ItemResults,

@@ -24,9 +24,10 @@ import stat
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
-from .sources.archive import SNIFF_BYTES, ArchiveStats, folder_files, sniff_kind
 from .sources.compress import MAGIC_LENGTH, sniff_compression
+from .sources.kinds import SNIFF_BYTES, folder_files, sniff_kind
 from .sources.mbox import MMDF_DELIMITER
+from .sources.reading import ArchiveStats
 from .sources.tree import WalkConfig, expand_paths
 
 __all__ = [

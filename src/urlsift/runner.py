@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 
-from .sources.archive import ArchiveStats
+from .sources.reading import ArchiveStats
 from .work import (
     READ_ERROR_CODES,
     ReadFailure,

@@ -40,15 +40,11 @@ from ._model import Defect, MessageContext, Policy, TextUnit, Url
 from .api import Judge, scan_unit
 from .plan import FolderItem, PathItem, RangeItem, WorkItem
 from .scanner import Scanner
-from .sources.archive import (
-    ArchiveStats,
-    InputKind,
-    folder_units,
-    open_units,
-    raw_message_units,
-)
+from .sources.archive import folder_units, open_units, raw_message_units
+from .sources.kinds import InputKind
 from .sources.mbox import MAX_SEPARATOR_LINE, MboxSplitter, RawMessage, is_envelope_line
 from .sources.options import MailOptions
+from .sources.reading import ArchiveStats
 from .sources.tree import expand_paths
 
 _BLOCK = 1 << 20

@@ -318,6 +318,38 @@ def rereader(path: str, opened: CountedStream) -> Rereader | None:
     return Rereader(path, fd)
 
 
+def decompress_prefix(prefix: bytes, size: int) -> bytes | None:
+    """Return up to ``size`` decompressed bytes of a stream that starts with ``prefix``.
+
+    ``prefix`` itself when it shows no compression; ``None`` when its start cannot be
+    decoded. The formats are those :func:`open_counted` recognises.
+    """
+    compression = sniff_compression(prefix)
+    try:
+        if compression == "gzip":
+            return zlib.decompressobj(wbits=31).decompress(prefix, size)
+        if compression == "xz":
+            return lzma.LZMADecompressor().decompress(prefix, size)
+        if compression == "bzip2":
+            return bz2.BZ2Decompressor().decompress(prefix, size)
+    except _DECODE_ERRORS:
+        return None
+    return prefix
+
+
+def peek_stdin(size: int) -> bytes | None:
+    """Return up to ``size`` decompressed bytes of standard input, consuming none.
+
+    The bytes already buffered are peeked (:func:`decompress_prefix` of them); ``None``
+    when standard input has no ``peek`` or its start cannot be decoded.
+    """
+    peek = getattr(sys.stdin.buffer, "peek", None)
+    if peek is None:
+        return None
+    prefix: bytes = peek(size)[:size]
+    return decompress_prefix(prefix, size)
+
+
 def open_binary(path: str) -> BinaryIO:
     """Open ``path`` (``-`` for standard input) for reading, decompressing transparently.
 

@@ -2,8 +2,8 @@
 
 Strategy: ``Message.get_payload(decode=True)`` decodes a body held as a ``str`` by encoding
 it back to bytes, splitting it into lines and joining them (base64), then decoding: about
-five copies of the body at once, so a message near the 64 MiB cap used to peak at nine
-times the cap. :func:`decode_body` gives the same bytes from the body where it already is
+five copies of the body at once (figures: ``benchmarks/README.md``, ``bench_memory.py
+--cap``). :func:`decode_body` gives the same bytes from the body where it already is
 (the message's bytes, or the parsed part's ``str``), a slice of about
 :data:`SLICE_BYTES` at a time, cut just after a line feed:
 

@@ -2,13 +2,13 @@
 
 Promises: a path given to a scan is read as before when it is standard input, a file, a
 folder given with an explicit input kind, or a folder that is itself an archive (a Maildir,
-MH folder or news spool: :func:`~.archive.is_archive_folder`). Any other folder is walked
+MH folder or news spool: :func:`~.kinds.is_archive_folder`). Any other folder is walked
 (:mod:`urlsift._walk`: sorted order, ``.gitignore`` files and ``exclude`` globs honoured,
 version-control folders skipped, folder links not followed) and yields, in that order,
 each file, to be read by its own kind (text, a message, an mbox archive, compressed or not),
 and each archive folder inside it as one path. Files whose first decompressed bytes hold
 a NUL byte are binary: they are skipped and counted in
-:attr:`~.archive.ArchiveStats.binaries_skipped`. Paths yielded are the given path joined
+:attr:`~.reading.ArchiveStats.binaries_skipped`. Paths yielded are the given path joined
 with the part below it, so a result's ``source`` reads as the user wrote the folder.
 """
 
@@ -19,8 +19,9 @@ from collections.abc import Iterable, Iterator
 from typing import TYPE_CHECKING, Protocol
 
 from .._walk import BINARY_SNIFF_BYTES
-from .archive import SNIFF_BYTES, ArchiveStats, InputKind, is_archive_folder
 from .compress import open_counted
+from .kinds import SNIFF_BYTES, InputKind, is_archive_folder
+from .reading import ArchiveStats
 
 if TYPE_CHECKING:
     from pathlib import Path

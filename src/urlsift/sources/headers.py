@@ -1,0 +1,387 @@
+"""Message headers: where the header block ends, which fields are read, what they say.
+
+Promises:
+
+* The block's end (:func:`find_body`): the first empty line, or a line starting
+  ``scheme://`` (a message that lost its separator, whose first body line is a URL: that
+  line is the body's first, with ``url-in-header-block``, not a field named ``http``). A
+  block longer than ``max_header_bytes`` is cut at a line end (:func:`cap_header`,
+  ``header-too-large``).
+* Fields read: ``Content-Type``, ``Content-Transfer-Encoding``, ``Message-ID``, ``Date``,
+  ``From``, ``Subject`` (and, for ``scan_headers``, ``List-*``, ``Archived-At``,
+  ``Link``). Other well-formed fields (``Received``, ``DKIM-*``, ``X-*``... often a large
+  share of a message's bytes) are dropped before the stdlib parser sees the block
+  (:data:`UNREAD_FIELD`); lines that are not well-formed fields are kept, so the parser
+  still sees (and reports) them.
+* The clean-block fast path: a block whose every line is a field or a continuation, with
+  LF line ends and no CR, is cut into fields by one regular expression
+  (:func:`kept_fields`), each stored as the feed parser stores it (:func:`raw_headers`),
+  with no parser loop. Any other block returns ``None`` there, and the caller takes the
+  stdlib's path (:mod:`.parse`). Tests hold both to the same result.
+* What a ``Content-Type`` or ``Content-Transfer-Encoding`` value says (type, charset,
+  ``format``, ``delsp``, the encoding to decode) is the stdlib's conclusion, computed once
+  per distinct ASCII value (cached). Transfer encodings are compared stripped
+  (``base64 `` is base64: RFC 2045 allows white space around the token);
+  ``unknown-transfer-encoding`` for others.
+* Context values: as written, unfolded; undecodable bytes become U+FFFD (context is
+  metadata, never scanned); the ``Subject``'s RFC 2047 encoded words are decoded
+  (:func:`decode_subject`, ``header-decode-error`` on failure).
+* The stdlib's defect objects become ``mime-defect`` warnings (:func:`defects_of`).
+
+Pure functions on bytes and ``email.message.Message`` objects, no I/O; nothing raises on
+bad input.
+"""
+
+from __future__ import annotations
+
+import re
+from email.header import decode_header
+from email.message import Message
+from email.policy import compat32
+from email.utils import collapse_rfc2231_value
+from functools import lru_cache
+
+from .._model import Defect
+from .charsets import codec_name
+
+KNOWN_TRANSFER_ENCODINGS = frozenset(
+    {"", "7bit", "8bit", "binary", "quoted-printable", "base64"}
+    | {"x-uuencode", "uuencode", "uue", "x-uue"}
+)
+"""Content-Transfer-Encoding values the stdlib decodes (others pass through as is)."""
+
+_FOLD = re.compile(r"\r?\n(?=[ \t])")  # a folded header line's end (RFC 5322 §2.2.3)
+
+# A header field (RFC 5322 §2.2: a field-name line plus its folded continuation lines)
+# whose name is none that the sources read. Such fields are dropped from the top-level
+# header block before parsing: Received, DKIM and X- headers are often a large share of a
+# message's bytes, and the stdlib parser would otherwise handle each line in Python. Lines that are
+# not well-formed fields are kept, so the parser still sees (and reports) them.
+_READ_FIELDS = rb"content-type|content-transfer-encoding|message-id|date|from|subject"
+_ROOT_FIELDS = frozenset(_READ_FIELDS.decode("ascii").split("|"))
+_URL_FIELDS = rb"|list-[!-9;-~]*|archived-at|link"
+
+
+def _unread_field_pattern(names: bytes) -> re.Pattern[bytes]:
+    return re.compile(
+        rb"^(?!(?:" + names + rb")[ \t]*:)[!-9;-~]+[ \t]*:.*\n(?:[ \t].*\n)*",
+        re.IGNORECASE | re.MULTILINE,
+    )
+
+
+UNREAD_FIELD = _unread_field_pattern(_READ_FIELDS)
+UNREAD_FIELD_KEEP_URLS = _unread_field_pattern(_READ_FIELDS + _URL_FIELDS)
+
+
+def header_text(value: object, lossless: bool = False) -> str:
+    # A raw header value (str with surrogate escapes for 8-bit bytes) as text: the bytes
+    # read as UTF-8, unfolded (RFC 5322 §2.2.3).
+    text = str(value)
+    if not text.isascii():
+        raw = text.encode("utf-8", "surrogateescape")
+        text = raw.decode("utf-8", "surrogateescape" if lossless else "replace")
+    if "\n" in text:
+        text = _FOLD.sub("", text)
+    return text.strip()
+
+
+def decode_subject(value: str) -> tuple[str, list[Defect]]:
+    """Decode RFC 2047 encoded words in an unfolded header value, never raising.
+
+    Args:
+        value: the header value as text (see :func:`~.parts.message_units`).
+
+    Returns:
+        The decoded text and any ``header-decode-error`` defects; on failure the value is
+        returned as written.
+    """
+    if "=?" not in value:
+        return value, []
+    try:
+        pieces = decode_header(value)
+    except Exception as exc:  # HeaderParseError, binascii errors ...
+        return value, [
+            Defect("header-decode-error", f"Subject encoded words: {type(exc).__name__}", "warning")
+        ]
+    defects: list[Defect] = []
+    out: list[str] = []
+    for piece, charset in pieces:
+        if isinstance(piece, str):
+            out.append(piece)
+            continue
+        if charset is None:
+            out.append(piece.decode("raw-unicode-escape", "replace"))
+            continue
+        codec = codec_name(charset)
+        if codec is None:
+            defects.append(
+                Defect(
+                    "header-decode-error", f"Subject: unknown charset {charset[:80]!r}", "warning"
+                )
+            )
+            codec = "utf-8"
+        try:
+            out.append(piece.decode(codec))
+        except (UnicodeError, LookupError):
+            defects.append(
+                Defect(
+                    "header-decode-error", f"Subject: bytes invalid in {charset[:80]!r}", "warning"
+                )
+            )
+            out.append(piece.decode("utf-8", "replace"))
+    return "".join(out), defects
+
+
+def defects_of(part: Message, path: str) -> list[Defect]:
+    # The stdlib's defect objects as stable "mime-defect" records.
+    out = []
+    for defect in part.defects:
+        detail = str(defect)
+        name = type(defect).__name__
+        message = f"part {path}: {name}" + (f": {detail[:200]}" if detail else "")
+        out.append(Defect("mime-defect", message, "warning"))
+    return out
+
+
+def find_body(data: bytes) -> tuple[int, int]:
+    """Find where a message's header block ends and its body starts.
+
+    The block ends at the first empty line (LF or CRLF), or just before the first line
+    that starts with ``scheme://`` (a URL: no header field is written so), whichever comes
+    first; without either, it is all of ``data``. A message that lost the blank line after
+    its header block, and whose first body line is a URL, would otherwise have that line
+    read as a field named ``http`` (see :func:`url_line_defect`). On a prefix of a
+    message, a result with ``header < len(data)`` is the message's own (no earlier end can
+    come past the prefix); ``header == body == len(data)`` means none was found yet.
+
+    Returns:
+        ``(header, body)``: the block's length including its last line end, and the
+        offset of the body (equal to ``header`` when the block ends at a URL line).
+    """
+    header, body = _blank_line(data)
+    url_line = _URL_LINE.search(data, 0, header)
+    if url_line is not None:
+        return url_line.start(), url_line.start()
+    return header, body
+
+
+def url_line_defect(data_length: int, header: int, body: int) -> Defect | None:
+    """The defect of a header block that :func:`find_body` ended at a URL line, or None.
+
+    Args:
+        data_length: bytes in the data find_body searched (or more of the message).
+        header: find_body's first result.
+        body: find_body's second result.
+    """
+    if header != body or header >= data_length:
+        return None
+    return Defect(
+        "url-in-header-block",
+        "a line starting with a URL where a header field was expected (no blank line "
+        "before it): read as the first body line",
+        "warning",
+    )
+
+
+# A line starting "scheme://" (RFC 1738 §2.1 scheme characters, lower or upper case).
+_URL_LINE = re.compile(rb"^[A-Za-z][A-Za-z0-9+.-]*://", re.MULTILINE)
+
+
+def _blank_line(data: bytes) -> tuple[int, int]:
+    # find_body's first empty line alone: (header, body), or (len, len) when none.
+    if data.startswith(b"\n"):
+        return 0, 1
+    if data.startswith(b"\r\n"):
+        return 0, 2
+    lf = data.find(b"\n\n")
+    if lf >= 0 and data.find(b"\r", 0, lf) < 0:
+        return lf + 1, lf + 2  # no CR before it, so no CRLF blank line either
+    # An earlier CRLF blank line must end before this LF one: no need to search past it.
+    crlf = data.find(b"\n\r\n", 0, lf + 2 if lf >= 0 else len(data))
+    if lf >= 0 and (crlf < 0 or lf < crlf):
+        return lf + 1, lf + 2
+    if crlf >= 0:
+        return crlf + 1, crlf + 3
+    return len(data), len(data)
+
+
+def cap_header(data: bytes, max_header_bytes: int) -> tuple[bytes, int, int, list[Defect]]:
+    # (data, header length, body offset, defects) with the header block cut at the cap.
+    # A block that ends at a URL line gets the blank line it lacks (a copy of the
+    # message, for such broken ones only), so that every parse below sees the same split.
+    header_len, body_start = find_body(data)
+    defects = []
+    url_line = url_line_defect(len(data), header_len, body_start)
+    if url_line is not None:
+        defects.append(url_line)
+        data = data[:header_len] + b"\n" + data[header_len:]
+        body_start += 1
+    if header_len <= max_header_bytes:
+        return data, header_len, body_start, defects
+    cut = data.rfind(b"\n", 0, max_header_bytes) + 1
+    defect = Defect(
+        "header-too-large", f"header block of {header_len} bytes cut to {cut} bytes", "warning"
+    )
+    data = data[:cut] + data[header_len:]
+    return data, cut, body_start - (header_len - cut), [*defects, defect]
+
+
+# -- fast path ---------------------------------------------------------------------------
+#
+# Most header blocks are clean: every line is a field (RFC 5322 §2.2: field-name, colon,
+# value) or a continuation line (starting with a space or tab), every line ends in LF, and
+# there is no CR. The feed parser's header loop is then fully determined: each field
+# becomes ``compat32.header_source_parse`` of its lines, in order, with no defect and no
+# body line. So one regular expression cuts the block into fields (they must tile it
+# exactly), and the kept ones go to that same stdlib function, instead of the parser's
+# Python loop over every line. Any other block (a ``From`` line, a stray line, a name with
+# a space before the colon, CRLF or a lone CR, a continuation first ...) takes the
+# reference path, which reports what the parser finds.
+def _field_pattern(names: bytes) -> re.Pattern[bytes]:
+    # Each match is one whole field: group 1 when it is kept (named ``names``), else 2.
+    # Anchored at line starts, so a long line that is no field costs one pass, not one per
+    # position (the block is up to max_header_bytes long); backtracking stays within a
+    # line, and cannot change a match: "." stops at LF, a name cannot hold the colon, and
+    # nothing follows the continuation lines. (Not possessive: Python 3.10's re has no
+    # "*+".)
+    return re.compile(
+        rb"^(?:((?i:" + names + rb"):.*\n(?:[ \t].*\n)*)|([!-9;-~]+:.*\n(?:[ \t].*\n)*))",
+        re.MULTILINE,
+    )
+
+
+_FIELD = _field_pattern(_READ_FIELDS)
+_FIELD_KEEP_URLS = _field_pattern(_READ_FIELDS + _URL_FIELDS)
+
+
+def kept_fields(header: bytes, keep_url_headers: bool) -> list[bytes] | None:
+    # The kept fields of a clean header block, as written; None if it is not clean.
+    if b"\r" in header:
+        return None
+    # split() gives [gap, kept, other, gap, kept, other, ..., gap]: the fields tile the
+    # block when every gap is empty.
+    pieces = (_FIELD_KEEP_URLS if keep_url_headers else _FIELD).split(header)
+    if any(pieces[0::3]):
+        return None  # some line is neither a field nor a continuation
+    return list(filter(None, pieces[1::3]))
+
+
+def raw_headers(fields: list[bytes]) -> list[tuple[str, str]]:
+    # (name, value) as the feed parser stores each field of a clean block:
+    # compat32.header_source_parse of the field's lines, which for such a field is the
+    # name up to the first colon and the rest with leading spaces and tabs and the final
+    # line end removed (the lines joined again as they were). Written out here, as a
+    # method call per field costs more than the work; a test holds it to the stdlib's.
+    headers = []
+    for field_text in fields:
+        name, value = field_text.decode("ascii", "surrogateescape").split(":", 1)
+        headers.append((name, value.lstrip(" \t").rstrip("\r\n")))
+    return headers
+
+
+def message_of(headers: list[tuple[str, str]]) -> Message:
+    msg = Message(policy=compat32)
+    for name, value in headers:
+        msg.set_raw(name, value)
+    return msg
+
+
+def first_values(headers: list[tuple[str, str]]) -> dict[str, str]:
+    # The first value of each field the root is read for, by lower-case name, as
+    # Message.get() finds it.
+    values: dict[str, str] = {}
+    for name, value in headers:
+        key = name.lower()
+        if key in _ROOT_FIELDS and key not in values:
+            values[key] = value
+    return values
+
+
+def _param(params: dict[str, object], name: str) -> str | None:
+    # A Content-Type parameter as text (RFC 2231 values collapsed), or None.
+    value = params.get(name)
+    if value is None:
+        return None
+    if isinstance(value, tuple):
+        value = collapse_rfc2231_value(value)
+    return str(value).strip()
+
+
+# -- what a part's headers say -------------------------------------------------------------
+#
+# The stdlib reads Content-Type and Content-Transfer-Encoding (``get_content_type``,
+# ``get_params``); what it concludes depends on the header's value alone, and a few values
+# ("text/plain; charset=us-ascii") make up most of an archive. So the conclusions are
+# cached by value, each computed once by the stdlib on a message holding just that header.
+# Values with 8-bit bytes (which the stdlib hands out as Header objects) are not cached.
+
+TextParams = tuple[str | None, bool, bool]
+"""(charset in lower case or None, format=flowed, DelSp=yes) of a text part."""
+
+
+@lru_cache(maxsize=512)
+def content_type_of(value: str) -> str:
+    # Message.get_content_type() of a part whose Content-Type is ``value``.
+    return message_of([("Content-Type", value)]).get_content_type()
+
+
+def part_type(part: Message) -> tuple[str, object]:
+    # (content type, the Content-Type value or None) of a parsed part.
+    value = part.get("content-type")
+    if isinstance(value, str):
+        return content_type_of(value), value
+    return part.get_content_type(), value
+
+
+def _text_params(part: Message, plain: bool) -> TextParams:
+    # The charset, and for text/plain the format=flowed and DelSp parameters.
+    params: dict[str, object] = {}
+    for key, value in part.get_params(failobj=[])[1:]:
+        params.setdefault(key.lower(), value)
+    charset = _param(params, "charset")
+    flowed = plain and (_param(params, "format") or "").lower() == "flowed"
+    delsp = flowed and (_param(params, "delsp") or "").lower() == "yes"
+    return (charset.lower() if charset else None), flowed, delsp
+
+
+@lru_cache(maxsize=512)
+def text_params_of(value: str, plain: bool) -> TextParams:
+    return _text_params(message_of([("Content-Type", value)]), plain)
+
+
+def part_text_params(part: Message, value: object, plain: bool) -> TextParams:
+    if isinstance(value, str):
+        return text_params_of(value, plain)
+    return _text_params(part, plain)
+
+
+@lru_cache(maxsize=256)
+def transfer_encoding_of(value: str) -> str:
+    return header_text(value).lower()
+
+
+def check_transfer_encoding(cte: str, path: str, own: list[Defect]) -> None:
+    if cte not in KNOWN_TRANSFER_ENCODINGS:
+        own.append(
+            Defect(
+                "unknown-transfer-encoding",
+                f"part {path}: transfer encoding {cte[:80]!r} read as 8bit",
+                "warning",
+            )
+        )
+
+
+# get_payload(decode=True) decodes these; any other value gives the payload's bytes
+# unchanged. It compares the value as written, lower-cased but not stripped, so
+# "base64 " (RFC 2045 allows white space around the token) would pass undecoded: the
+# value is stripped (unfolded) here first (decoded_encoding), and a part whose value
+# differs is given the stripped one before the stdlib decodes it.
+_DECODED_TRANSFER_ENCODINGS = frozenset(
+    {"quoted-printable", "base64", "x-uuencode", "uuencode", "uue", "x-uue"}
+)
+
+
+def decoded_encoding(value: object) -> str | None:
+    # The transfer encoding get_payload(decode=True) is to decode, stripped, or None.
+    name = transfer_encoding_of(value) if isinstance(value, str) else header_text(value).lower()
+    return name if name in _DECODED_TRANSFER_ENCODINGS else None

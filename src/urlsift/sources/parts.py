@@ -1,0 +1,515 @@
+"""The part walk: one message's bytes in, one text unit per scanned part out.
+
+Promises (:func:`message_units`, which never raises):
+
+* Numbering. Parts are numbered like IMAP body parts: ``1`` for a single-part message,
+  ``1``, ``2``, ``2.1``... inside multiparts; an encapsulated ``message/rfc822`` at ``n``
+  has its parts at ``n.1``, ``n.2``... Part ``0`` is the header unit (``scan_headers``).
+* What is scanned. Every ``text/*`` part; other parts are skipped and counted unless
+  ``include_attachments``. A ``multipart/*`` whose body could not be split (missing
+  boundary) is scanned as text (``multipart-not-split``). Nesting deeper than
+  :data:`MAX_MIME_DEPTH` makes the whole message be scanned as raw text
+  (``mime-too-deep``), as does a parser failure (``message-parse-error``); nothing is
+  lost.
+* Text. A part's bytes are transfer-decoded as the stdlib's ``get_payload(decode=True)``
+  does (quoted-printable soft line breaks vanish, so a URL broken by one comes out
+  whole), then decoded by :mod:`.charsets`, line ends made LF (CRLF is MIME's canonical
+  form, not content). ``text/html`` becomes visible text plus attribute URLs
+  (:mod:`.htmltext`); ``text/plain; format=flowed`` is unwrapped (:mod:`.flowed`);
+  ``text/calendar`` is unfolded (RFC 5545 §3.1, :func:`unfold_calendar`), its lines and
+  columns those of the unfolded content lines. A long text reaches the scanner in pieces
+  of :data:`TEXT_PIECE_CHARS` (the results are the same wherever they are cut).
+* Context: every unit carries the message's number, offset, ``Message-ID``, ``Date``,
+  ``From`` and decoded ``Subject`` (:mod:`.headers`), cut at
+  :data:`~.options.MAX_CONTEXT_CHARS`, with its part number and content type.
+* Defects. Those of a message or of a multipart container are attached to every unit
+  beneath it; all are warnings (they describe the input and never by themselves make a
+  URL invalid). When a message yields no unit but has defects, one unit without text
+  (the root's content type, part ``1``) carries them.
+* Two ways, one result: the fast path (a clean header block cut by :mod:`.headers`; a
+  single-part message then needs no ``Message`` unless its body is quoted-printable,
+  base64 or uuencoded, see :func:`_fast_leaf`) and the reference path (``fast=False``:
+  the stdlib parse of :mod:`.parse`) give the same units; tests compare them.
+
+The streamed path (:mod:`.streamed`) builds its units with this module's steps. No I/O.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass, field
+from email.message import Message
+
+from .._model import Defect, MessageContext, TextUnit
+from .charsets import LINE_END, decode_text
+from .flowed import unflow
+from .headers import (
+    TextParams,
+    cap_header,
+    check_transfer_encoding,
+    content_type_of,
+    decode_subject,
+    decoded_encoding,
+    defects_of,
+    first_values,
+    header_text,
+    kept_fields,
+    message_of,
+    part_text_params,
+    part_type,
+    raw_headers,
+    text_params_of,
+    transfer_encoding_of,
+)
+from .htmltext import html_to_text
+from .options import MAX_CONTEXT_CHARS, MailOptions
+from .parse import attach_body, parse_stdlib, parse_structured
+from .transfer import LARGE_BODY_BYTES, decode_body
+
+MAX_MIME_DEPTH = 64
+"""Deepest MIME nesting walked; a deeper message is scanned as raw text (``mime-too-deep``)."""
+
+ENCAPSULATED_TYPES = frozenset({"message/rfc822", "message/news", "message/global"})
+"""``message/*`` types whose body is a whole message, walked for its parts."""
+
+URL_HEADER_NAMES = frozenset({"archived-at", "link"})
+"""Headers scanned with ``scan_headers``, besides every ``List-*`` header (RFC 2369)."""
+LINE_END = LINE_END
+
+
+@dataclass(slots=True)
+class MessageResult:
+    """What one message produced, for the caller's statistics."""
+
+    units: list[TextUnit] = field(default_factory=list)
+    """Units in part order (the header unit, if any, first)."""
+    text_parts: int = 0
+    """Parts scanned (units other than the header unit)."""
+    header_units: int = 0
+    """1 when a header unit was produced."""
+    skipped: int = 0
+    """Parts not scanned (attachments and other non-text parts)."""
+    defects: int = 0
+    """Defects found in the message (its units' defects, each counted once)."""
+
+
+class _TooDeepError(Exception):
+    """MIME nesting beyond MAX_MIME_DEPTH: the message is scanned as raw text instead."""
+
+
+@dataclass(slots=True)
+class Walk:
+    source: str
+    options: MailOptions
+    number: int
+    offset: int
+    result: MessageResult
+    root_type: str = "message/rfc822"
+    found: list[Defect] = field(default_factory=list)  # every defect seen, for the count
+    # Bodies lifted out of the parse (_lift_large_parts): placeholder -> (start, stop) in
+    # ``data``, the message's bytes.
+    lifted: dict[str, tuple[int, int]] = field(default_factory=dict)
+    data: bytes = b""
+    # The message's context fields, set once its header is read.
+    message_id: str | None = None
+    date: str | None = None
+    sender: str | None = None
+    subject: str | None = None
+
+
+def _context(walk: Walk, path: str, content_type: str) -> MessageContext:
+    return MessageContext(
+        message=walk.number,
+        message_offset=walk.offset,
+        message_id=walk.message_id,
+        date=walk.date,
+        from_=walk.sender,
+        subject=walk.subject,
+        part=path,
+        content_type=content_type,
+    )
+
+
+# A part's text longer than this is handed to the scanner in pieces of this many
+# characters: the scanner's work on one chunk makes copies of it, so a whole long text
+# would cost several times its size at once (the results are the same wherever the
+# chunks are cut).
+TEXT_PIECE_CHARS = 1 << 16
+
+
+def _pieces(text: str) -> Iterator[str]:
+    # The text in pieces of TEXT_PIECE_CHARS, lazily (it is released when they are done).
+    for start in range(0, len(text), TEXT_PIECE_CHARS):
+        yield text[start : start + TEXT_PIECE_CHARS]
+
+
+def _emit(walk: Walk, path: str, content_type: str, text: str, defects: list[Defect]) -> None:
+    chunks: Iterable[str] = (text,) if text else ()
+    if len(text) > TEXT_PIECE_CHARS:
+        chunks = _pieces(text)
+    emit_chunks(walk, path, content_type, chunks, defects)
+
+
+def emit_chunks(
+    walk: Walk, path: str, content_type: str, chunks: Iterable[str], defects: list[Defect]
+) -> None:
+    unit = TextUnit(
+        source=walk.source,
+        chunks=chunks,
+        context=_context(walk, path, content_type),
+        defects=tuple(defects),
+    )
+    walk.result.units.append(unit)
+    walk.result.text_parts += 1
+
+
+def part_is_scanned(walk: Walk, path: str, content_type: str, own: list[Defect]) -> bool:
+    # Whether a leaf part of this type is scanned (counting it as skipped if not).
+    if content_type.startswith("multipart/"):
+        # The parser could not split it (no boundary, or none found): scan it as text.
+        own.append(
+            Defect("multipart-not-split", f"part {path}: {content_type} read as text", "warning")
+        )
+    elif not content_type.startswith("text/") and not walk.options.include_attachments:
+        walk.result.skipped += 1
+        return False
+    return True
+
+
+def _leaf(
+    walk: Walk, part: Message, path: str, inherited: list[Defect], content_type: str | None
+) -> None:
+    value: object  # the Content-Type value, for the parameters
+    if content_type is None:
+        content_type, value = part_type(part)
+    else:
+        value = part.get("content-type")
+    own: list[Defect] = []
+    if not part_is_scanned(walk, path, content_type, own):
+        return
+    cte_value = part.get("content-transfer-encoding", "")
+    if isinstance(cte_value, str):
+        check_transfer_encoding(transfer_encoding_of(cte_value), path, own)
+    else:  # a Header object: the value has 8-bit bytes
+        check_transfer_encoding(header_text(cte_value).lower(), path, own)
+    decoded = decoded_encoding(cte_value)
+    if decoded is not None and str(cte_value).lower() != decoded:
+        part.replace_header("Content-Transfer-Encoding", decoded)  # " base64 " -> "base64"
+    payload: bytes | None = None
+    # The payload as the parser stored it (get_payload() would decode a str holding
+    # surrogate escapes with the charset, into a copy): Message has no public reader.
+    body = getattr(part, "_payload", None)
+    where = walk.lifted.get(body) if walk.lifted and isinstance(body, str) else None
+    if where is not None:  # a lifted body: the message's bytes are the part's
+        start, stop = where
+        if decoded is None:
+            payload = walk.data[start:stop]
+        else:
+            payload = decode_body(walk.data, start, decoded, stop)
+            if payload is None:  # not clean: the stdlib decodes it, and reports why
+                attach_body(part, walk.data[start:stop])
+    elif decoded is not None and isinstance(body, str) and len(body) > LARGE_BODY_BYTES:
+        payload = decode_body(body, 0, decoded)  # in slices (.transfer), as the stdlib would
+    del body
+    if payload is None:
+        got = part.get_payload(decode=True)
+        payload = got if isinstance(got, bytes) else b""
+    if part.defects:
+        own.extend(defects_of(part, path))  # after decoding: base64 defects appear then
+    params = part_text_params(part, value, content_type == "text/plain")
+    _text_unit(walk, path, inherited, content_type, payload, params, own)
+
+
+# RFC 5545 §3.1: a content line is folded by inserting CRLF and one space or tab; the
+# line ends are LF by the time this applies.
+_CALENDAR_FOLD = re.compile(r"\n[ \t]")
+# Content types whose text needs a step over the whole text (not streamed).
+WHOLE_TEXT_TYPES = frozenset({"text/html", "text/calendar"})
+
+
+def unfold_calendar(text: str) -> str:
+    """Unfold the content lines of an iCalendar part (RFC 5545 §3.1).
+
+    A line end followed by one space or tab is removed with that character, so a
+    ``LOCATION:https://...`` or ``URL:...`` value folded at 75 octets is whole again.
+    Lines and columns of the URLs found are then those of the unfolded content lines
+    (as for a ``format=flowed`` part, whose lines are those of the unwrapped text).
+
+    Args:
+        text: the part's text, line ends already LF.
+
+    Returns:
+        The unfolded text.
+    """
+    return _CALENDAR_FOLD.sub("", text)
+
+
+def _text_unit(
+    walk: Walk,
+    path: str,
+    inherited: list[Defect],
+    content_type: str,
+    payload: bytes,
+    params: TextParams,
+    own: list[Defect],
+) -> None:
+    # A scanned leaf's bytes (after transfer decoding) as text, into a unit.
+    charset, flowed, delsp = params
+    text, charset_defects = decode_text(payload, charset)
+    own.extend(charset_defects)
+    if "\r" in text:
+        text = LINE_END.sub("\n", text)
+    if content_type == "text/html":
+        try:
+            text = html_to_text(text)
+        except Exception as exc:  # the stdlib tokenizer is lenient; be safe anyway
+            own.append(
+                Defect(
+                    "html-parse-error", f"part {path}: {type(exc).__name__}; raw markup", "warning"
+                )
+            )
+    elif flowed:
+        text = unflow(text, delsp)
+    elif content_type == "text/calendar" and "\n" in text:
+        text = unfold_calendar(text)
+    walk.found.extend(own)
+    _emit(walk, path, content_type, text, inherited + own if own else inherited)
+
+
+def _fast_leaf(
+    walk: Walk,
+    data: bytes,
+    body_start: int,
+    inherited: list[Defect],
+    content_type: str,
+    ct_value: str | None,
+    cte_value: str | None,
+) -> None:
+    # _leaf for a single-part message from the fast path (its body is data[body_start:]),
+    # its Content-Type and Content-Transfer-Encoding values ASCII (the first of each, as
+    # Message.get() finds them): the same steps, without a Message unless the stdlib has a
+    # body to decode. A large body is decoded in slices (.transfer), without a copy.
+    own: list[Defect] = []
+    if not part_is_scanned(walk, "1", content_type, own):
+        return
+    check_transfer_encoding(transfer_encoding_of(cte_value or ""), "1", own)
+    decoded_cte = None if cte_value is None else decoded_encoding(cte_value)
+    payload: bytes | None = None
+    if decoded_cte is not None and len(data) - body_start > LARGE_BODY_BYTES:
+        payload = decode_body(data, body_start, decoded_cte)
+    if payload is not None:
+        pass  # decoded as the stdlib would, without defects
+    elif decoded_cte is not None:
+        part = message_of([("Content-Transfer-Encoding", decoded_cte)])
+        attach_body(part, data[body_start:])
+        decoded = part.get_payload(decode=True)
+        payload = decoded if isinstance(decoded, bytes) else b""
+        if part.defects:
+            own.extend(defects_of(part, "1"))
+    else:
+        payload = data[body_start:]
+    params = (
+        text_params_of(ct_value, content_type == "text/plain")
+        if ct_value is not None
+        else (None, False, False)
+    )
+    _text_unit(walk, "1", inherited, content_type, payload, params, own)
+
+
+def _walk_part(
+    walk: Walk,
+    part: Message,
+    path: str,
+    inherited: list[Defect],
+    depth: int,
+    content_type: str | None = None,
+) -> None:
+    # ``path`` is this part's number ("" for a multipart message's root); ``content_type``
+    # is the part's, when the caller already has it.
+    if depth > MAX_MIME_DEPTH:
+        raise _TooDeepError(path)
+    if not part.is_multipart():
+        _leaf(walk, part, path or "1", inherited, content_type)
+        return
+    payload = part.get_payload()
+    if not isinstance(payload, list):  # pragma: no cover - is_multipart() says it is
+        return
+    own = defects_of(part, path or "0")
+    walk.found.extend(own)
+    defects = inherited + own
+    if content_type is None:
+        content_type = part_type(part)[0]
+    if content_type.startswith("message/"):
+        here = path or "1"
+        inner = payload[0] if payload else None
+        if content_type not in ENCAPSULATED_TYPES or not isinstance(inner, Message):
+            walk.result.skipped += 1
+            return
+        inner_payload = inner.get_payload()
+        if isinstance(inner_payload, list) and inner.get_content_maintype() == "multipart":
+            _walk_part(walk, inner, here, defects, depth + 1)
+        else:
+            _walk_part(walk, inner, here + ".1", defects, depth + 1)
+        return
+    for index, child in enumerate(payload, 1):
+        if isinstance(child, Message):
+            child_path = f"{path}.{index}" if path else str(index)
+            _walk_part(walk, child, child_path, defects, depth + 1)
+
+
+def _set_context(walk: Walk, values: dict[str, str]) -> list[Defect]:
+    # The message context from the first Message-ID, Date, From and Subject values.
+    value = values.get("message-id")
+    walk.message_id = None if value is None else header_text(value)[:MAX_CONTEXT_CHARS]
+    value = values.get("date")
+    walk.date = None if value is None else header_text(value)[:MAX_CONTEXT_CHARS]
+    value = values.get("from")
+    walk.sender = None if value is None else header_text(value)[:MAX_CONTEXT_CHARS]
+    value = values.get("subject")
+    if value is None:
+        return []
+    subject, defects = decode_subject(header_text(value)[:MAX_CONTEXT_CHARS])
+    walk.subject = subject[:MAX_CONTEXT_CHARS]
+    return defects
+
+
+def _header_unit(walk: Walk, headers: list[tuple[str, str]], defects: list[Defect]) -> None:
+    lines = []
+    for name, value in headers:
+        key = name.lower()
+        if key.startswith("list-") or key in URL_HEADER_NAMES:
+            lines.append(f"{name}: {header_text(value, lossless=True)}")
+    if lines:
+        unit = TextUnit(
+            source=walk.source,
+            chunks=("\n".join(lines) + "\n",),
+            context=_context(walk, "0", "header"),
+            defects=tuple(defects),
+        )
+        walk.result.units.append(unit)
+        walk.result.header_units += 1
+
+
+def start_message(
+    walk: Walk,
+    known: list[Defect],
+    header_defects: list[Defect],
+    values: dict[str, str],
+    headers: list[tuple[str, str]],
+    root_type: str,
+) -> None:
+    # The root's header read: context, the message's defects, the header unit.
+    known += header_defects + _set_context(walk, values)
+    walk.root_type = root_type
+    if walk.options.scan_headers:
+        _header_unit(walk, headers, known)
+
+
+def _read_message(walk: Walk, data: bytes, known: list[Defect], fast: bool) -> None:
+    # Parse and walk one message, adding its units to ``walk.result``; may raise.
+    options = walk.options
+    data, header_len, body_start, header_defects = cap_header(data, options.max_header_bytes)
+    fields = kept_fields(data[:header_len], options.scan_headers) if fast else None
+    if fields is None:
+        msg = parse_stdlib(data, header_len, body_start, options.scan_headers, walk.lifted)
+        walk.data = data
+        headers = list(msg.raw_items())
+        values = first_values(headers)
+    else:
+        headers = raw_headers(fields)
+        values = first_values(headers)
+        ct_value = values.get("content-type")
+        cte_value = values.get("content-transfer-encoding")
+        if (ct_value is None or ct_value.isascii()) and (cte_value is None or cte_value.isascii()):
+            content_type = "text/plain" if ct_value is None else content_type_of(ct_value)
+            structured = content_type.startswith(("multipart/", "message/"))
+            if not structured:
+                start_message(walk, known, header_defects, values, headers, content_type)
+                _fast_leaf(walk, data, body_start, known, content_type, ct_value, cte_value)
+                return
+        else:  # 8-bit bytes in a value: the stdlib reads it through a Header object
+            msg = message_of(headers)
+            structured = msg.get_content_maintype() in ("multipart", "message")
+        if structured:
+            msg = parse_structured(fields, headers, data, header_len, walk.lifted)
+            walk.data = data
+        else:
+            attach_body(msg, data[body_start:])
+    start_message(walk, known, header_defects, values, headers, msg.get_content_type())
+    _walk_part(walk, msg, "", known, 0, walk.root_type)
+
+
+def message_units(
+    data: bytes,
+    *,
+    source: str,
+    number: int,
+    offset: int,
+    options: MailOptions,
+    defects: Sequence[Defect] = (),
+    fast: bool = True,
+) -> MessageResult:
+    """Turn one message's bytes into text units, one per scanned part. Never raises.
+
+    Args:
+        data: the message (header and body).
+        source: path reported on the units.
+        number: 1-based number of the message in its archive or folder.
+        offset: byte offset of the message in its archive.
+        options: what to scan and the header cap.
+        defects: defects already known for the message (from splitting or reading).
+        fast: take the fast paths (see the module notes); False parses every message
+            the reference way. Both give the same result (tests compare them).
+
+    Returns:
+        A :class:`MessageResult`. When the message yields no unit but has defects, one
+        unit without text carries them, so no problem goes unreported.
+    """
+    result = MessageResult()
+    known = list(defects)
+    walk = Walk(source, options, number, offset, result)
+    try:
+        _read_message(walk, data, known, fast)
+    except Exception as exc:  # too deep, or the stdlib parser failed: scan the raw bytes
+        problem = raw_scan_defect(exc)
+        walk.found.append(problem)
+        result.units.clear()
+        result.text_parts = result.header_units = result.skipped = 0
+        text = data.decode("utf-8", "surrogateescape")
+        if "\r" in text:
+            text = LINE_END.sub("\n", text)
+        _emit(walk, "1", "text/plain", text, [*known, problem])
+    return finish_message(walk, known)
+
+
+def raw_scan_defect(exc: Exception) -> Defect:
+    # The defect of a message whose parse or walk raised: it is then scanned as raw text.
+    if isinstance(exc, _TooDeepError):
+        return Defect(
+            "mime-too-deep",
+            f"parts nested deeper than {MAX_MIME_DEPTH} levels (at {exc}); "
+            "message scanned as raw text",
+            "warning",
+        )
+    return Defect(
+        "message-parse-error",
+        f"{type(exc).__name__} while parsing; message scanned as raw text",
+        "warning",
+    )
+
+
+def finish_message(walk: Walk, known: list[Defect]) -> MessageResult:
+    # The defect count; one unit without text for the defects of a message without units.
+    result = walk.result
+    result.defects = len(known) + len(walk.found)
+    if not result.units and result.defects:
+        result.units.append(
+            TextUnit(
+                source=walk.source,
+                chunks=(),
+                context=_context(walk, "1", walk.root_type),
+                defects=tuple(known + walk.found),
+            )
+        )
+    return result
