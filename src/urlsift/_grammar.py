@@ -79,7 +79,11 @@ UNSAFE = " " + NATIONAL + PUNCTUATION
 # scheme = 1*[ lowalpha | digit | "+" | "-" | "." ]
 # DEVIATION: hialpha is accepted too. The comment above the rule in §5 says "interpreters
 # should use case-ignore" and §2.1 asks programs to treat "HTTP" like "http".
-SCHEME = rf"[{ALPHA_CHARS}{DIGIT_CHARS}+\-.]++"
+# SCHEME_CHARS is urlsift's one definition of the characters of a scheme name: the context
+# grammar (``_context.scheme_name``: a letter first, bounded) and every reader that asks
+# "does this text start with a scheme?" derive their patterns from it.
+SCHEME_CHARS = rf"{ALPHA_CHARS}{DIGIT_CHARS}+\-."
+SCHEME = f"[{SCHEME_CHARS}]++"
 
 # schemepart = *xchar | ip-schemepart
 # (ip-schemepart only uses xchar characters, so *xchar alone decides membership; the

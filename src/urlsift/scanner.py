@@ -47,6 +47,7 @@ from ._context import (
     QUOTE_PREFIX_SPAN,
     REGISTERED_SCHEMES,
     SCHEME_NAME,
+    TRAILING_PUNCT,
     TRIGGER_LOOKAHEAD,
     URL_PREFIX_WORD,
     Patterns,
@@ -88,9 +89,6 @@ _LOOKBEHIND_KEEP = MAX_SCHEME_LENGTH + 3
 # When the line holding the resume position began at most this many characters before it,
 # the buffer is kept from the line start (so the line's quote prefix can be read from it).
 _KEEP_LINE = 256
-# Characters that prose puts after a URL and that are not taken as part of a bare URL
-# (ASCII ones from the issue; the Unicode closing quotes are never legal in a URL anyway).
-_TRAILING_PUNCT = frozenset(".,;:!?'\u00bb\u201d\u2019\u203a\u3002\uff0c")
 # Closing brackets: the first one without its opener inside a bare URL ends the URL.
 # ("[", "]", "{" and "}" are unsafe (RFC 1738 §2.2): any of them ends a bare URL.)
 _CLOSERS = {
@@ -109,7 +107,7 @@ _PSEUDO_LEADS = frozenset(" \t" + "".join(s[0] + s[0].upper() for s in PSEUDO_SC
 # rule), "[" (an IP literal host), "{" (a sigil before it is dropped).
 _RARE_STOPS = frozenset(_CLOSERS) | {"[", "{"}
 # Characters _trim may drop from a bare URL's end.
-_TRIMMED = _TRAILING_PUNCT | {"-"}
+_TRIMMED = TRAILING_PUNCT | {"-"}
 # Sigils of brace templates and markup ("${USER}", "%{d}", AmigaGuide's "@{fg text}"):
 # dropped from a bare URL's end when the "{" that follows ended the URL.
 _BRACE_SIGILS = frozenset("$%@")
@@ -837,7 +835,7 @@ class Scanner:
             return None
         if not any(c not in _NOT_CONTINUATION for c in buf[j:seg_end]):
             return -1
-        if buf[e - 2] in _TRAILING_PUNCT and self._p.prose_word.match(buf, j, seg_end + 1):
+        if buf[e - 2] in TRAILING_PUNCT and self._p.prose_word.match(buf, j, seg_end + 1):
             return -1
         return j
 
@@ -852,7 +850,7 @@ class Scanner:
             return end
         while end > start:
             char = buf[end - 1]
-            if char in _TRAILING_PUNCT:
+            if char in TRAILING_PUNCT:
                 end -= 1
             elif char == "-" and buf[end - 2] == "-":
                 # A run of two or more hyphens at the end is a dash, a ruler or a signature
