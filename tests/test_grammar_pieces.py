@@ -5,7 +5,7 @@
   same as those comments.
 * Every pattern that looks for a scheme name in text is derived from ``_grammar.SCHEME_CHARS``
   through ``_context.scheme_name``; no module spells the class out again.
-* ``_context``, ``scanner`` and ``rejoin`` import one another one way only.
+* ``_context``, ``_textbuffer``, ``scanner`` and ``rejoin`` import one another one way only.
 """
 
 from __future__ import annotations
@@ -201,7 +201,8 @@ def test_strip_quote_prefix(line: str, key: str, rest: str) -> None:
 _ORDER = {
     "_grammar": set(),
     "_context": {"_grammar"},
-    "scanner": {"_context"},
+    "_textbuffer": {"_context"},
+    "scanner": {"_context", "_textbuffer"},
     "rejoin": {"_context"},
 }
 
