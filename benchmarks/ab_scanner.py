@@ -14,36 +14,16 @@ of ``feed`` itself). Texts: ``gen_text.py mail`` (20 MB, seed 1) and the two rea
 
 from __future__ import annotations
 
-import gc
-import gzip
 import sys
-import time
-from collections.abc import Callable
 from functools import partial
 from pathlib import Path
 
-ROOT = Path(sys.argv[1] if len(sys.argv) > 1 else Path(__file__).resolve().parent.parent)
-sys.path[:0] = [str(ROOT / "benchmarks"), str(ROOT / "src")]
+# ab_share puts the checkout named on the command line first on sys.path.
+sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-import gen_text  # noqa: E402
+from ab_share import ROOT, best, texts
 
-from urlsift import Scanner  # noqa: E402
-
-MBOXES = ("linux-mips-2001.mbox.gz", "usrp-users-2019.mbox.gz")
-SHARED = Path("/work/shared/corpora/mbox")
-
-
-def best(run: Callable[[], object], runs: int) -> float:
-    """Return the fastest of ``runs`` runs, in seconds (no collection inside a run)."""
-    fastest = float("inf")
-    for _ in range(runs):
-        gc.collect()
-        gc.disable()
-        start = time.perf_counter()
-        run()
-        fastest = min(fastest, time.perf_counter() - start)
-        gc.enable()
-    return fastest
+from urlsift import Scanner
 
 
 def _scan(text: str, chunk: int) -> int:
@@ -56,11 +36,7 @@ def _scan(text: str, chunk: int) -> int:
 
 def main() -> None:
     """Print the best scanning times per text and chunk size."""
-    texts = {"gen-mail": gen_text.generate("mail", 20_000_000, 1)[0]}
-    if SHARED.is_dir():
-        raw = b"".join(gzip.decompress((SHARED / name).read_bytes()) for name in MBOXES)
-        texts["mail"] = raw.decode("utf-8", "surrogateescape")
-    for name, text in texts.items():
+    for name, text in texts().items():
         whole = best(partial(_scan, text, 1 << 16), 7)
         small = best(partial(_scan, text[: 1 << 20], 16), 5)
         print(
