@@ -15,8 +15,10 @@ import re
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from urlsift import _context, _grammar
+from urlsift import Scanner, _context, _grammar
 from urlsift.lint.extract import ExtractOptions, extract_document
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -193,6 +195,43 @@ def test_lint_reads_a_configured_long_scheme_in_a_markdown_link() -> None:
 )
 def test_strip_quote_prefix(line: str, key: str, rest: str) -> None:
     assert _context.strip_quote_prefix(line, key) == rest
+
+
+# Lines of quoted mail around URLs that continue on the next line (hyphen breaks,
+# wrappers, client wraps), with prefixes of one and of other speakers.
+_PREFIXES = st.sampled_from(["", "> ", ">> ", "> > ", "   > ", "    > ", ">", "\t> "])
+_CONTENT = st.sampled_from(
+    [
+        " ",
+        "http://example.org/a-",
+        "<URL:ftp://x.example/a",
+        "<http://y.example/",
+        ">",
+        "b/c.html",
+        "path-",
+        "word",
+        "http://example.org/" + "p" * 40,
+    ]
+)
+_QUOTED_MAIL = st.lists(
+    st.tuples(_PREFIXES, st.lists(_CONTENT, max_size=4).map("".join)).map("".join),
+    max_size=10,
+).map("\n".join)
+
+
+@settings(max_examples=300, deadline=None)
+@given(_QUOTED_MAIL)
+def test_continuation_lines_carry_the_first_lines_prefix_or_none(text: str) -> None:
+    # What makes strip_quote_prefix the rejoiner's rule: a continuation line the scanner
+    # takes into a span starts with the first line's quote prefix (by key), or with none.
+    scanner = Scanner()
+    for candidate in scanner.feed(text) + scanner.close():
+        if not candidate.quote_prefix:
+            continue
+        key = _context.quote_key(candidate.quote_prefix)
+        for line in candidate.body.split("\n")[1:]:
+            m = _context.QUOTE_PREFIX_RE.match(line)
+            assert m is None or _context.quote_key(m.group()) == key, (text, candidate)
 
 
 # --- import direction -----------------------------------------------------------------

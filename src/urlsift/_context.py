@@ -137,6 +137,8 @@ TRIGGER_LOOKAHEAD = 1 + MAX_SCHEME_LENGTH + 1
 QUOTE_PREFIX = r"(?:[ \t]{0,3}>){1,16}[ \t]?"
 QUOTE_PREFIX_SPAN = 16 * 4 + 1
 """Longest text :data:`QUOTE_PREFIX` can match (a match never extends past it)."""
+QUOTE_PREFIX_CHARS = " \t>"
+"""The characters a :data:`QUOTE_PREFIX` is made of (a line starting otherwise has none)."""
 
 QUOTE_PREFIX_RE = re.compile(QUOTE_PREFIX)
 """The quote prefix at a line start (use with ``match``)."""

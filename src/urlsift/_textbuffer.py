@@ -18,7 +18,7 @@ buffer apart from its readers). What it promises:
 
 from __future__ import annotations
 
-from ._context import QUOTE_PREFIX_RE, QUOTE_PREFIX_SPAN
+from ._context import QUOTE_PREFIX_CHARS, QUOTE_PREFIX_RE, QUOTE_PREFIX_SPAN
 
 # When the line holding a cut began at most this many characters before it, the text is
 # kept from the line start (so the line's quote prefix can be read from it).
@@ -111,7 +111,7 @@ class TextBuffer:
         start = line_start - self.base
         if start < 0:
             return self._head_prefix
-        if self.text[start] not in " \t>":  # most lines: no quote prefix at all
+        if self.text[start] not in QUOTE_PREFIX_CHARS:  # most lines: no quote prefix at all
             return ""
         return self._prefix_at(start, i)
 
@@ -121,8 +121,9 @@ class TextBuffer:
         True while the text ends within a prefix's longest possible extent and holds only
         prefix characters from ``j``: ``"> "`` may yet become ``">   >"`` (another speaker).
         """
-        rest = self.text[j : j + QUOTE_PREFIX_SPAN]
-        return not final and j + QUOTE_PREFIX_SPAN > len(self.text) and not rest.strip(" \t>")
+        if final or j + QUOTE_PREFIX_SPAN <= len(self.text):
+            return False
+        return not self.text[j:].strip(QUOTE_PREFIX_CHARS)
 
     def discard(self, cut: int) -> int:
         """Drop the decided text before index ``cut``, or less; return how much was dropped.
