@@ -2,7 +2,11 @@
 
 Strategy: every pattern the scanner uses is written here as a documented regex *source*
 string, named after what it recognises, and compiled in one place (:func:`compile_patterns`,
-cached per scheme set). The scanner never builds a pattern itself.
+cached per scheme set); the sources that depend on the configuration are built by small
+functions (:func:`colon_trigger`, :func:`bare_token` ...). The scanner never builds a
+pattern itself. Each piece has one definition here that every reader of text uses: the
+scheme name (:func:`scheme_name`), the mail quote prefix (:data:`QUOTE_PREFIX`,
+:func:`quote_key`, :func:`strip_quote_prefix`), the punctuation trimmed after a URL.
 
 Linear time is a hard rule: no pattern has nested unbounded quantifiers, and every
 repetition that can run into free text is bounded (``{0,N}``), so one match attempt costs at
@@ -12,15 +16,15 @@ Django's urlize and url-regex all came from nested quantifiers over URL characte
 Speed: each trigger pattern starts with one literal character (``<`` or ``:``), so the regex
 engine skips ahead with a fast single-character search and only then looks around it. The
 two are searched separately and merged by the scanner: an alternation ``<...|:...`` makes the
-engine test a character set at every position instead, which is three times slower on mail
-text (203 MB/s against 734 and 2600 MB/s for the two on their own), and a case-insensitive
-alternation of scheme words at every position is slower still.
+engine test a character set at every position instead, which is several times slower on
+mail text than the two on their own, and a case-insensitive alternation of scheme words at
+every position is slower still.
 
-Engines: every pattern is compiled with the stdlib ``re``, whose calls cost a third of
-``regex``'s (0.26 against 0.81 us to match a URL token; the scanner makes several calls per
-URL) and whose searches are faster too (the ``<`` trigger: 9 against 19 ms on 20 MB of
-mail; the colon trigger, written with one fixed-width look-behind per word length: 17
-against 34 ms).
+Engines: every pattern is compiled with the stdlib ``re``, whose calls cost a fraction of
+``regex``'s (the scanner makes several calls per URL) and whose searches are faster too,
+the colon trigger included (written with one fixed-width look-behind per word length,
+where ``regex`` could take one of variable width). ``benchmarks/bench_patterns.py``
+measures each of these choices; the figures are in ``benchmarks/README.md``.
 """
 
 from __future__ import annotations
@@ -104,9 +108,8 @@ ANGLE_TRIGGER = rf"<(?={SCHEME}:)"
 # another goes after it: "s-ftp:" is "s-ftp" when both "ftp" and "s-ftp" are configured
 # (the order costs nothing at the colons that match no word, which are nearly all). Scheme
 # names are ASCII, so the words are matched ASCII-only (``(?i)`` alone would let the
-# Kelvin sign match "k" and the long s "s"). On 20 MB of mail this finds the 11,641
-# triggers among 277,000 colons in 17 ms (``regex`` with one look-behind of variable
-# width: 34 ms; without the two-letter test: 47 ms). The glued words (groups
+# Kelvin sign match "k" and the long s "s"). The two-letter test and the fixed-width
+# look-behinds each make the search faster (see bench_patterns.py). The glued words (groups
 # ``g<length>``) come after the plain words behind a "//" test, so they cost nothing but
 # that test, and only at colons that passed the two-letter test. The source is built by
 # colon_trigger from colon_words and glued_words.
