@@ -34,7 +34,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from functools import lru_cache
 
-from ._grammar import ALPHA_CHARS, SCHEME_CHARS
+from ._grammar import ALPHA_CHARS, DIGIT_CHARS, SCHEME_CHARS
 
 MAX_SCHEME_LENGTH = 64
 """Longest scheme name recognised (bounds every look-around)."""
@@ -46,9 +46,9 @@ def scheme_name(max_length: int | None = MAX_SCHEME_LENGTH, min_length: int = 1)
     RFC 1738 §5:   scheme = 1*[ lowalpha | digit | "+" | "-" | "." ]
     (its characters are ``_grammar.SCHEME_CHARS``, the one definition). Deviation: a scheme
     must start with a letter (RFC 2396 §3.1 / RFC 3986 §3.1), so that times ("12:30") and
-    list markers ("1.:") are never schemes. Case-insensitive, as §2.1 says. Every pattern
-    of urlsift that looks for a scheme name in text is built here; a reader that needs
-    other bounds (CommonMark's autolink: 2 to 32 characters) passes them and says why.
+    list markers ("1.:") are never schemes. Case-insensitive, as §2.1 says. The patterns
+    that look for a scheme name in text are built here; a reader that needs other bounds
+    (CommonMark's autolink: 2 to 32 characters) passes them and says why.
 
     Args:
         max_length: the longest name matched; ``None`` for no bound, which only a pattern
@@ -70,9 +70,9 @@ SCHEME = scheme_name()
 URL_PREFIX_WORD = "url"
 
 # A scheme name must not continue a word: "xhttp:" is not "http:". The plain trigger
-# refuses a letter, a digit or "." before the word, but not "+" or "-" ("+news:",
-# "-http://"): the scanner decides those (see GLUE).
-NOT_AFTER_SCHEME_CHAR = r"(?<![A-Za-z0-9.])"
+# refuses a letter, a digit or "." before the word (the scheme characters but "+" and
+# "-"), but not "+" or "-" ("+news:", "-http://"): the scanner decides those (see GLUE).
+NOT_AFTER_SCHEME_CHAR = rf"(?<![{ALPHA_CHARS}{DIGIT_CHARS}.])"
 
 # A URL glued to the text before it: "(R-XX)   -http://...", "fiber.https://...",
 # "git+https://..." (pip's VCS URLs: the https URL is what is fetched). A scheme word right
