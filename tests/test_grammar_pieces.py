@@ -239,7 +239,8 @@ _ORDER = {
     "_grammar": set(),
     "_context": {"_grammar"},
     "_textbuffer": {"_context"},
-    "scanner": {"_context", "_textbuffer"},
+    "_wrap": {"_context"},
+    "scanner": {"_context", "_textbuffer", "_wrap"},
     "rejoin": {"_context"},
 }
 
