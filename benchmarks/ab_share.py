@@ -72,13 +72,18 @@ def _library(text: str) -> None:
         writer.write(url)
 
 
-def main() -> None:
-    """Print the floor's and urlsift's best times and the share, per text."""
-    texts = {"gen-mail": gen_text.generate("mail", 20_000_000, 1)[0]}
+def texts() -> dict[str, str]:
+    """The texts measured, by name: generated mail, and the real archives when present."""
+    found = {"gen-mail": gen_text.generate("mail", 20_000_000, 1)[0]}
     if SHARED.is_dir():
         raw = b"".join(gzip.decompress((SHARED / name).read_bytes()) for name in MBOXES)
-        texts["mail"] = raw.decode("utf-8", "surrogateescape")
-    for name, text in texts.items():
+        found["mail"] = raw.decode("utf-8", "surrogateescape")
+    return found
+
+
+def main() -> None:
+    """Print the floor's and urlsift's best times and the share, per text."""
+    for name, text in texts().items():
         floor = best(partial(_floor, text), 7)
         seconds = best(partial(_library, text), 5)
         print(

@@ -22,7 +22,7 @@ def _stream(text: str, chunk: int = 4096) -> tuple[list[urlsift.Candidate], int]
     peak = 0
     for i in range(0, len(text), chunk):
         found += scanner.feed(text[i : i + chunk])
-        peak = max(peak, len(scanner._buf))
+        peak = max(peak, len(scanner._text.text))
     return found + scanner.close(), peak
 
 

@@ -2,7 +2,11 @@
 
 Strategy: every pattern the scanner uses is written here as a documented regex *source*
 string, named after what it recognises, and compiled in one place (:func:`compile_patterns`,
-cached per scheme set). The scanner never builds a pattern itself.
+cached per scheme set); the sources that depend on the configuration are built by small
+functions (:func:`colon_trigger`, :func:`bare_token` ...). The scanner never builds a
+pattern itself. Each piece has one definition here that every reader of text uses: the
+scheme name (:func:`scheme_name`), the mail quote prefix (:data:`QUOTE_PREFIX`,
+:func:`quote_key`, :func:`strip_quote_prefix`), the punctuation trimmed after a URL.
 
 Linear time is a hard rule: no pattern has nested unbounded quantifiers, and every
 repetition that can run into free text is bounded (``{0,N}``), so one match attempt costs at
@@ -12,40 +16,63 @@ Django's urlize and url-regex all came from nested quantifiers over URL characte
 Speed: each trigger pattern starts with one literal character (``<`` or ``:``), so the regex
 engine skips ahead with a fast single-character search and only then looks around it. The
 two are searched separately and merged by the scanner: an alternation ``<...|:...`` makes the
-engine test a character set at every position instead, which is three times slower on mail
-text (203 MB/s against 734 and 2600 MB/s for the two on their own), and a case-insensitive
-alternation of scheme words at every position is slower still.
+engine test a character set at every position instead, which is several times slower on
+mail text than the two on their own, and a case-insensitive alternation of scheme words at
+every position is slower still.
 
-Engines: every pattern is compiled with the stdlib ``re``, whose calls cost a third of
-``regex``'s (0.26 against 0.81 us to match a URL token; the scanner makes several calls per
-URL) and whose searches are faster too (the ``<`` trigger: 9 against 19 ms on 20 MB of
-mail; the colon trigger, written with one fixed-width look-behind per word length: 17
-against 34 ms).
+Engines: every pattern is compiled with the stdlib ``re``, whose calls cost a fraction of
+``regex``'s (the scanner makes several calls per URL) and whose searches are faster too,
+the colon trigger included (written with one fixed-width look-behind per word length,
+where ``regex`` could take one of variable width). ``benchmarks/bench_patterns.py``
+measures each of these choices; the figures are in ``benchmarks/README.md``.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from functools import lru_cache
 
-# RFC 1738 §5:   scheme = 1*[ lowalpha | digit | "+" | "-" | "." ]
-# Deviation: a scheme must start with a letter (RFC 2396 §3.1 / RFC 3986 §3.1), so that
-# times ("12:30") and list markers ("1.:") are never schemes. Case-insensitive, as §2.1 says.
-SCHEME_CHAR = r"[A-Za-z0-9+.\-]"
-SCHEME = r"[A-Za-z][A-Za-z0-9+.\-]{0,63}"
+from ._grammar import ALPHA_CHARS, DIGIT_CHARS, SCHEME_CHARS
 
 MAX_SCHEME_LENGTH = 64
 """Longest scheme name recognised (bounds every look-around)."""
+
+
+def scheme_name(max_length: int | None = MAX_SCHEME_LENGTH, min_length: int = 1) -> str:
+    """Return the pattern source of a scheme name as written in text (no colon, no group).
+
+    RFC 1738 §5:   scheme = 1*[ lowalpha | digit | "+" | "-" | "." ]
+    (its characters are ``_grammar.SCHEME_CHARS``, the one definition). Deviation: a scheme
+    must start with a letter (RFC 2396 §3.1 / RFC 3986 §3.1), so that times ("12:30") and
+    list markers ("1.:") are never schemes. Case-insensitive, as §2.1 says. The patterns
+    that look for a scheme name in text are built here; a reader that needs other bounds
+    (CommonMark's autolink: 2 to 32 characters) passes them and says why.
+
+    Args:
+        max_length: the longest name matched; ``None`` for no bound, which only a pattern
+            anchored at one place may use (a search must stay linear).
+        min_length: the shortest name matched.
+    """
+    if max_length is None:
+        rest = "*" if min_length == 1 else f"{{{min_length - 1},}}"
+    else:
+        rest = f"{{{min_length - 1},{max_length - 1}}}"
+    return f"[{ALPHA_CHARS}][{SCHEME_CHARS}]{rest}"
+
+
+SCHEME = scheme_name()
+"""A scheme name, at most :data:`MAX_SCHEME_LENGTH` characters (bounds every look-around)."""
 
 # The appendix's prefix: "URL:" (any case). Only recognised at the start of a word, so that
 # "CURL:" or "X-URL:" headers are not prefixes.
 URL_PREFIX_WORD = "url"
 
 # A scheme name must not continue a word: "xhttp:" is not "http:". The plain trigger
-# refuses a letter, a digit or "." before the word, but not "+" or "-" ("+news:",
-# "-http://"): the scanner decides those (see GLUE).
-NOT_AFTER_SCHEME_CHAR = r"(?<![A-Za-z0-9.])"
+# refuses a letter, a digit or "." before the word (the scheme characters but "+" and
+# "-"), but not "+" or "-" ("+news:", "-http://"): the scanner decides those (see GLUE).
+NOT_AFTER_SCHEME_CHAR = rf"(?<![{ALPHA_CHARS}{DIGIT_CHARS}.])"
 
 # A URL glued to the text before it: "(R-XX)   -http://...", "fiber.https://...",
 # "git+https://..." (pip's VCS URLs: the https URL is what is fetched). A scheme word right
@@ -53,12 +80,18 @@ NOT_AFTER_SCHEME_CHAR = r"(?<![A-Za-z0-9.])"
 # letter ("xhttp://" is still no URL). Without "//" ("news:", "mailto:") a glued word is
 # prose ("e-mailto:", "foo.news:") unless it follows a "+" or "-" that starts the line: a
 # quote or list mark ("+news:abc123$1@news.example.net"). "URL:" never takes glue ("X-URL:"
-# is a header name). The trigger finds "." and digit glue with GLUED_WORD_TEMPLATE (only
-# where "//" follows) and "+" and "-" glue with the plain words; the scanner then applies
-# the rule to "+" and "-".
+# is a header name). The trigger finds "." and digit glue with glued_words (only where
+# "//" follows) and "+" and "-" glue with the plain words; the scanner then applies the
+# rule to "+" and "-".
 GLUE = frozenset("-.+0123456789")
 """Scheme characters that may stand right before a scheme word glued to them."""
-GLUED_WORD_TEMPLATE = r"(?<=[.0-9](?P<gLENGTH>(?ai:WORDS)):)"
+
+
+def glued_words(length: int, words: Iterable[str]) -> str:
+    """A look-behind before a colon: one of ``words`` (all ``length`` long, regex-escaped)
+    right after a "." or a digit, captured as group ``g<length>``."""
+    return rf"(?<=[.0-9](?P<g{length}>(?ai:{'|'.join(words)})):)"
+
 
 # Triggers: where a candidate may begin. The scanner takes whichever comes first.
 #   "<" followed by scheme ":"          -> a wrapper <URL:...> or an angle bracket <scheme:...>
@@ -66,35 +99,81 @@ ANGLE_TRIGGER = rf"<(?={SCHEME}:)"
 #   ":" preceded by a known scheme word -> a bare URL, or the URL: prefix
 # It finds the colon first and then checks the word before it with bounded look-behinds. A
 # cheap one first tests the two characters before the colon against the words' last two
-# (PENULT, LAST: character classes of both ASCII cases; PENULT is empty when a word has one
-# letter), which turns away most colons of prose and headers ("Subject:", "12:30"). Then
-# one look-behind per word length (``re`` wants a fixed width in each), the words of that
-# length captured as group ``w<length>`` (see COLON_WORD_TEMPLATE): the group that matched
-# is ``m.lastgroup``. The word must be the whole run of scheme characters before the colon
-# but a glue "+" or "-" and what precedes it; a word that ends another goes after it: "s-ftp:"
-# is "s-ftp" when both "ftp" and "s-ftp" are configured (the order costs nothing at the
-# colons that match no word, which are nearly all). Scheme names are ASCII, so the words
-# are matched ASCII-only (``(?i)`` alone would let the Kelvin sign match "k" and the long
-# s "s"). On 20 MB of mail this finds the 11,641 triggers among 277,000 colons in 17 ms
-# (``regex`` with one look-behind of variable width: 34 ms; without the two-letter test:
-# 47 ms). The glued words (groups ``g<length>``) come after the plain words behind a "//"
-# test, so they cost nothing but that test, and only at colons that passed the two-letter
-# test.
-COLON_TRIGGER_TEMPLATE = r":(?<=PENULTLAST:)(?:WORDS|(?=//)(?:GLUED))"
-COLON_WORD_TEMPLATE = rf"(?<={NOT_AFTER_SCHEME_CHAR}(?P<wLENGTH>(?ai:WORDS)):)"
+# (``last_two``: character classes of both ASCII cases, see _letters_class; the first is
+# empty when a word has one letter), which turns away most colons of prose and headers
+# ("Subject:", "12:30"). Then one look-behind per word length (``re`` wants a fixed width
+# in each), the words of that length captured as group ``w<length>`` (see colon_words):
+# the group that matched is ``m.lastgroup``. The word must be the whole run of scheme
+# characters before the colon but a glue "+" or "-" and what precedes it; a word that ends
+# another goes after it: "s-ftp:" is "s-ftp" when both "ftp" and "s-ftp" are configured
+# (the order costs nothing at the colons that match no word, which are nearly all). Scheme
+# names are ASCII, so the words are matched ASCII-only (``(?i)`` alone would let the
+# Kelvin sign match "k" and the long s "s"). The two-letter test and the fixed-width
+# look-behinds each make the search faster (see bench_patterns.py). The glued words (groups
+# ``g<length>``) come after the plain words behind a "//" test, so they cost nothing but
+# that test, and only at colons that passed the two-letter test. The source is built by
+# colon_trigger from colon_words and glued_words.
+
+
+def colon_words(length: int, words: Iterable[str]) -> str:
+    """A look-behind before a colon: one of ``words`` (all ``length`` long, regex-escaped),
+    not continuing a word, captured as group ``w<length>``."""
+    return rf"(?<={NOT_AFTER_SCHEME_CHAR}(?P<w{length}>(?ai:{'|'.join(words)})):)"
+
+
+def colon_trigger(last_two: str, words: str, glued: str) -> str:
+    """The colon trigger: a ":" whose two preceding characters pass ``last_two`` (a
+    sequence of character classes), then the ``words`` look-behinds (alternatives of
+    :func:`colon_words`), then the ``glued`` ones (of :func:`glued_words`) where "//"
+    follows."""
+    return rf":(?<={last_two}:)(?:{words}|(?=//)(?:{glued}))"
+
+
 TRIGGER_LOOKAHEAD = 1 + MAX_SCHEME_LENGTH + 1
 """Characters after a trigger's start that the trigger pattern may look at."""
 
 # Mail quote prefix at the start of a line: "> ", ">> ", "> > ", with up to three leading
 # spaces (as in indented quotations). Bounded: at most 16 levels.
+# Two prefixes are the same speaker's when their keys (quote_key) are equal. This is the
+# one definition: the scanner, the rejoiner (strip_quote_prefix) and the wrap evidence of
+# urlsift._wrap all read prefixes with it.
 QUOTE_PREFIX = r"(?:[ \t]{0,3}>){1,16}[ \t]?"
 QUOTE_PREFIX_SPAN = 16 * 4 + 1
 """Longest text :data:`QUOTE_PREFIX` can match (a match never extends past it)."""
+QUOTE_PREFIX_CHARS = " \t>"
+"""The characters a :data:`QUOTE_PREFIX` is made of (a line starting otherwise has none)."""
+
+QUOTE_PREFIX_RE = re.compile(QUOTE_PREFIX)
+"""The quote prefix at a line start (use with ``match``)."""
 
 
 def quote_key(prefix: str) -> str:
     """Return a quote prefix with its spaces removed: ``"> > "`` and ``">>"`` match."""
     return prefix.replace(" ", "").replace("\t", "")
+
+
+def strip_quote_prefix(line: str, key: str) -> str:
+    """Return ``line`` without its quote prefix when that prefix's key is ``key``.
+
+    Args:
+        line: a line of text (no line break).
+        key: the :func:`quote_key` of the prefix to remove (not empty).
+
+    Returns:
+        The line after the prefix, or the line unchanged when it starts with no prefix or
+        with another speaker's.
+    """
+    m = QUOTE_PREFIX_RE.match(line)
+    if m is None or quote_key(m.group()) != key:
+        return line
+    return line[m.end() :]
+
+
+# Characters that prose puts after a URL and that are not taken as part of a bare URL
+# (ASCII sentence punctuation; the Unicode closing quotes and ideographic full stop and
+# comma are never legal in a URL anyway). The scanner trims them from a bare URL's end and
+# the rejoiner from the reading cut at a wrapped line end.
+TRAILING_PUNCT = frozenset(".,;:!?'\u00bb\u201d\u2019\u203a\u3002\uff0c")
 
 
 # Characters that end a bare URL: whitespace, "<", ">", '"', control characters (never
@@ -125,20 +204,28 @@ IP_LITERAL = (
 IP_LITERAL_SPAN = 90
 """Longer than any match of :data:`IP_LITERAL`."""
 
-# A bare URL token: a bounded run of non-stop characters. The bound is filled in from the
-# scanner's limit (one more than the limit, so hitting it can be told apart).
-BARE_TOKEN_TEMPLATE = rf"[^{BARE_STOP}]{{0,LIMIT}}"
+
+def bare_token(limit: int) -> str:
+    """A bare URL token: a run of at most ``limit`` non-stop characters.
+
+    The scanner passes one more than its URL length limit, so hitting it can be told apart.
+    """
+    return rf"[^{BARE_STOP}]{{0,{limit}}}"
+
 
 # The brackets of the bare-URL balance rule (scanner._CLOSERS and their openers). A bare
-# URL is walked in segments that stop at each closing bracket (BARE_SEGMENT_TEMPLATE), so
+# URL is walked in segments that stop at each closing bracket (bare_segment), so
 # the balance is decided once per closer and no character of the URL is walked twice; the
 # openers of each segment are counted with OPENER.
 CLOSER = r")\uff09\u300d\u300f\u3011"
 OPENER = r"[(\uff08\u300c\u300e\u3010]"
 
-# One segment of a bare URL: a bounded run of characters that are neither stops nor
-# closing brackets (the scanner also passes the URL's end bound as ``endpos``).
-BARE_SEGMENT_TEMPLATE = rf"[^{BARE_STOP}{CLOSER}]{{0,LIMIT}}"
+
+def bare_segment(limit: int) -> str:
+    """One segment of a bare URL: a run of at most ``limit`` characters that are neither
+    stops nor closing brackets (the scanner also passes the URL's end bound as ``endpos``)."""
+    return rf"[^{BARE_STOP}{CLOSER}]{{0,{limit}}}"
+
 
 # Inside a wrapper the content runs to the next ">", "<" or line end; each line is
 # searched for the first of those.
@@ -224,27 +311,27 @@ def compile_patterns(schemes: tuple[str, ...], max_url_length: int) -> Patterns:
     # words are ("http", "ftp"), are tried first.
     longest_first = any(len(a) < len(b) and b.endswith(a) for a in names for b in names)
 
-    def alternatives(template: str, groups: dict[int, list[str]]) -> str:
+    def alternatives(
+        look_behind: Callable[[int, Iterable[str]], str], groups: dict[int, list[str]]
+    ) -> str:
         return "|".join(
-            template.replace("LENGTH", str(length)).replace("WORDS", "|".join(group))
+            look_behind(length, group)
             for length, group in sorted(groups.items(), reverse=longest_first)
             if group
         )
 
-    colon_trigger = (
-        COLON_TRIGGER_TEMPLATE.replace("PENULT", _letters_class(names, -2))
-        .replace("LAST", _letters_class(names, -1))
-        .replace("GLUED", alternatives(GLUED_WORD_TEMPLATE, glued_by_length))
-        .replace("WORDS", alternatives(COLON_WORD_TEMPLATE, by_length))
+    last_two = _letters_class(names, -2) + _letters_class(names, -1)
+    trigger = colon_trigger(
+        last_two, alternatives(colon_words, by_length), alternatives(glued_words, glued_by_length)
     )
     return Patterns(
         angle_trigger=ANGLE_TRIGGER_RE,
-        colon_trigger=re.compile(colon_trigger),
-        bare_token=re.compile(BARE_TOKEN_TEMPLATE.replace("LIMIT", str(max_url_length + 1))),
-        bare_segment=re.compile(BARE_SEGMENT_TEMPLATE.replace("LIMIT", str(max_url_length + 1))),
+        colon_trigger=re.compile(trigger),
+        bare_token=re.compile(bare_token(max_url_length + 1)),
+        bare_segment=re.compile(bare_segment(max_url_length + 1)),
         opener=OPENER_RE,
         wrapper_stop=re.compile(WRAPPER_STOP),
-        quote_prefix=re.compile(QUOTE_PREFIX),
+        quote_prefix=QUOTE_PREFIX_RE,
         hspace_run=re.compile(HSPACE_RUN),
         prefix_gap=re.compile(PREFIX_GAP),
         page_break=PAGE_BREAK_RE,

@@ -79,7 +79,11 @@ UNSAFE = " " + NATIONAL + PUNCTUATION
 # scheme = 1*[ lowalpha | digit | "+" | "-" | "." ]
 # DEVIATION: hialpha is accepted too. The comment above the rule in §5 says "interpreters
 # should use case-ignore" and §2.1 asks programs to treat "HTTP" like "http".
-SCHEME = rf"[{ALPHA_CHARS}{DIGIT_CHARS}+\-.]++"
+# SCHEME_CHARS is urlsift's one definition of the characters of a scheme name: the context
+# grammar (``_context.scheme_name``: a letter first, bounded) and every reader that asks
+# "does this text start with a scheme?" derive their patterns from it.
+SCHEME_CHARS = rf"{ALPHA_CHARS}{DIGIT_CHARS}+\-."
+SCHEME = f"[{SCHEME_CHARS}]++"
 
 # schemepart = *xchar | ip-schemepart
 # (ip-schemepart only uses xchar characters, so *xchar alone decides membership; the
@@ -472,12 +476,13 @@ _X = UNRESERVED_CHARS + RESERVED_CHARS
 
 # hostname = *[ domainlabel "." ] toplabel, for the clean patterns: the same language as
 # HOSTNAME, written as runs (a label is runs of alphadigits joined by runs of "-"), with
-# every repetition possessive. Three times faster in ``re`` than HOSTNAME's one alternation
-# per character. Possessive labels never give back a "." they took, so where HOSTNAME
-# would match a shorter host ending before a "." (a last label starting with a digit:
-# "a.b.2c"), this matches nothing; in a clean pattern no host may be followed by ".", so
-# both reject the URL. Inside a URL that matches, both take the same host. A test holds the
-# two to the same matches over every short string of host characters.
+# every repetition possessive: faster in ``re`` than HOSTNAME's one alternation per
+# character (benchmarks/bench_patterns.py). Possessive labels never give back a "." they
+# took, so where HOSTNAME would match a shorter host ending before a "." (a last label
+# starting with a digit: "a.b.2c"), this matches nothing; in a clean pattern no host may
+# be followed by ".", so both reject the URL. Inside a URL that matches, both take the
+# same host. A test holds the two to the same matches over every short string of host
+# characters.
 _CLEAN_DOMAINLABEL = f"{ALPHADIGIT}++(?:-++{ALPHADIGIT}++)*+"
 _CLEAN_TOPLABEL = f"{ALPHA}{ALPHADIGIT}*+(?:-++{ALPHADIGIT}++)*+"
 CLEAN_HOSTNAME = rf"(?:{_CLEAN_DOMAINLABEL}\.)*+{_CLEAN_TOPLABEL}"
@@ -542,8 +547,8 @@ _STDLIB_RE = _stdlib_is_enough()
 
 
 def _compile(source: str) -> re.Pattern[str]:
-    # Where ``re`` can, it compiles the grammar: it matches these patterns about twice as
-    # fast as ``regex`` (0.7 against 1.7 us for a clean http URL). Python 3.10 uses
+    # Where ``re`` can, it compiles the grammar: it matches these patterns faster than
+    # ``regex`` (benchmarks/bench_patterns.py). Python 3.10 uses
     # ``regex``, which has the same Pattern API (match/fullmatch/search/finditer with pos
     # and endpos) and gives the same results here (the test suite runs on both). ``regex``
     # ships no type stubs, so its pattern is typed as the ``re`` equivalent.

@@ -82,7 +82,7 @@ _EXTENSION = re.compile(
 )
 _LONGEST_EXTENSION = 6
 # A URL that is only a scheme and a host ending in a top-level domain: it is complete.
-_BARE_HOST = re.compile(r"[A-Za-z][A-Za-z0-9+.\-]{0,63}://[^/?#\s]{0,255}\.[A-Za-z]{2,24}")
+_BARE_HOST = re.compile(rf"{SCHEME}://[^/?#\s]{{0,255}}\.[A-Za-z]{{2,24}}")
 # A bare URL's token ending in one of these ends a sentence (the scanner trims them).
 _SENTENCE_STOPS = frozenset(".,;:!")
 _LIST_ITEM = re.compile(r"(?:[0-9]{1,3}|[A-Za-z])[.)]")

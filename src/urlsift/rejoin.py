@@ -23,12 +23,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from itertools import combinations
 
-from ._context import PAGE_BREAK_IN_BODY_RE, quote_key
+from ._context import PAGE_BREAK_IN_BODY_RE, TRAILING_PUNCT, quote_key, strip_quote_prefix
 from ._model import Candidate, Defect, _direct_init
-from .scanner import _TRAILING_PUNCT
 
 # What the scanner trims from a bare URL's end (the cut reading is trimmed the same way).
-_TRIMMED = "".join(sorted(_TRAILING_PUNCT))
+_TRIMMED = "".join(sorted(TRAILING_PUNCT))
 
 MAX_ALTERNATIVES = 7
 """Most alternative readings reported for one URL (all 2**k - 1 of them when k <= 3)."""
@@ -66,23 +65,6 @@ class Readings:
             return offset
         mapped = offset - sum(1 for r in self.removed[index - 1] if r < offset)
         return min(mapped, len(self.alternatives[index - 1]))
-
-
-def _strip_quote(line: str, key: str) -> str:
-    """Remove a leading quote prefix from ``line`` if it matches ``key`` (quote_key form)."""
-    i = 0
-    seen = ""
-    n = len(line)
-    while i < n and line[i] in " \t>":
-        if line[i] == ">":
-            seen += ">"
-            if seen == key:
-                i += 1
-                # One space after the last ">" belongs to the prefix; other spaces are
-                # whitespace and are removed anyway.
-                return line[i:]
-        i += 1
-    return line
 
 
 def single_reading(candidate: Candidate) -> str | None:
@@ -134,7 +116,7 @@ def rejoin_lines(candidate: Candidate) -> Readings:
     length = 0
     for index, line in enumerate(lines):
         if index and key:
-            line = _strip_quote(line, key)
+            line = strip_quote_prefix(line, key)
         piece = "".join(line.split())
         length += len(piece)
         if index < last:

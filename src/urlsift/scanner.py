@@ -16,6 +16,9 @@ never validates (see :mod:`urlsift.rejoin` and :mod:`urlsift.validation`).
 * **A bare URL crosses a line end** after a hyphen (RFC 1738 appendix), or where the
   evidence of :mod:`urlsift._wrap` says a mail client wrapped it; that decision reads the
   whole next line, so it waits until the line is in the buffer.
+* **One buffer, one decider.** The text, its absolute offsets, line numbers and the quote
+  prefix of the line it starts in are kept by :class:`urlsift._textbuffer.TextBuffer`;
+  this module decides, and tells the buffer which text is decided.
 * **Chunking never changes results.** Every decision reads only characters present in the
   buffer; a decision that would read past the buffer's end is *deferred* (the handler
   returns ``None``) and retried when more text arrives or at :meth:`Scanner.close`.
@@ -44,9 +47,9 @@ from ._context import (
     MAX_SCHEME_LENGTH,
     PAGE_BREAK_SPAN,
     PSEUDO_SCHEMES,
-    QUOTE_PREFIX_SPAN,
     REGISTERED_SCHEMES,
     SCHEME_NAME,
+    TRAILING_PUNCT,
     TRIGGER_LOOKAHEAD,
     URL_PREFIX_WORD,
     Patterns,
@@ -54,6 +57,7 @@ from ._context import (
     quote_key,
 )
 from ._model import Candidate, Kind
+from ._textbuffer import TextBuffer
 from ._wrap import wrapped_continuation
 from .errors import ConfigError
 
@@ -85,12 +89,6 @@ DEFAULT_BLOCK_SIZE = 1 << 16
 # the glue before it and the line break before that) sees the same text whatever the
 # chunking.
 _LOOKBEHIND_KEEP = MAX_SCHEME_LENGTH + 3
-# When the line holding the resume position began at most this many characters before it,
-# the buffer is kept from the line start (so the line's quote prefix can be read from it).
-_KEEP_LINE = 256
-# Characters that prose puts after a URL and that are not taken as part of a bare URL
-# (ASCII ones from the issue; the Unicode closing quotes are never legal in a URL anyway).
-_TRAILING_PUNCT = frozenset(".,;:!?'\u00bb\u201d\u2019\u203a\u3002\uff0c")
 # Closing brackets: the first one without its opener inside a bare URL ends the URL.
 # ("[", "]", "{" and "}" are unsafe (RFC 1738 §2.2): any of them ends a bare URL.)
 _CLOSERS = {
@@ -109,7 +107,7 @@ _PSEUDO_LEADS = frozenset(" \t" + "".join(s[0] + s[0].upper() for s in PSEUDO_SC
 # rule), "[" (an IP literal host), "{" (a sigil before it is dropped).
 _RARE_STOPS = frozenset(_CLOSERS) | {"[", "{"}
 # Characters _trim may drop from a bare URL's end.
-_TRIMMED = _TRAILING_PUNCT | {"-"}
+_TRIMMED = TRAILING_PUNCT | {"-"}
 # Sigils of brace templates and markup ("${USER}", "%{d}", AmigaGuide's "@{fg text}"):
 # dropped from a bare URL's end when the "{" that follows ended the URL.
 _BRACE_SIGILS = frozenset("$%@")
@@ -250,23 +248,14 @@ class Scanner:
         self._max_wrapper = max_wrapper_length
         self._block_size = block_size
         self._p: Patterns = compile_patterns(self.schemes, max_url_length)
-        self._buf = ""  # undecided text; buf[0] is at absolute offset _base
-        self._base = origin[0]
-        self._pos = 0  # scanning resumes here (index into _buf)
-        self._pending: list[str] = []
-        self._pending_len = 0
+        self._text = TextBuffer(origin)  # the undecided text, its offsets and lines
+        self._pos = 0  # scanning resumes here (index into self._text.text)
         # Undecided text after the resume position: the next pass waits until at least as
         # much has arrived, so a deferred span is walked again at most once per doubling
         # (fed in small blocks, a 4 KB hyphen chain was walked once per block).
         self._wait = 0
         self._skipping = False  # inside the rest of a bare URL cut at the length bound
         self._closed = False
-        # Line cursor: _cur is an index into _buf whose line number and line start are known.
-        self._cur = 0
-        self._cur_line = origin[1]
-        self._cur_line_start = origin[0]  # absolute offset of the first character of _cur's line
-        # Quote prefix of the line holding _buf[0] when that line began before _buf[0].
-        self._head_prefix = ""
 
     # -- public API ---------------------------------------------------------------------
 
@@ -293,9 +282,8 @@ class Scanner:
             raise RuntimeError("Scanner.feed() called after close()")
         if not text:
             return []
-        self._pending.append(text)
-        self._pending_len += len(text)
-        if self._pending_len < self._block_size or self._pending_len < self._wait:
+        waiting = self._text.add(text)
+        if waiting < self._block_size or waiting < self._wait:
             return []
         return self._run(final=False)
 
@@ -309,18 +297,14 @@ class Scanner:
             return []
         self._closed = True
         found = self._run(final=True)
-        self._buf = ""
+        self._text.clear()
         return found
 
     # -- scanning pass ------------------------------------------------------------------
 
     def _run(self, final: bool) -> list[Candidate]:
-        if self._pending:
-            self._buf += "".join(self._pending)
-            self._pending.clear()
-            self._pending_len = 0
         out: list[Candidate] = []
-        buf = self._buf
+        buf = self._text.flush()
         n = len(buf)
         pos = self._pos
         angle_trigger = self._p.angle_trigger
@@ -382,7 +366,7 @@ class Scanner:
 
     def _skip_token(self, pos: int, final: bool) -> int:
         """Skip the rest of a bare URL that was cut at the length bound."""
-        buf = self._buf
+        buf = self._text.text
         token = self._p.bare_token
         while True:
             m = token.match(buf, pos)
@@ -395,69 +379,12 @@ class Scanner:
             pos = end
 
     def _drop_decided(self) -> None:
-        """Drop decided text from the buffer, keeping what look-behinds and quotes need."""
-        buf = self._buf
-        cut = max(0, self._pos - _LOOKBEHIND_KEEP)
-        if cut == 0:
-            return
-        line, line_start = self._line_info(cut)
-        start_in_buf = line_start - self._base
-        if start_in_buf >= 0:
-            if cut - start_in_buf <= _KEEP_LINE:
-                cut = start_in_buf
-            else:
-                self._head_prefix = self._quote_prefix_at(start_in_buf, cut)
-        if cut <= 0:
-            return
-        self._buf = buf[cut:]
-        self._base += cut
-        self._pos -= cut
-        self._cur = 0
-        self._cur_line = line
-        self._cur_line_start = line_start
+        """Drop decided text from the buffer, keeping what look-behinds need."""
+        cut = self._pos - _LOOKBEHIND_KEEP
+        if cut > 0:
+            self._pos -= self._text.discard(cut)
 
-    # -- positions ----------------------------------------------------------------------
-
-    def _line_info(self, i: int) -> tuple[int, int]:
-        """Return (line number, absolute line start) of buffer index ``i``; moves the cursor."""
-        buf = self._buf
-        cur = self._cur
-        if i >= cur:
-            newlines = buf.count("\n", cur, i)
-            if newlines:
-                self._cur_line += newlines
-                self._cur_line_start = self._base + buf.rfind("\n", cur, i) + 1
-        else:
-            newlines = buf.count("\n", i, cur)
-            if newlines:
-                self._cur_line -= newlines
-                back = buf.rfind("\n", 0, i)
-                # Only reached for short backward moves inside the kept buffer.
-                self._cur_line_start = self._base + back + 1 if back >= 0 else self._base
-        self._cur = i
-        return self._cur_line, self._cur_line_start
-
-    def _quote_prefix_at(self, line_start: int, limit: int) -> str:
-        m = self._p.quote_prefix.match(self._buf, line_start, limit)
-        return m.group() if m else ""
-
-    def _prefix_undecided(self, j: int, final: bool) -> bool:
-        """Could the quote prefix starting at ``j`` still grow with more text?
-
-        True while the buffer ends within a prefix's longest possible extent and holds only
-        prefix characters from ``j``: ``"> "`` may yet become ``">   >"`` (another speaker).
-        """
-        rest = self._buf[j : j + QUOTE_PREFIX_SPAN]
-        return not final and j + QUOTE_PREFIX_SPAN > len(self._buf) and not rest.strip(" \t>")
-
-    def _line_quote_prefix(self, line_start_abs: int, i: int) -> str:
-        """Return the mail quote prefix of the line that holds buffer index ``i``."""
-        start = line_start_abs - self._base
-        if start < 0:
-            return self._head_prefix
-        if self._buf[start] not in " \t>":  # most lines: no quote prefix at all
-            return ""
-        return self._quote_prefix_at(start, i)
+    # -- candidates ---------------------------------------------------------------------
 
     def _make(
         self,
@@ -472,16 +399,18 @@ class Scanner:
     ) -> Candidate:
         # ``at``: (line, absolute line start) of ``start`` when the caller already has it.
         # Arguments are positional in the hot calls (cheaper than keywords).
-        line, line_start = self._line_info(start) if at is None else at
-        base = self._base
-        end_line = line + self._buf.count("\n", start, end - 1) if end - 1 > start else line
+        text = self._text
+        line, line_start = text.line_at(start) if at is None else at
+        base = text.base
+        buf = text.text
+        end_line = line + buf.count("\n", start, end - 1) if end - 1 > start else line
         # Every field, in Candidate's order, through tuple.__new__: the named tuple's own
         # __new__ is a Python function that does the same after binding its parameters.
         return _new_tuple(
             Candidate,
             (
                 kind,
-                self._buf[start:end],
+                buf[start:end],
                 body,
                 base + start,
                 base + end,
@@ -502,9 +431,9 @@ class Scanner:
         name = scheme.lower()
         if name in self._known_schemes or name.startswith("x-"):
             return True
-        if after + 2 > len(self._buf) and not final:
+        if after + 2 > len(self._text.text) and not final:
             return None
-        return self._buf.startswith("//", after)
+        return self._text.text.startswith("//", after)
 
     def _glued(self, start: int, colon: int, word: str, final: bool) -> bool | None:
         """Is the scheme word at ``start``, right after a "+" or "-", a URL? (See GLUE.)
@@ -515,7 +444,7 @@ class Scanner:
         """
         if word.lower() == URL_PREFIX_WORD:
             return False
-        buf = self._buf
+        buf = self._text.text
         if colon + 3 > len(buf) and not final:
             return None
         if buf.startswith("//", colon + 1):
@@ -527,7 +456,7 @@ class Scanner:
 
     def _at_angle(self, t: int, final: bool, out: list[Candidate]) -> int | None:
         """Handle ``<scheme:`` at ``t``: a ``<URL:...>`` wrapper or a ``<scheme:...>``."""
-        buf = self._buf
+        buf = self._text.text
         n = len(buf)
         m = self._p.scheme_ahead.match(buf, t + 1)
         if m is None:  # cannot happen: the trigger's look-ahead matched the same text
@@ -559,10 +488,10 @@ class Scanner:
         self, t: int, kind: Kind, content: int, final: bool, out: list[Candidate]
     ) -> int | None:
         """Find the end of a ``<...>`` span whose content starts at ``content``."""
-        buf = self._buf
+        buf = self._text.text
         n = len(buf)
-        at = self._line_info(t)
-        prefix = self._line_quote_prefix(at[1], t)
+        at = self._text.line_at(t)
+        prefix = self._text.quote_prefix(at[1], t)
         key = quote_key(prefix) if prefix else ""
         limit = t + self._max_wrapper
         stop = self._p.wrapper_stop
@@ -588,7 +517,7 @@ class Scanner:
             # A line break: strip the first line's quote prefix, stop at a blank line.
             j = m.end()
             if key:
-                if self._prefix_undecided(j, final):
+                if self._text.prefix_undecided(j, final):
                     return None
                 q = self._p.quote_prefix.match(buf, j)
                 if q is not None:
@@ -616,9 +545,9 @@ class Scanner:
 
         Returns None when the answer needs text not yet in the buffer.
         """
-        if len(self._buf) - j < PAGE_BREAK_SPAN and not final:
+        if len(self._text.text) - j < PAGE_BREAK_SPAN and not final:
             return None
-        m = self._p.page_break.match(self._buf, j)
+        m = self._p.page_break.match(self._text.text, j)
         return -1 if m is None else int(m.end())
 
     def _unclosed(
@@ -632,7 +561,7 @@ class Scanner:
         out: list[Candidate],
     ) -> int:
         """Report an unclosed wrapper: its URL runs to the first whitespace after it."""
-        buf = self._buf
+        buf = self._text.text
         i = content
         lead_end = min(stop, content + _MAX_LEADING_SPACE)
         while i < lead_end and buf[i].isspace():
@@ -654,7 +583,7 @@ class Scanner:
 
     def _at_prefix(self, t: int, final: bool, out: list[Candidate]) -> int | None:
         """Handle ``URL:`` (colon at ``t``): a prefixed URL if a known scheme follows."""
-        buf = self._buf
+        buf = self._text.text
         gap = self._p.prefix_gap.match(buf, t + 1)
         s = gap.end() if gap else t + 1
         m = self._p.scheme_ahead.match(buf, s)
@@ -684,7 +613,7 @@ class Scanner:
         URL is walked, and a URL found empty after the walk ("http://.") held nothing but
         slashes and trailing punctuation.
         """
-        buf = self._buf
+        buf = self._text.text
         n = len(buf)
         colon = buf.index(":", url_start)
         if colon + 1 >= n and not final:
@@ -692,8 +621,8 @@ class Scanner:
         # A double colon is a Perl or C++ name ("HTTP::Request", "File::Find").
         if buf.startswith(":", colon + 1):
             return -1
-        line, line_start = self._line_info(start)
-        prefix = self._line_quote_prefix(line_start, start)
+        line, line_start = self._text.line_at(start)
+        prefix = self._text.quote_prefix(line_start, start)
         key = quote_key(prefix) if prefix else ""
         cap = url_start + self._max_url + 1  # reaching it means the URL is too long
         limit = min(n, cap)
@@ -742,7 +671,7 @@ class Scanner:
             if buf[e - 1] == "-":
                 j = self._next_line(e, key, final)
             elif kind == "bare" and buf[e : e + 1] in ("\n", "\r"):
-                j = wrapped_continuation(buf, url_start, e, line_start - self._base, final)
+                j = wrapped_continuation(buf, url_start, e, line_start - self._text.base, final)
             else:
                 break
             if j is None:
@@ -775,7 +704,7 @@ class Scanner:
         before ``counted``; the ones from there on are counted here, once each. Returns
         ``(end, ended at a closer, counted)``.
         """
-        buf = self._buf
+        buf = self._text.text
         opener = self._p.opener
         segment = self._p.bare_segment
         while True:
@@ -809,7 +738,7 @@ class Scanner:
         Returns the index where the continuation starts, -1 when the URL ends at ``e``, or
         None when the answer needs more text.
         """
-        buf = self._buf
+        buf = self._text.text
         if buf[e - 2] == "-":  # buf[e - 1] is a hyphen, and "scheme:" precedes it
             return -1
         n = len(buf)
@@ -822,7 +751,7 @@ class Scanner:
             return -1
         j = k + 1
         if key:
-            if self._prefix_undecided(j, final):
+            if self._text.prefix_undecided(j, final):
                 return None
             q = self._p.quote_prefix.match(buf, j)
             if q is not None and quote_key(q.group()) == key:
@@ -837,7 +766,7 @@ class Scanner:
             return None
         if not any(c not in _NOT_CONTINUATION for c in buf[j:seg_end]):
             return -1
-        if buf[e - 2] in _TRAILING_PUNCT and self._p.prose_word.match(buf, j, seg_end + 1):
+        if buf[e - 2] in TRAILING_PUNCT and self._p.prose_word.match(buf, j, seg_end + 1):
             return -1
         return j
 
@@ -847,12 +776,12 @@ class Scanner:
         Closing brackets need no rule here: the first unbalanced one already ended the
         URL, so every closer left is balanced ("/wiki/Foo_(bar)" keeps its ")").
         """
-        buf = self._buf
+        buf = self._text.text
         if buf[end - 1] not in _TRIMMED:  # most URLs: nothing to drop
             return end
         while end > start:
             char = buf[end - 1]
-            if char in _TRAILING_PUNCT:
+            if char in TRAILING_PUNCT:
                 end -= 1
             elif char == "-" and buf[end - 2] == "-":
                 # A run of two or more hyphens at the end is a dash, a ruler or a signature

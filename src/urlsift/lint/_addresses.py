@@ -16,6 +16,8 @@ import ipaddress
 import re
 from collections.abc import Callable
 
+from .._context import scheme_name
+
 IPAddress = ipaddress.IPv4Address | ipaddress.IPv6Address
 
 __all__ = [
@@ -128,7 +130,8 @@ def is_public(address: IPAddress) -> bool:
     return special_kind(address) is None
 
 
-_USERINFO = re.compile(r"(?i)(\b[a-z][a-z0-9+.\-]*://[^\s/?#@:\[\]]*):[^\s/?#@]*@")
+# A scheme name of any length: a password after a long scheme is redacted too.
+_USERINFO = re.compile(rf"(?i)(\b{scheme_name(None)}://[^\s/?#@:\[\]]*):[^\s/?#@]*@")
 
 
 def redact(text: str) -> str:

@@ -28,6 +28,7 @@ from collections.abc import Iterator
 
 from markdown_it import MarkdownIt
 
+from .._context import scheme_name
 from .extract_html import scan_html_region
 from .findings import (
     Extracted,
@@ -50,8 +51,9 @@ _LINK_OPEN = re.compile(r"\]\(")
 # A link title after a destination, as the pattern \s+(?:"[^"]*"|'[^']*'|\([^()]*\))\s*\Z
 # would find it in the content: read from the end by `_content`, closing -> opening mark.
 _TITLE_OPENERS = {'"': '"', "'": "'", ")": "("}
-# <scheme:...> (CommonMark autolink), tolerating whitespace inside for URL004.
-_AUTOLINK = re.compile(rf"<([A-Za-z][A-Za-z0-9+.\-]{{1,31}}:[^<>]{{0,{MAX_DESTINATION}}})>")
+# <scheme:...> (CommonMark autolink), tolerating whitespace inside for URL004. CommonMark
+# 0.31 §6.5 takes a scheme of 2 to 32 characters there, so the bounds are its own.
+_AUTOLINK = re.compile(rf"<({scheme_name(32, 2)}:[^<>]{{0,{MAX_DESTINATION}}})>")
 # [label]: destination (a link reference definition), after up to 3 spaces and any
 # blockquote markers; the destination may start on the next line.
 _REFERENCE = re.compile(

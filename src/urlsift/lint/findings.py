@@ -18,6 +18,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Literal
 
+from .._context import scheme_name
 from .._model import Candidate, Policy, Url
 from ..api import Judge
 from ..scanner import DEFAULT_SCHEMES, Scanner
@@ -113,8 +114,9 @@ def mask(text: str, spans: Iterable[tuple[int, int]]) -> str:
 
 _BLANK_NON_BREAKS = re.compile(r"[^\r\n]")
 
-# RFC 3986 §3.1: scheme = ALPHA *( ALPHA / DIGIT / "+" / "-" / "." ), then ":".
-_SCHEME = re.compile(r"([A-Za-z][A-Za-z0-9+.\-]{0,31}):")
+# A link target's scheme, then ":": the scanner's scheme name, so that a configured scheme
+# (up to MAX_SCHEME_LENGTH characters) is found in document links as in text.
+_SCHEME = re.compile(rf"({scheme_name()}):")
 _WHITESPACE = re.compile(r"\s")
 # Sphinx roles that link documents (reST :doc:`x`, MyST {doc}`x`) -> local link origin.
 _LINK_ROLES = {"doc": "rst-doc", "ref": "rst-ref", "std:doc": "rst-doc", "std:ref": "rst-ref"}

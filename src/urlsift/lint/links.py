@@ -41,6 +41,7 @@ from typing import Any, get_args
 
 import httpx
 
+from .._context import scheme_name
 from ..errors import ConfigError
 from ._addresses import redact
 from ._http import (
@@ -339,7 +340,8 @@ _CONFIG_KEYS: dict[str, tuple[str, _Converter]] = {
 # --- from findings to targets ------------------------------------------------------
 
 
-_SCHEME = re.compile(r"([A-Za-z][A-Za-z0-9+.\-]*):")
+# The scheme of a reading (only http and https are checked, so the scanner's bound is enough).
+_SCHEME = re.compile(rf"({scheme_name()}):")
 
 
 def _target(

@@ -30,6 +30,7 @@ from __future__ import annotations
 import html
 import re
 
+from .._context import scheme_name
 from .css import css_urls
 from .htmltokens import RAW_TEXT_ELEMENTS, UNRENDERED_ELEMENTS, Token, tokenize
 
@@ -63,8 +64,10 @@ HIDDEN_TAGS = frozenset({"script", "style", "template", "head"})
 """Tags whose content is not visible text (``<title>`` inside ``<head>`` is an exception;
 ``<body>`` ends any unclosed ``<head>``)."""
 
-# RFC 3986 §3.1: scheme = ALPHA *( ALPHA / DIGIT / "+" / "-" / "." ), then ":".
-_ABSOLUTE = re.compile(r"[A-Za-z][A-Za-z0-9+.\-]*:")
+# A value that starts with a scheme name and ":" (RFC 3986 §3.1) is an absolute URL.
+# Unbounded (matched at the value's start only, so linear): a value with a scheme of any
+# length is kept, as a browser would keep it.
+_ABSOLUTE = re.compile(f"{scheme_name(None)}:")
 _TAB_OR_NEWLINE = re.compile(r"[\t\r\n]")
 
 

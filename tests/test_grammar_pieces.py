@@ -1,0 +1,275 @@
+"""One definition per piece of the context grammar, and the grammar's comments kept honest.
+
+* The BNF lines written in ``_grammar.py``'s comments are RFC 1738 §5's (checked against the
+  RFC's text in ``corpora/rfc``), and its ``BNF`` table (quoted in defect messages) says the
+  same as those comments.
+* Every pattern that looks for a scheme name in text is derived from ``_grammar.SCHEME_CHARS``
+  through ``_context.scheme_name``; no module spells the class out again.
+* ``_context``, ``_textbuffer``, ``scanner`` and ``rejoin`` import one another one way only.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from urlsift import Scanner, _context, _grammar
+from urlsift.lint.extract import ExtractOptions, extract_document
+
+ROOT = Path(__file__).resolve().parent.parent
+SRC = ROOT / "src" / "urlsift"
+RFC1738 = ROOT / "corpora" / "rfc" / "rfc1738.txt"
+
+# A rule as the comments write it: "# name = right-hand side", continued on lines indented
+# past the "=" ("#             [ ..."). An RFC 822 comment ("; depends on protocol") ends it.
+_RULE = re.compile(r"^# ([a-z0-9+_-]+) = (.*)$")
+_CONTINUED = re.compile(r"^# {5,}(\S.*)$")
+_RFC_COMMENT = re.compile(r"\s;\s.*\Z")
+
+# BNF table entries that are urlsift's own, not lines of RFC 1738 §5 (see their comments in
+# _grammar.py): https follows httpurl under its own name; the gopher search is *xchar.
+_OWN_RULES = {"httpsurl", "gopher-search"}
+
+
+def _normal(text: str) -> str:
+    return " ".join(text.split())
+
+
+def _comment_rules() -> dict[str, str]:
+    """The BNF rules written in the comments above the grammar's sources, by name."""
+    source = (SRC / "_grammar.py").read_text(encoding="utf-8")
+    # The rules of §5 come before the url table; later comments refer back to them.
+    lines = source[: source.index("URL_SOURCES: dict")].splitlines()
+    rules: dict[str, str] = {}
+    name = ""
+    for line in lines:
+        rule = _RULE.match(line)
+        continued = _CONTINUED.match(line)
+        if rule:
+            name = rule.group(1)
+            assert name not in rules, f"rule {name} is written twice"
+            rules[name] = rule.group(2)
+        elif continued and name:
+            rules[name] += " " + continued.group(1)
+        else:
+            name = ""
+    return {k: _normal(_RFC_COMMENT.sub("", f"{k} = {v}")) for k, v in rules.items()}
+
+
+def _rfc_section_5() -> str:
+    text = RFC1738.read_text(encoding="utf-8")
+    section = text[text.index("\n5. BNF for specific URL schemes") : text.index("\n6. Security")]
+    # Drop the page footers and headers a rule may be split by.
+    kept = [
+        line
+        for line in section.splitlines()
+        if not re.search(r"\[Page \d+\]$|^RFC 1738 ", line) and "\f" not in line
+    ]
+    return _normal(_RFC_COMMENT.sub("", "\n".join(kept)).replace("\n", " "))
+
+
+def test_the_comment_rules_are_rfc_1738_section_5() -> None:
+    section = _rfc_section_5()
+    rules = _comment_rules()
+    assert len(rules) > 50  # the parse found the grammar
+    for name, rule in rules.items():
+        # The comments shorten the letter and digit lists with "...".
+        pattern = re.escape(rule).replace(re.escape("..."), ".{1,200}?")
+        assert re.search(pattern, section), f"{name}: {rule!r} is not RFC 1738 §5's text"
+
+
+def test_the_bnf_table_equals_the_comments() -> None:
+    rules = _comment_rules()
+    for name, line in _grammar.BNF.items():
+        if name in _OWN_RULES:
+            assert name not in rules
+            continue
+        assert name in rules, f"BNF[{name!r}] has no comment in _grammar.py"
+        assert _normal(line) == rules[name], name
+
+
+def test_the_bnf_check_catches_a_drift() -> None:
+    # The comparison above is not vacuous: a changed table line is told apart.
+    rules = _comment_rules()
+    drifted = _grammar.BNF["user"].replace('"&"', '"&" | "@"')
+    assert _normal(drifted) != rules["user"]
+    assert _normal(_grammar.BNF["user"]) == rules["user"]
+
+
+# --- one scheme-name definition -------------------------------------------------------
+
+# A character class spelled out by hand: its body, for finding scheme-name classes.
+_CLASS = re.compile(r"\[((?:\\.|[^\]\\])*)\]")
+# The scheme characters besides letters and digits, however a class orders or escapes them.
+_SCHEME_SIGNS = {"+", ".", "-"}
+# Lines that still spell the class out (whichever module holds them), and why they may:
+_SPELLED_ON_PURPOSE = {
+    # a pattern over raw message bytes (sources), used before the text is decoded;
+    '_URL_LINE = re.compile(rb"^[A-Za-z][A-Za-z0-9+.-]*://", re.MULTILINE)',
+    # RFC 1738's own scheme (a digit may come first) in the normaliser's split.
+    'r"([A-Za-z0-9+.\\-]+):"',
+}
+
+
+def _is_scheme_class(body: str) -> bool:
+    rest = body
+    for span in ("A-Z", "a-z", "0-9"):
+        if span not in rest:
+            return False
+        rest = rest.replace(span, "")
+    return set(rest.replace("\\", "")) == _SCHEME_SIGNS
+
+
+@pytest.mark.parametrize(
+    "path", sorted(p for p in SRC.rglob("*.py") if p.name not in {"_grammar.py"})
+)
+def test_no_module_spells_the_scheme_class_out(path: Path) -> None:
+    text = path.read_text(encoding="utf-8")
+    for lineno, line in enumerate(text.splitlines(), 1):
+        if line.lstrip().startswith("#") or line.strip() in _SPELLED_ON_PURPOSE:
+            continue
+        bodies = _CLASS.findall(line)
+        assert not any(map(_is_scheme_class, bodies)), f"{path.name}:{lineno}: {line.strip()}"
+
+
+def test_the_spelled_class_check_finds_the_old_copies() -> None:
+    # The four copies the scheme patterns were before (the check would find them).
+    for old in (
+        r"[A-Za-z][A-Za-z0-9+.\-]{0,63}",
+        r"([A-Za-z][A-Za-z0-9+.\-]{0,31}):",
+        r"[A-Za-z][A-Za-z0-9+.\-]*:",
+        r"[a-zA-Z0-9+\-.]++",
+    ):
+        assert any(map(_is_scheme_class, _CLASS.findall(old))), old
+
+
+def test_scheme_name_is_built_from_the_one_class() -> None:
+    assert f"[{_grammar.SCHEME_CHARS}]++" == _grammar.SCHEME
+    assert _context.scheme_name(_context.MAX_SCHEME_LENGTH) == _context.SCHEME
+    one = re.compile(_context.scheme_name() + r"\Z")
+    for name in ("http", "git+ssh", "z39.50", "A", "a" * _context.MAX_SCHEME_LENGTH):
+        assert one.match(name), name
+    for name in ("1a", "+a", "a_b", "", "a" * (_context.MAX_SCHEME_LENGTH + 1)):
+        assert not one.match(name), name
+    autolink = re.compile(_context.scheme_name(32, 2) + r"\Z")
+    assert [bool(autolink.match("a" * n)) for n in (1, 2, 32, 33)] == [False, True, True, False]
+    assert re.compile(_context.scheme_name(None) + r"\Z").match("a" * 1000)
+
+
+def test_lint_reads_a_configured_long_scheme_in_a_markdown_link() -> None:
+    # Document links used a 32-character scheme bound of their own, so a Markdown link to
+    # a configured scheme of 33 to 64 characters (the scanner's bound) was taken for a
+    # relative path (a local link, checked as a missing file) and its URL for a bare one.
+    scheme = "x" * 40
+    text = f"see [it]({scheme}:thing) and {scheme}:other\n"
+    found = extract_document(text, "doc.md", "markdown", ExtractOptions(schemes=(scheme,)))
+    assert [(f.url, f.origin) for f in found.findings] == [
+        (f"{scheme}:thing", "markdown-link"),
+        (f"{scheme}:other", "bare"),
+    ]
+    assert found.local_links == ()
+
+
+# --- quote prefixes -------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("line", "key", "rest"),
+    [
+        ("> http://x/", ">", "http://x/"),
+        (">> a", ">>", "a"),
+        ("> > a", ">>", "a"),
+        ("  >\t> a", ">>", "a"),
+        ("> > a", ">", "> > a"),  # another speaker: left as it is
+        (">a", ">>", ">a"),
+        ("a > b", ">", "a > b"),
+        ("    > a", ">", "    > a"),  # four spaces: an indented line, not a prefix
+    ],
+)
+def test_strip_quote_prefix(line: str, key: str, rest: str) -> None:
+    assert _context.strip_quote_prefix(line, key) == rest
+
+
+# Lines of quoted mail around URLs that continue on the next line (hyphen breaks,
+# wrappers, client wraps), with prefixes of one and of other speakers.
+_PREFIXES = st.sampled_from(["", "> ", ">> ", "> > ", "   > ", "    > ", ">", "\t> "])
+_CONTENT = st.sampled_from(
+    [
+        " ",
+        "http://example.org/a-",
+        "<URL:ftp://x.example/a",
+        "<http://y.example/",
+        ">",
+        "b/c.html",
+        "path-",
+        "word",
+        "http://example.org/" + "p" * 40,
+    ]
+)
+_QUOTED_MAIL = st.lists(
+    st.tuples(_PREFIXES, st.lists(_CONTENT, max_size=4).map("".join)).map("".join),
+    max_size=10,
+).map("\n".join)
+
+
+@settings(max_examples=300, deadline=None)
+@given(_QUOTED_MAIL)
+def test_continuation_lines_carry_the_first_lines_prefix_or_none(text: str) -> None:
+    # What makes strip_quote_prefix the rejoiner's rule: a continuation line the scanner
+    # takes into a span starts with the first line's quote prefix (by key), or with none.
+    scanner = Scanner()
+    for candidate in scanner.feed(text) + scanner.close():
+        if not candidate.quote_prefix:
+            continue
+        key = _context.quote_key(candidate.quote_prefix)
+        for line in candidate.body.split("\n")[1:]:
+            m = _context.QUOTE_PREFIX_RE.match(line)
+            assert m is None or _context.quote_key(m.group()) == key, (text, candidate)
+
+
+# --- import direction -----------------------------------------------------------------
+
+# Module -> the modules of this group it may import (the one-way order of the core).
+_ORDER = {
+    "_grammar": set(),
+    "_context": {"_grammar"},
+    "_textbuffer": {"_context"},
+    "_wrap": {"_context"},
+    "scanner": {"_context", "_textbuffer", "_wrap"},
+    "rejoin": {"_context"},
+}
+
+
+def _package_imports(name: str) -> set[str]:
+    tree = ast.parse((SRC / f"{name}.py").read_text(encoding="utf-8"))
+    found: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom) and node.level == 1:
+            modules = [node.module] if node.module else [a.name for a in node.names]
+            found.update(m.split(".")[0] for m in modules)
+        elif isinstance(node, ast.ImportFrom) and node.module and node.module.startswith("urlsift"):
+            found.add(node.module.split(".")[1] if "." in node.module else "")
+    return found & set(_ORDER)
+
+
+@pytest.mark.parametrize("name", sorted(_ORDER))
+def test_core_grammar_modules_import_one_way(name: str) -> None:
+    assert _package_imports(name) <= _ORDER[name]
+
+
+def test_no_import_circle_between_context_scanner_rejoin() -> None:
+    graph = {name: _package_imports(name) for name in _ORDER}
+
+    def reaches(start: str, goal: str, seen: set[str]) -> bool:
+        for nxt in graph[start]:
+            if nxt == goal or (nxt not in seen and reaches(nxt, goal, seen | {nxt})):
+                return True
+        return False
+
+    assert not [name for name in graph if reaches(name, name, set())]
+    assert "scanner" not in graph["rejoin"]
