@@ -108,12 +108,7 @@ _CLASS = re.compile(r"\[((?:\\.|[^\]\\])*)\]")
 # The scheme characters besides letters and digits, however a class orders or escapes them.
 _SCHEME_SIGNS = {"+", ".", "-"}
 # Lines that still spell the class out (whichever module holds them), and why they may:
-_SPELLED_ON_PURPOSE = {
-    # a pattern over raw message bytes (sources), used before the text is decoded;
-    '_URL_LINE = re.compile(rb"^[A-Za-z][A-Za-z0-9+.-]*://", re.MULTILINE)',
-    # RFC 1738's own scheme (a digit may come first) in the normaliser's split.
-    'r"([A-Za-z0-9+.\\-]+):"',
-}
+_SPELLED_ON_PURPOSE: set[str] = set()
 
 
 def _is_scheme_class(body: str) -> bool:

@@ -54,6 +54,7 @@ from __future__ import annotations
 
 import re
 
+from ._grammar import SCHEME_CHARS
 from .schemes import default_registry
 
 __all__ = ["normalize"]
@@ -64,7 +65,7 @@ __all__ = ["normalize"]
 # brackets is an IPv6 literal (not RFC 1738, but lower-cased all the same). The match
 # ends where the path, query or fragment starts. No nested repetition: linear.
 _SPLIT = re.compile(
-    r"([A-Za-z0-9+.\-]+):"
+    rf"([{SCHEME_CHARS}]+):"
     r"(?://(?:([^/?#]*)@)?(\[[^\]/?#]*\](?=[:/?#]|\Z)|[^:/?#]*)(?::([^/?#]*))?)?"
 )
 

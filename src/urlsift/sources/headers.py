@@ -41,6 +41,7 @@ from email.policy import compat32
 from email.utils import collapse_rfc2231_value
 from functools import lru_cache
 
+from .._context import scheme_name
 from .._model import Defect
 from .charsets import codec_name
 
@@ -184,7 +185,7 @@ def url_line_defect(data_length: int, header: int, body: int) -> Defect | None:
 
 
 # A line starting "scheme://" (RFC 1738 §2.1 scheme characters, lower or upper case).
-_URL_LINE = re.compile(rb"^[A-Za-z][A-Za-z0-9+.-]*://", re.MULTILINE)
+_URL_LINE = re.compile(rb"^" + scheme_name(None).encode("ascii") + rb"://", re.MULTILINE)
 
 
 def _blank_line(data: bytes) -> tuple[int, int]:
