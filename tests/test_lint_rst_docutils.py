@@ -18,6 +18,7 @@ import pytest
 
 docutils = pytest.importorskip("docutils")
 
+from _rst_cases import STRUCTURE_CASE  # noqa: E402
 from urlsift.lint.extract import extract_document  # noqa: E402
 from urlsift.lint.extract_rst_docutils import docutils_links  # noqa: E402
 from urlsift.scanner import DEFAULT_SCHEMES  # noqa: E402
@@ -41,24 +42,7 @@ def _differences(path: Path, text: str) -> tuple[set[str], set[str]]:
 
 
 def test_structure_cases_agree_with_docutils() -> None:
-    text = (
-        "Title\n=====\n\n"
-        ".. image:: https://img.example/v.svg?maxAge=86400\n"
-        "    :target: https://pypi.example/project/\n"
-        "    :alt: PyPI Version Badge\n\n"
-        ".. figure:: https://fig.example/f.png\n   :width: 50\n\n"
-        "   Caption with https://caption.example/x inside.\n\n"
-        "__ http://sourceforge.example/tracker/?group_id=5470\n\n"
-        "``AAA[,BBB]...``\n    List of initials.\n\n"
-        "Edit :file:`setup.cfg` and :code:`'https://code.example'`, not\n"
-        "``https://literal.example`` but `the site <https://site.example/>`_\n"
-        "and https://bare.example/x, `https://label.example <https://to.example/>`_.\n\n"
-        ">>> url = 'https://doctest.example/'\n\n"
-        ".. a comment with https://comment.example/\n\n"
-        "* a bullet::\n\n    https://in-literal.example/\n\n"
-        "  - https://after-literal.example/\n"
-    )
-    assert _differences(Path("case.rst"), text) == (set(), set())
+    assert _differences(Path("case.rst"), STRUCTURE_CASE) == (set(), set())
 
 
 # Known differences on the real trees: each is a case the extractor gets right for a reader.

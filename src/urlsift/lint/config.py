@@ -474,23 +474,24 @@ def _size(table: Mapping[str, object], key: str, where: str) -> int | None:
     raise ConfigError(f"{key} in {where}", value, "must be a positive integer (bytes)")
 
 
-def rst_parser(value: object, option: str) -> RstParser:
+def rst_parser(value: object, option: str, *, usable: bool = True) -> RstParser:
     """Return a valid ``rst-parser`` value.
 
     Args:
         value: the value given.
         option: the key or option it came from (for the error message).
+        usable: also require what the value needs (docutils for ``docutils``).
 
     Returns:
         ``urlsift`` or ``docutils``.
 
     Raises:
-        ConfigError: another value, or ``docutils`` when docutils is not installed (the
-            message says how to install the ``rst`` extra).
+        ConfigError: another value, or (``usable``) ``docutils`` when docutils is not
+            installed: the message says how to install the ``rst`` extra.
     """
     if value not in RST_PARSERS:
         raise ConfigError(option, value, 'must be "urlsift" or "docutils"')
-    if value == "docutils" and not docutils_available():
+    if usable and value == "docutils" and not docutils_available():
         raise ConfigError(option, value, f"docutils is not installed ({RST_EXTRA_HINT})")
     return value
 
@@ -551,7 +552,9 @@ class _Layers:
         self.flags: dict[str, bool] = {}
         self.max_file_size = DEFAULT_MAX_FILE_SIZE
         self.links: dict[str, object] = {}
-        self.rst_parser: RstParser | None = None
+        # The rst-parser key's value and where it was set; checked usable only when no
+        # --rst-parser overrides it.
+        self.rst_parser: tuple[RstParser, str] | None = None
 
     def _globs(self, patterns: Iterable[str], base: Path) -> list[str]:
         rebased = (rebase_glob(pattern, base, self.root) for pattern in patterns)
@@ -608,7 +611,8 @@ class _Layers:
                 self.flags[key] = flag
         self.max_file_size = _size(table, "max-file-size", where) or self.max_file_size
         if "rst-parser" in table:
-            self.rst_parser = rst_parser(table["rst-parser"], f"rst-parser in {where}")
+            option = f"rst-parser in {where}"
+            self.rst_parser = rst_parser(table["rst-parser"], option, usable=False), option
         links = table.get("links", {})
         if not isinstance(links, dict):
             raise ConfigError(f"links in {where}", links, "must be a table")
@@ -629,6 +633,9 @@ class _Layers:
         include = self.include
         if cli.include is not None:
             include = tuple(self._globs(cli.include, base))
+        rst: tuple[object, str] = self.rst_parser or ("urlsift", "rst-parser")
+        if cli.rst_parser is not None:
+            rst = cli.rst_parser, "--rst-parser"
         links = dict(self.links)
         if cli.link_allow_private_redirects:
             links["allow-private-redirects"] = True
@@ -640,11 +647,7 @@ class _Layers:
             exclude=(*self.exclude, *self.extend_exclude, *self._globs(cli.exclude, base)),
             strict=strict,
             include_verbatim=_pick(cli.include_verbatim, flags.get("include-verbatim"), False),
-            rst_parser=(
-                rst_parser(cli.rst_parser, "--rst-parser")
-                if cli.rst_parser is not None
-                else self.rst_parser or "urlsift"
-            ),
+            rst_parser=rst_parser(*rst),
             respect_gitignore=_pick(cli.respect_gitignore, flags.get("respect-gitignore"), True),
             check_links=cli.check_links,
             links=links,

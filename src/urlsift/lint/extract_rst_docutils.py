@@ -46,6 +46,7 @@ from typing import Any, ClassVar
 
 from .extract_rst import extract_rst
 from .findings import (
+    DOCUMENT_LINK_ORIGINS,
     Extracted,
     ExtractOptions,
     FindingBuilder,
@@ -143,6 +144,10 @@ def extract_rst_docutils(text: str, path: str, options: ExtractOptions) -> Extra
     return dataclasses.replace(own, findings=findings)
 
 
+# Punctuation docutils drops from the end of a standalone URI.
+_TRAILING = "-.,;:!?'\")]}>"
+
+
 def _order(finding: Finding) -> tuple[int, int, int, int]:
     return finding.line, finding.column, finding.end_line, finding.end_column
 
@@ -157,8 +162,10 @@ def _spelling(finding: Finding, remaining: Counter[str]) -> str | None:
     """The spelling of ``finding`` that docutils made a link (not yet matched), or None."""
     pieces = finding.raw.split()
     spellings = [finding.url, *finding.alternatives, "".join(pieces)]
-    if len(pieces) > 1:  # a bare URL rejoined over a line break: docutils has its first line
-        spellings.append(pieces[0])
+    if len(pieces) > 1 and finding.origin not in DOCUMENT_LINK_ORIGINS:
+        # A URL the appendix rejoined over a line break: docutils has its first line, less
+        # the punctuation it never ends a standalone URI with.
+        spellings += [pieces[0], pieces[0].rstrip(_TRAILING)]
     for spelling in spellings:
         if remaining[spelling] > 0:
             return spelling
