@@ -178,6 +178,29 @@ def test_a_document_docutils_cannot_read_falls_back_and_is_counted(
 
 
 @needs_docutils
+@pytest.mark.parametrize(
+    ("name", "text"),
+    [
+        ("nested lists", "".join("  " * i + "- item https://x.example/\n\n" for i in range(300))),
+        ("nested quotes", "".join(" " * i + "text https://x.example/\n\n" for i in range(1500))),
+        ("backticks", "`" * 20000 + "\n"),
+        ("wrappers", "<URL:" * 20000),
+        ("broken table", "+---+\n| a |\n+--\n| http://x.example/ |\n"),
+        ("NUL", "a\x00b `x <http://a\x00b>`_ http://c.example/\x00\n"),
+        ("unclosed", "`x <http://a.example/\n\n.. image::\n   :target:\n\n.. _t:\n"),
+    ],
+)
+def test_hostile_documents_never_raise(name: str, text: str) -> None:
+    extracted = extract_document(text, "x.rst", "rst", ExtractOptions(rst_parser="docutils"))
+    # docutils gives up on deep nesting (RecursionError) and long lines: the extractor reads.
+    assert extracted.fallback == (
+        name in ("nested lists", "nested quotes", "backticks", "wrappers")
+    )
+    if extracted.fallback:
+        assert extracted.findings == extract_document(text, "x.rst", "rst").findings
+
+
+@needs_docutils
 def test_no_registration_leaks_between_documents_or_into_docutils() -> None:
     from docutils.core import publish_doctree
     from docutils.parsers.rst import directives, roles
