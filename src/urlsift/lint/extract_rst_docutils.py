@@ -81,6 +81,10 @@ def docutils_links(text: str, schemes: Sequence[str]) -> tuple[tuple[str, str], 
         URI, standalone URI, an image's ``:target:``), ``rst-target`` for an explicit
         target or an image URI. A URI made by a role (``:pep:``) is listed too: whether it
         is written in the text is the caller's business. None when docutils fails.
+
+    Raises:
+        ImportError: docutils is not installed (the ``rst`` extra; the command line and
+            the configuration check :func:`docutils_available` first).
     """
     machinery = _machinery()
     try:
@@ -101,6 +105,9 @@ def extract_rst_docutils(text: str, path: str, options: ExtractOptions) -> Extra
         The findings in source order, with the extractor's local links and anchors;
         :attr:`~.findings.Extracted.fallback` set (and the extractor's findings) when
         docutils could not read the document.
+
+    Raises:
+        ImportError: docutils is not installed.
     """
     own = extract_rst(text, path, options)
     decided = docutils_links(text, options.schemes)
