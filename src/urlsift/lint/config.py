@@ -30,6 +30,8 @@ from pathlib import Path, PurePosixPath
 from typing import cast
 
 from ..errors import ConfigError
+from .extract_rst_docutils import RST_EXTRA_HINT, RST_PARSERS, docutils_available
+from .findings import RstParser
 from .model import DEFAULT_CODES, OPT_IN_GROUPS, RULE_BY_NAME, RULES, LintSeverity
 from .walk import DEFAULT_MAX_FILE_SIZE, Globs, WalkOptions, unanchored
 
@@ -63,6 +65,8 @@ CONFIG_KEYS: dict[str, str] = {
     "strict": "boolean: RFC 1738 strictness: selects the RFC1738 rules, and '~' and "
     "'host?query' are errors",
     "include-verbatim": "boolean: also check URLs in code blocks, code spans, <pre> ...",
+    "rst-parser": '"urlsift" (default) or "docutils": who decides what is a link in reST '
+    "(docutils needs the rst extra)",
     "respect-gitignore": "boolean: skip what .gitignore files ignore (default true)",
     "max-file-size": "integer: largest file linted, in bytes (default 10485760, 10 MiB); "
     "a larger one gets URL011",
@@ -160,6 +164,8 @@ class CliOptions:
     """``--strict``."""
     include_verbatim: bool | None = None
     """``--include-verbatim``."""
+    rst_parser: str | None = None
+    """``--rst-parser``."""
     respect_gitignore: bool | None = None
     """``--no-gitignore`` gives False."""
     check_links: bool = False
@@ -195,6 +201,9 @@ class LintSettings:
     used as it is."""
     include_verbatim: bool = False
     """Also check URLs in code."""
+    rst_parser: RstParser = "urlsift"
+    """Who decides what is a link in reST documents (``docutils``: docutils decides and
+    urlsift's extractor locates, :mod:`.extract_rst_docutils`)."""
     respect_gitignore: bool = True
     """Skip what ``.gitignore`` files ignore."""
     check_links: bool = False
@@ -465,6 +474,28 @@ def _size(table: Mapping[str, object], key: str, where: str) -> int | None:
     raise ConfigError(f"{key} in {where}", value, "must be a positive integer (bytes)")
 
 
+def rst_parser(value: object, option: str, *, usable: bool = True) -> RstParser:
+    """Return a valid ``rst-parser`` value.
+
+    Args:
+        value: the value given.
+        option: the key or option it came from (for the error message).
+        usable: also require what the value needs (docutils for ``docutils``).
+
+    Returns:
+        ``urlsift`` or ``docutils``.
+
+    Raises:
+        ConfigError: another value, or (``usable``) ``docutils`` when docutils is not
+            installed: the message says how to install the ``rst`` extra.
+    """
+    if value not in RST_PARSERS:
+        raise ConfigError(option, value, 'must be "urlsift" or "docutils"')
+    if usable and value == "docutils" and not docutils_available():
+        raise ConfigError(option, value, f"docutils is not installed ({RST_EXTRA_HINT})")
+    return value
+
+
 def _severities(table: Mapping[str, object], where: str) -> dict[str, LintSeverity]:
     value = table.get("severity", {})
     if not isinstance(value, dict):
@@ -521,6 +552,9 @@ class _Layers:
         self.flags: dict[str, bool] = {}
         self.max_file_size = DEFAULT_MAX_FILE_SIZE
         self.links: dict[str, object] = {}
+        # The rst-parser key's value and where it was set; checked usable only when no
+        # --rst-parser overrides it.
+        self.rst_parser: tuple[RstParser, str] | None = None
 
     def _globs(self, patterns: Iterable[str], base: Path) -> list[str]:
         rebased = (rebase_glob(pattern, base, self.root) for pattern in patterns)
@@ -576,6 +610,9 @@ class _Layers:
             if flag is not None:
                 self.flags[key] = flag
         self.max_file_size = _size(table, "max-file-size", where) or self.max_file_size
+        if "rst-parser" in table:
+            option = f"rst-parser in {where}"
+            self.rst_parser = rst_parser(table["rst-parser"], option, usable=False), option
         links = table.get("links", {})
         if not isinstance(links, dict):
             raise ConfigError(f"links in {where}", links, "must be a table")
@@ -596,6 +633,9 @@ class _Layers:
         include = self.include
         if cli.include is not None:
             include = tuple(self._globs(cli.include, base))
+        rst: tuple[object, str] = self.rst_parser or ("urlsift", "rst-parser")
+        if cli.rst_parser is not None:
+            rst = cli.rst_parser, "--rst-parser"
         links = dict(self.links)
         if cli.link_allow_private_redirects:
             links["allow-private-redirects"] = True
@@ -607,6 +647,7 @@ class _Layers:
             exclude=(*self.exclude, *self.extend_exclude, *self._globs(cli.exclude, base)),
             strict=strict,
             include_verbatim=_pick(cli.include_verbatim, flags.get("include-verbatim"), False),
+            rst_parser=rst_parser(*rst),
             respect_gitignore=_pick(cli.respect_gitignore, flags.get("respect-gitignore"), True),
             check_links=cli.check_links,
             links=links,

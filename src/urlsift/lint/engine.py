@@ -52,6 +52,9 @@ class LintResult:
     """Documents checked (unreadable ones included)."""
     urls: int
     """URLs found in them."""
+    fallbacks: int = 0
+    """Documents the parser asked for could not read (``--rst-parser docutils``), read
+    with urlsift's own extractor instead."""
 
     @property
     def files_with_problems(self) -> int:
@@ -119,7 +122,9 @@ def lint_text(
 
 def _extract_options(settings: LintSettings) -> ExtractOptions:
     return ExtractOptions(
-        include_verbatim=settings.include_verbatim, policy=Policy(strict=settings.strict)
+        include_verbatim=settings.include_verbatim,
+        policy=Policy(strict=settings.strict),
+        rst_parser=settings.rst_parser,
     )
 
 
@@ -147,7 +152,7 @@ class _Run:
         self._walk: dict[int, tuple[LintSettings, WalkOptions]] = {}
         self._extract: dict[int, tuple[LintSettings, ExtractOptions]] = {}
         self.out: list[Diagnostic] = []
-        self.files = self.urls = 0
+        self.files = self.urls = self.fallbacks = 0
         # Findings for the link checker, by the settings that govern them (their `links`).
         self.to_check: dict[int, tuple[LintSettings, list[Finding]]] = {}
         self.suppressions: dict[str, Suppressions] = {}
@@ -202,6 +207,7 @@ class _Run:
             extracted = dataclasses.replace(extracted, local_links=kept)
         self.local.add(path, display, extracted)
         self.urls += len(findings)
+        self.fallbacks += extracted.fallback
         self.suppressions[display] = found = Suppressions.parse(text)
         self.out.extend(_finalize(diagnose(findings, text), settings, found, select))
         if settings.check_links and findings:
@@ -221,7 +227,7 @@ class _Run:
                 select = settings.select_for(paths[d.path])
                 self.out.extend(_finalize([d], settings, suppressions, select))
         self.out.sort(key=Diagnostic.sort_key)
-        return LintResult(tuple(self.out), self.files, self.urls)
+        return LintResult(tuple(self.out), self.files, self.urls, self.fallbacks)
 
 
 def lint_paths(

@@ -30,6 +30,7 @@ from .extract_html import extract_html
 from .extract_man import extract_man
 from .extract_markdown import extract_markdown
 from .extract_rst import extract_rst
+from .extract_rst_docutils import extract_rst_docutils
 from .findings import (
     DOCUMENT_LINK_ORIGINS,
     Extracted,
@@ -37,6 +38,7 @@ from .findings import (
     FindingBuilder,
     LineIndex,
     LocalLink,
+    RstParser,
     link_scheme,
     mask,
 )
@@ -50,6 +52,7 @@ __all__ = [
     "FindingBuilder",
     "LineIndex",
     "LocalLink",
+    "RstParser",
     "detect_format",
     "extract_document",
     "extract_findings",
@@ -111,10 +114,21 @@ def extract_text(text: str, path: str, options: ExtractOptions | None = None) ->
     return builder.document(builder.scan(text))
 
 
-_EXTRACTORS: dict[DocumentFormat, Callable[[str, str, ExtractOptions], Extracted]] = {
+_Extractor = Callable[[str, str, ExtractOptions], Extracted]
+
+
+def _extract_rst(text: str, path: str, options: ExtractOptions) -> Extracted:
+    return _RST_EXTRACTORS[options.rst_parser](text, path, options)
+
+
+_RST_EXTRACTORS: dict[RstParser, _Extractor] = {
+    "urlsift": extract_rst,
+    "docutils": extract_rst_docutils,
+}
+_EXTRACTORS: dict[DocumentFormat, _Extractor] = {
     "text": extract_text,
     "markdown": extract_markdown,
-    "rst": extract_rst,
+    "rst": _extract_rst,
     "html": extract_html,
     "man": extract_man,
 }

@@ -38,6 +38,10 @@ DOCUMENT_LINK_ORIGINS = frozenset(
 """Origins of URLs found by a format's own link syntax (not by the appendix forms)."""
 
 
+RstParser = Literal["urlsift", "docutils"]
+"""Who decides what is a link in reST: urlsift's extractor, or docutils."""
+
+
 @dataclass(frozen=True, slots=True)
 class ExtractOptions:
     """What the extractors look at."""
@@ -49,6 +53,9 @@ class ExtractOptions:
     schemes: tuple[str, ...] = DEFAULT_SCHEMES
     """Schemes recognised in bare URLs and (with any scheme followed by ``//``) in
     document links."""
+    rst_parser: RstParser = "urlsift"
+    """Who decides what is a link in reST (``docutils`` needs the ``rst`` extra; see
+    :mod:`.extract_rst_docutils`)."""
 
 
 class LineIndex:
@@ -176,6 +183,10 @@ class Extracted:
     """The fragment identifiers the document defines (heading slugs, ids, labels)."""
     labels: frozenset[str] = frozenset()
     """reST ``.. _label:`` names, normalised (for ``:ref:``, which is project-wide)."""
+    fallback: bool = False
+    """True when the parser asked for could not read the document and urlsift's own
+    extractor's findings stand instead (``--rst-parser docutils`` on a document docutils
+    fails on)."""
 
 
 class FindingBuilder:
