@@ -150,6 +150,26 @@ def test_judge_caches_a_verdict_from_its_second_sighting() -> None:
     assert judge(candidates[4]) == urlsift.Judge(cache_size=0)(candidates[4])
 
 
+@pytest.mark.parametrize("extra", [(), (urlsift.Defect("unknown-charset", "m", "warning"),)])
+def test_judge_all_gives_what_judging_one_by_one_gives(extra: tuple[urlsift.Defect, ...]) -> None:
+    # judge_all is the pipeline's loop with the one-reading path inline: every kind of
+    # candidate (one reading, cached or not; wrapped over lines; hyphen alternatives;
+    # unterminated) gives the record __call__ gives, with and without unit defects.
+    text = (
+        "http://a.example/ <URL:ftp://b.example/x\n  y> http://a.example/ "
+        "<http://c.example/p-\nq> URL:news:comp.lang <URL:http://open.example/\n\n"
+        "http://e.example:80/~u#f mailto:x@y.example\n"
+    ) * 3
+    scanner = urlsift.Scanner()
+    candidates = scanner.feed(text) + scanner.close()
+    context = MessageContext(message=3, message_offset=10)
+    one_by_one = urlsift.Judge()
+    expected = [one_by_one(c, source="s", context=context, extra_defects=extra) for c in candidates]
+    got = urlsift.Judge().judge_all(candidates, source="s", context=context, extra_defects=extra)
+    assert got == expected
+    assert {u.kind for u in got} == {"bare", "wrapped", "angle", "prefixed"}
+
+
 @pytest.mark.parametrize("record", [Url, MessageContext, TextUnit])
 def test_direct_init_takes_the_dataclass_parameters(record: type) -> None:
     # _direct_init replaces the dataclass __init__ of the records made per URL or per

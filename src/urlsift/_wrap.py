@@ -255,7 +255,7 @@ def wrapped_continuation(
         start = line_start
     else:
         return -1  # the line is longer than any wrap column
-    if end - start < MIN_URL_LINE and "\t" not in buf[start:end]:
+    if end - start < MIN_URL_LINE and buf.find("\t", start, end) < 0:
         return -1  # too short a line to be wrapped (the quote prefix only shortens it)
     if buf[end - 1] == "=" and end - start <= QP_LINE_LENGTH:
         return -1  # a quoted-printable soft line break left encoded: the "=" is no URL's

@@ -179,6 +179,71 @@ class Judge:
             chosen.parts,
         )
 
+    def judge_all(
+        self,
+        candidates: Iterable[Candidate],
+        *,
+        source: str = "-",
+        context: MessageContext | None = None,
+        extra_defects: tuple[Defect, ...] = (),
+    ) -> list[Url]:
+        """Judge candidates in order: ``[self(c, ...) for c in candidates]``, faster.
+
+        The pipeline's loop. A candidate with one reading and no unit defects (most) is
+        finished here, its fields unpacked at once and its verdict taken from the cache
+        or :meth:`_one`, instead of through a call of :meth:`__call__` with keywords
+        (a sixth of the judging time per URL); every other candidate goes through it.
+
+        Args:
+            candidates: spans from :class:`Scanner`.
+            source: path the text came from.
+            context: message context for text from mail or news archives.
+            extra_defects: defects of the text unit to attach to every record.
+
+        Returns:
+            The finished records, in the order of the candidates.
+        """
+        if extra_defects:
+            return [
+                self(c, source=source, context=context, extra_defects=extra_defects)
+                for c in candidates
+            ]
+        out: list[Url] = []
+        add = out.append
+        cached = self._cache.get
+        one = self._one
+        for candidate in candidates:
+            single = single_reading(candidate)
+            if single is None:
+                add(self(candidate, source=source, context=context))
+                continue
+            kind, raw, _, start, end, line, column, end_line, _, _, _ = candidate
+            _, url, normalized, alternatives, scheme, defects, valid, fragment, parts = cached(
+                single
+            ) or one(single)
+            add(
+                Url(
+                    url,
+                    normalized,
+                    alternatives,
+                    raw,
+                    kind,
+                    scheme,
+                    start,
+                    end,
+                    line,
+                    column,
+                    end_line,
+                    source,
+                    defects,
+                    valid,
+                    fragment,
+                    parts,
+                    context,
+                )
+            )
+        return out
+
     def __call__(
         self,
         candidate: Candidate,
@@ -325,10 +390,12 @@ def scan_unit(
     """
     source, context = unit.source, unit.context
     for chunk in unit.chunks:
-        for candidate in scanner.feed(chunk):
-            yield decide(candidate, source=source, context=context, extra_defects=extra_defects)
-    for candidate in scanner.close():
-        yield decide(candidate, source=source, context=context, extra_defects=extra_defects)
+        yield from decide.judge_all(
+            scanner.feed(chunk), source=source, context=context, extra_defects=extra_defects
+        )
+    yield from decide.judge_all(
+        scanner.close(), source=source, context=context, extra_defects=extra_defects
+    )
 
 
 def _read_chunks(stream: _Readable) -> Iterator[str | bytes]:
@@ -431,5 +498,4 @@ def extract(
     # scan_unit's steps without its generators: the whole text is at hand.
     scanner = Scanner(None if schemes is None else list(schemes))
     decide = Judge(policy=policy)
-    candidates = scanner.feed(text) + scanner.close()
-    return [decide(candidate, source=source) for candidate in candidates]
+    return decide.judge_all(scanner.feed(text) + scanner.close(), source=source)

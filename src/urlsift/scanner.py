@@ -113,6 +113,7 @@ _TRIMMED = TRAILING_PUNCT | {"-"}
 _BRACE_SIGILS = frozenset("$%@")
 # Markdown emphasis marks: dropped from a bare URL's end when one stands right before it.
 _EMPHASIS = frozenset("*_~")
+_LINE_ENDS = ("\n", "\r")
 # A continuation line of a hyphen-broken bare URL must hold more than prose punctuation.
 _NOT_CONTINUATION = frozenset(".,;:!?'\")]}")
 # Characters of a continuation line read to decide that it continues the URL.
@@ -670,7 +671,9 @@ class Scanner:
                 break
             if buf[e - 1] == "-":
                 j = self._next_line(e, key, final)
-            elif kind == "bare" and buf[e : e + 1] in ("\n", "\r"):
+            elif kind == "bare" and buf[e : e + 1] in _LINE_ENDS and buf[e + 1 : e + 2] != buf[e]:
+                # A line end, not a blank line after it ("\n\n", "\r\r"; "\r\n\r\n" is
+                # _wrap's own first test): the wrap evidence decides.
                 j = wrapped_continuation(buf, url_start, e, line_start - self._text.base, final)
             else:
                 break
