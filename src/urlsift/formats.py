@@ -189,7 +189,9 @@ def url_json(url: Url) -> str:
             f'"from": {_json_or_null(ctx.from_)}, "subject": {_json_or_null(ctx.subject)}, '
             f'"part": {q(ctx.part)}, "content_type": {q(ctx.content_type)}'
         )
-    return _utf8_or_escaped(line + "}", url.to_dict)
+    line += "}"
+    # Most lines are ASCII: no call (and no bound method) to find that out.
+    return line if line.isascii() else _utf8_or_escaped(line, url.to_dict)
 
 
 class JsonlWriter:

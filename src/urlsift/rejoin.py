@@ -70,18 +70,19 @@ class Readings:
 def single_reading(candidate: Candidate) -> str | None:
     """Return the one reading of a candidate that needs no rejoining, else None.
 
-    The common case: a bare or prefixed URL on one line, or a closed wrapper holding no
-    whitespace. Its only reading is its body, with no alternative and no defect, which is
-    what :func:`rejoin` would return.
+    The common case: a bare or prefixed URL on one line, or a closed wrapper on one line
+    (``<URL:ftp://x/y>``, ``<URL: ftp://x/y >``). Its only reading is its body less its
+    spaces, with no alternative and no defect, which is what :func:`rejoin` would return.
     """
     body = candidate.body
     if candidate.truncated:
         return None
     if candidate.kind in _ONE_TOKEN_KINDS:
         return body if "\n" not in body else None
-    # Every whitespace character but the space is unprintable (str.isprintable).
-    if candidate.terminated and " " not in body and body.isprintable():
-        return body
+    # Every whitespace character but the space is unprintable (str.isprintable), so a
+    # printable body is one line whose only whitespace is spaces, which rejoining drops.
+    if candidate.terminated and body.isprintable():
+        return body.replace(" ", "") if " " in body else body
     return None
 
 
