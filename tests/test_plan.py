@@ -73,8 +73,14 @@ def _one_pass(path: str, config: ScanConfig) -> tuple[list[Result], ArchiveStats
 def _by_ranges(
     path: str, config: ScanConfig, range_bytes: int
 ) -> tuple[list[Result], ArchiveStats, list[RangeItem]]:
-    stats = ArchiveStats()
     items = plan_ranges(path, os.path.getsize(path), range_bytes)
+    results, stats = run_merged(items, config)
+    return results, stats, items
+
+
+def run_merged(items: list[RangeItem], config: ScanConfig) -> tuple[list[Result], ArchiveStats]:
+    """Run a file's ranges one after the other and merge them in plan order."""
+    stats = ArchiveStats()
     renumbering = Renumbering()
     key = object()
     results: list[Result] = []
@@ -82,7 +88,7 @@ def _by_ranges(
         done = run_item(item, config, stats)
         assert isinstance(done, ItemResults)
         results.extend(renumbering.merge(key, item, done))
-    return results, stats, items
+    return results, stats
 
 
 @pytest.mark.parametrize("crlf", [False, True])
@@ -215,8 +221,13 @@ def test_the_process_pool_items_per_kind_of_archive(
     assert run([plain]) == ["RangeItem"]  # cut by the workers, whatever the number of paths
     assert run([packed]) == ["_BatchWork"]  # alone: split by the parent into batches
     assert run([mmdf]) == ["_BatchWork"]  # an MMDF archive is not cut into ranges
-    assert run([packed, mmdf]) == ["PathItem"]  # among several paths: one item each
-    assert run([plain, packed]) == ["PathItem", "RangeItem"]
+    # Among several paths: a compressed mbox in a few ranges of its stream, MMDF whole.
+    assert run([packed, mmdf]) == ["PathItem", "RangeItem"]
+    assert [(i.start > 0, i.stream) for i in items if isinstance(i, RangeItem)] == [
+        (False, True),
+        (True, True),
+    ]
+    assert run([plain, packed]) == ["RangeItem"]
 
 
 def data_start(data: bytes) -> int:

@@ -92,9 +92,10 @@ from .plan import (
     PathItem,
     RangeItem,
     WorkItem,
+    estimated_size,
     plan_ranges,
+    plan_stream_ranges,
     regular_size,
-    splittable_mbox,
 )
 from .scanner import find_boundary
 from .sources.archive import (
@@ -110,7 +111,7 @@ from .sources.archive import (
     text_chunks,
 )
 from .sources.compress import CountedStream, open_counted
-from .sources.mbox import MboxSplitter, RawMessage
+from .sources.mbox import MMDF_DELIMITER, MboxSplitter, RawMessage
 from .sources.tree import expand_paths
 from .work import (
     ItemResults,
@@ -148,6 +149,10 @@ TEXT_PIECE_DIVISOR = 4
 MAX_TEXT_PIECES = 4
 """Pieces' worth of plain text held while looking for a blank line to cut at; beyond it, the
 rest of the file is scanned in the parent."""
+
+STREAM_BATCHES = 8
+"""Nominal bytes of a piece of a compressed mbox among several paths, in batches (8 MiB
+by default; see :func:`urlsift.plan.plan_stream_ranges`)."""
 
 WINDOW_PER_JOB = 2
 """Items queued or running per worker process (the default window is ``2 * jobs``)."""
@@ -411,19 +416,28 @@ class _Scheduler:
             yield from self.single(path)
             return
         # A worker reads its own part: ranges of an uncompressed mbox (planned from the
-        # size alone), or a whole archive among several paths (a compressed one cannot be
-        # cut; an MMDF one is not). Otherwise this process splits it into batches.
+        # size alone), or, among several paths, a few ranges of a compressed one's stream
+        # (an MMDF archive is one item). Otherwise this process splits it into batches.
         size = regular_size(path)
-        ranges = opened.compression == "none" and size is not None and splittable_mbox(path)
-        if ranges or self.whole_files:
+        try:
+            mmdf = opened.stream.peek(len(MMDF_DELIMITER)).startswith(MMDF_DELIMITER)
+        except OSError:
+            mmdf = True  # the worker meets the same error, and reports it the same way
+        cut = size is not None and not mmdf
+        if (cut and opened.compression == "none") or self.whole_files:
             with contextlib.suppress(OSError):
                 opened.stream.close()
-            if ranges and size is not None:
-                group = object()  # this scan of the file (a path may be given twice)
+            group = object()  # this scan of the file (a path may be given twice)
+            if not cut or size is None:
+                yield from self.push_work(PathItem(path))
+            elif opened.compression == "none":
                 for piece in plan_ranges(path, size, self.batch_bytes):
                     yield from self.push_work(piece, group)
             else:
-                yield from self.push_work(PathItem(path))
+                estimate = estimated_size(path, opened.compression, size)
+                stream_bytes = STREAM_BATCHES * self.batch_bytes
+                for piece in plan_stream_ranges(path, estimate, stream_bytes):
+                    yield from self.push_work(piece, group)
             return
         for item in self.split(path, opened):
             if isinstance(item, ReadFailure):

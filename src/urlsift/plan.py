@@ -8,36 +8,50 @@ A :data:`WorkItem` is a frozen, picklable record naming a piece of the input. Ev
 * :class:`PathItem`: a whole path, read by the sequential sources
   (:func:`urlsift.sources.archive.open_units`). A compressed file is always one item: it
   cannot be entered in the middle.
-* :class:`RangeItem`: the messages of an *uncompressed* mbox whose ``From_`` line starts in
-  a byte range (see :mod:`urlsift.work` for how a range finds its first message and how
-  its message numbers become the file's). :func:`plan_ranges` cuts a file into ranges of
-  about ``range_bytes`` from its size alone: the item finds its own boundaries, so
-  planning never reads the file.
+* :class:`RangeItem`: the messages of an mbox whose ``From_`` line starts in a byte range
+  (see :mod:`urlsift.work` for how a range finds its first message and how its message
+  numbers become the file's). :func:`plan_ranges` cuts an *uncompressed* file into ranges
+  of about ``range_bytes`` from its size alone: the item finds its own boundaries, so
+  planning never reads the file. A *compressed* mbox cannot be entered in the middle, so
+  its ranges (``stream=True``) are ranges of the decompressed stream: a worker
+  decompresses from the start and skips to its range, which costs a decompression of the
+  bytes before it (about a fourteenth of the cost of scanning them). So
+  :func:`plan_stream_ranges` cuts a compressed file into few pieces, at most
+  ``stream_pieces`` (by default :data:`DEFAULT_STREAM_PIECES`), from an estimate of its
+  decompressed size (:func:`estimated_size`); the last piece runs to the end whatever the
+  estimate. That is enough to spread a set of archives of unequal sizes evenly over the
+  workers, at a bounded cost: at most ``(pieces - 1) / 2`` decompressions of the file.
 * :class:`FolderItem`: consecutive message files of a Maildir, MH folder or news spool,
   numbered from the first file's place in the folder.
 """
 
 from __future__ import annotations
 
+import contextlib
 import os
 import stat
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
 from .sources.archive import SNIFF_BYTES, ArchiveStats, folder_files, sniff_kind
-from .sources.compress import MAGIC_LENGTH, sniff_compression
+from .sources.compress import MAGIC_LENGTH, Compression, open_counted, sniff_compression
 from .sources.mbox import MMDF_DELIMITER
 from .sources.tree import WalkConfig, expand_paths
 
 __all__ = [
     "DEFAULT_FOLDER_BATCH",
     "DEFAULT_RANGE_BYTES",
+    "DEFAULT_STREAM_PIECES",
+    "DEFAULT_STREAM_RANGE_BYTES",
     "FolderItem",
     "PathItem",
     "RangeItem",
     "WorkItem",
+    "estimated_size",
+    "mbox_compression",
     "plan_paths",
     "plan_ranges",
+    "plan_stream_ranges",
     "regular_size",
     "splittable_mbox",
 ]
@@ -45,6 +59,18 @@ __all__ = [
 DEFAULT_RANGE_BYTES = 4 << 20
 """Nominal bytes per range of an uncompressed mbox (4 MiB): a few seconds of work per
 item, so shipping an item and its results costs little next to scanning it."""
+
+
+DEFAULT_STREAM_RANGE_BYTES = 8 << 20
+"""Nominal decompressed bytes per piece of a compressed mbox (8 MiB): a piece costs a
+decompression of the bytes before it, so pieces are larger than ranges of a plain file."""
+
+DEFAULT_STREAM_PIECES = 2
+"""Most pieces a compressed mbox is cut into: what a piece after the first costs (the
+decompression of what comes before it) grows with their number."""
+
+COMPRESSION_RATIO_GUESS = 4
+"""Decompressed bytes per stored byte assumed when the format does not say (bzip2, xz)."""
 
 
 DEFAULT_FOLDER_BATCH = 200
@@ -60,13 +86,15 @@ class PathItem:
 
 @dataclass(frozen=True, slots=True)
 class RangeItem:
-    """The messages of an uncompressed mbox whose ``From_`` line starts in ``[start, stop)``."""
+    """The messages of an mbox whose ``From_`` line starts in ``[start, stop)``."""
 
     path: str
     start: int
     """Nominal start; the range begins at the first message boundary at or after it."""
-    stop: int
-    """Nominal end: the next range's ``start`` (the file's size for the last range)."""
+    stop: int | None
+    """Nominal end: the next range's ``start`` (``None``: the end of the file)."""
+    stream: bool = False
+    """A range of a compressed file's decompressed stream (read from the start)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -109,6 +137,51 @@ def plan_ranges(path: str, size: int, range_bytes: int = DEFAULT_RANGE_BYTES) ->
     ]
 
 
+def plan_stream_ranges(
+    path: str,
+    estimate: int,
+    range_bytes: int = DEFAULT_STREAM_RANGE_BYTES,
+    pieces: int = DEFAULT_STREAM_PIECES,
+) -> list[RangeItem]:
+    """Cut a compressed mbox of about ``estimate`` decompressed bytes into stream ranges.
+
+    ``ceil(estimate / range_bytes)`` pieces, at most ``pieces``, of equal nominal size;
+    the last one runs to the end of the stream (the estimate may be short).
+
+    Raises:
+        ValueError: when ``range_bytes`` or ``pieces`` is less than 1.
+    """
+    if range_bytes < 1:
+        raise ValueError(f"range_bytes must be at least 1, not {range_bytes}")
+    if pieces < 1:
+        raise ValueError(f"stream pieces must be at least 1, not {pieces}")
+    count = max(1, min(pieces, -(-estimate // range_bytes)))
+    starts = [estimate * i // count for i in range(count)]
+    return [
+        RangeItem(path, start, starts[i + 1] if i + 1 < count else None, stream=True)
+        for i, start in enumerate(starts)
+    ]
+
+
+def estimated_size(path: str, compression: str, stored: int) -> int:
+    """Return about how many bytes a compressed file of ``stored`` bytes decompresses to.
+
+    gzip says it in its last four bytes (modulo 4 GiB, of the last member only: taken
+    when it is no smaller than the stored size); otherwise
+    :data:`COMPRESSION_RATIO_GUESS` times the stored size.
+    """
+    if compression == "gzip" and stored >= 18:
+        try:
+            with open(path, "rb") as stream:
+                stream.seek(-4, os.SEEK_END)
+                size = int.from_bytes(stream.read(4), "little")
+        except OSError:
+            size = 0
+        if size >= stored:
+            return size
+    return stored * COMPRESSION_RATIO_GUESS
+
+
 def regular_size(path: str) -> int | None:
     """Return the size of a regular file; ``None`` for anything else or when stat fails."""
     try:
@@ -118,17 +191,28 @@ def regular_size(path: str) -> int | None:
     return info.st_size if stat.S_ISREG(info.st_mode) else None
 
 
-def _is_mbox(path: str, kind: str) -> bool:
-    # An uncompressed mbox by the kind asked, or sniffed as one (``auto``).
-    if kind not in ("auto", "mbox") or not splittable_mbox(path):
-        return False
-    if kind == "mbox":
-        return True
+def mbox_compression(path: str, kind: str) -> Compression | None:
+    """Return how ``path`` is compressed when it is an mbox that ranges may cut, else ``None``.
+
+    An mbox by the kind asked (``mbox``), or sniffed as one from its decompressed first
+    bytes (``auto``); never an MMDF archive (its messages are not cut by ``From_`` lines).
+    """
+    if kind not in ("auto", "mbox"):
+        return None
     try:
-        with open(path, "rb") as stream:
-            return sniff_kind(stream.read(SNIFF_BYTES)) == "mbox"
+        opened = open_counted(path)
     except OSError:
-        return False
+        return None
+    try:
+        head = opened.stream.peek(SNIFF_BYTES)[:SNIFF_BYTES]
+    except OSError:
+        return None
+    finally:
+        with contextlib.suppress(OSError):
+            opened.stream.close()
+    if head.startswith(MMDF_DELIMITER) or (kind == "auto" and sniff_kind(head) != "mbox"):
+        return None
+    return opened.compression
 
 
 def plan_paths(
@@ -138,24 +222,29 @@ def plan_paths(
     *,
     range_bytes: int = DEFAULT_RANGE_BYTES,
     folder_batch: int = DEFAULT_FOLDER_BATCH,
+    stream_range_bytes: int = DEFAULT_STREAM_RANGE_BYTES,
+    stream_pieces: int = DEFAULT_STREAM_PIECES,
 ) -> Iterator[WorkItem]:
     """Plan local paths, in input order, for engines that run every item independently.
 
     Folders of mixed files are walked (:func:`urlsift.sources.tree.expand_paths`); a
     Maildir, MH folder or news spool becomes batches of ``folder_batch`` message files;
-    an uncompressed mbox (asked, or sniffed with kind ``auto``) becomes byte ranges; any
-    other path (a compressed archive, a single message, a text file, a path that cannot
-    be read) is one :class:`PathItem`, whose run reports what one pass reports.
+    an mbox (asked, or sniffed with kind ``auto``) becomes byte ranges, few of them
+    when it is compressed (:func:`plan_stream_ranges`); any other path (an MMDF archive,
+    a single message, a text file, a path that cannot be read) is one :class:`PathItem`,
+    whose run reports what one pass reports.
 
     Args:
         paths: local files and folders (not ``-``: an item must be readable anywhere).
         walk: the input kind, exclusions and ``.gitignore`` use (a ``ScanConfig``).
         stats: ``binaries_skipped`` is counted here, as the walk meets them.
-        range_bytes: nominal bytes per range.
+        range_bytes: nominal bytes per range of an uncompressed mbox.
         folder_batch: message files per folder batch.
+        stream_range_bytes: nominal decompressed bytes per piece of a compressed mbox.
+        stream_pieces: most pieces per compressed mbox.
 
     Raises:
-        ValueError: when ``range_bytes`` or ``folder_batch`` is less than 1.
+        ValueError: when a size or count is less than 1.
     """
     if folder_batch < 1:
         raise ValueError(f"folder_batch must be at least 1, not {folder_batch}")
@@ -172,7 +261,11 @@ def plan_paths(
                 yield FolderItem(path, batch, first + 1)
             continue
         size = regular_size(path)
-        if size is not None and _is_mbox(path, kind):
+        compression = None if size is None else mbox_compression(path, kind)
+        if size is None or compression is None:
+            yield PathItem(path)
+        elif compression == "none":
             yield from plan_ranges(path, size, range_bytes)
         else:
-            yield PathItem(path)
+            estimate = estimated_size(path, compression, size)
+            yield from plan_stream_ranges(path, estimate, stream_range_bytes, stream_pieces)

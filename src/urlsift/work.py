@@ -30,6 +30,7 @@ so the totals equal those of one pass.
 
 from __future__ import annotations
 
+import contextlib
 import os
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field, fields, replace
@@ -42,11 +43,13 @@ from .plan import FolderItem, PathItem, RangeItem, WorkItem
 from .scanner import Scanner
 from .sources.archive import (
     ArchiveStats,
+    CountingReader,
     InputKind,
     folder_units,
     open_units,
     raw_message_units,
 )
+from .sources.compress import open_counted
 from .sources.mbox import MAX_SEPARATOR_LINE, MboxSplitter, RawMessage, is_envelope_line
 from .sources.options import MailOptions
 from .sources.tree import expand_paths
@@ -266,7 +269,9 @@ def message_start(stream: BinaryIO, offset: int, size: int) -> int:
 def range_messages(
     item: RangeItem, max_message_bytes: int, stats: ArchiveStats
 ) -> Iterator[RawMessage]:
-    """Yield the raw messages of a range: offsets in the whole file, numbers from 1.
+    """Yield the raw messages of a range of an uncompressed mbox (offsets in the whole file).
+
+    Messages are numbered from 1.
 
     Raises:
         OSError: when the file cannot be opened or read.
@@ -274,7 +279,8 @@ def range_messages(
     with open(item.path, "rb") as stream:
         size = os.fstat(stream.fileno()).st_size
         begin = message_start(stream, item.start, size)
-        end = message_start(stream, item.stop, size) if item.stop < size else size
+        stop = size if item.stop is None else item.stop
+        end = message_start(stream, stop, size) if stop < size else size
         if item.start == 0:
             stats.files += 1
         if begin >= end:
@@ -295,23 +301,125 @@ def range_messages(
             yield replace(raw, offset=raw.offset + begin)
 
 
+def _plain_range_units(
+    item: RangeItem, options: MailOptions, stats: ArchiveStats, counted: list[int]
+) -> Iterator[TextUnit]:
+    # The text units of an uncompressed range's messages, counted in ``counted[0]``.
+    for raw in range_messages(item, options.max_message_bytes, stats):
+        counted[0] += 1
+        yield from raw_message_units(raw, item.path, options, stats)
+
+
+def stream_start(reader: CountingReader, offset: int) -> tuple[int, bytes] | None:
+    """Read a stream up to the first message boundary at or after ``offset``.
+
+    The forward-only form of :func:`message_start`, by the same rules, for a compressed
+    mbox read from its start.
+
+    Returns:
+        The boundary's offset and the bytes read from it on (the start of its ``From_``
+        line); ``None`` when the stream ends (or fails) first.
+    """
+    if offset <= 0:
+        return 0, b""
+    buf = b""  # bytes of the stream from ``base`` on
+    base = 0
+    pos = offset - 1  # a line at or after ``offset`` starts right after a LF at >= pos
+    while True:
+        block = reader.read()
+        ended = not block
+        # Keep two bytes before ``pos`` (is the line after an empty line?) and what follows.
+        buf += block
+        drop = min(len(buf), max(0, pos - 2 - base))
+        buf = buf[drop:]
+        base += drop
+        while True:
+            found = buf.find(_NEEDLE, max(0, pos - base))
+            if found < 0:
+                pos = max(pos, base + len(buf) - (len(_NEEDLE) - 1))
+                break
+            line_at = found + 1
+            line_end = buf.find(b"\n", line_at, line_at + MAX_SEPARATOR_LINE + 2)
+            if line_end < 0 and len(buf) - line_at < MAX_SEPARATOR_LINE + 2 and not ended:
+                pos = base + found  # decide when the line is there
+                break
+            before = (b"\n\n" + buf[:line_at])[-3:] if base == 0 else buf[line_at - 3 : line_at]
+            line = buf[line_at : line_end if line_end >= 0 else line_at + MAX_SEPARATOR_LINE + 2]
+            if line.endswith(b"\r"):
+                line = line[:-1]
+            if before.endswith((b"\n\n", b"\n\r\n")) and is_envelope_line(line):
+                return base + line_at, buf[line_at:]
+            pos = base + found + 1
+        if ended:
+            return None
+
+
+def _stream_range_units(
+    item: RangeItem, options: MailOptions, stats: ArchiveStats, counted: list[int]
+) -> Iterator[TextUnit]:
+    # The text units of a compressed mbox's stream range. The range reads past its end to
+    # the end of its last message (up to the next range's first message, whose end is
+    # read too); the range whose last message reaches the end of the stream handles it as
+    # one pass does (a read error joins the last message's defects) and counts the stored
+    # bytes of the file; the first range counts the file.
+    opened = open_counted(item.path)
+    scratch = ArchiveStats()  # the reader's own counters: the range counts its bytes below
+    try:
+        reader = CountingReader(opened, scratch)
+        if item.start == 0:
+            stats.files += 1
+        found = stream_start(reader, item.start)
+        if found is None:
+            return
+        begin, block = found
+        splitter = MboxSplitter(options.max_message_bytes, "mbox")
+        while block or (block := reader.read()):
+            for raw in splitter.feed(block):
+                if item.stop is not None and raw.offset + begin >= item.stop:
+                    stats.bytes_read += raw.offset
+                    return
+                counted[0] += 1
+                yield from raw_message_units(
+                    replace(raw, offset=raw.offset + begin), item.path, options, stats
+                )
+            block = b""
+        last = splitter.close()
+        mine = [raw for raw in last if item.stop is None or raw.offset + begin < item.stop]
+        if len(mine) < len(last):  # the next range has the end of the stream
+            stats.bytes_read += last[len(mine)].offset
+        else:
+            stats.bytes_read += splitter.bytes_fed
+            stats.stored_bytes_read += scratch.stored_bytes_read
+            if reader.error is not None:
+                if mine:
+                    mine[-1] = replace(mine[-1], defects=(*mine[-1].defects, reader.error))
+                else:
+                    yield TextUnit(source=item.path, chunks=(), defects=(reader.error,))
+        for raw in mine:
+            counted[0] += 1
+            yield from raw_message_units(
+                replace(raw, offset=raw.offset + begin), item.path, options, stats
+            )
+    finally:
+        with contextlib.suppress(OSError):
+            opened.stream.close()
+
+
 def run_range(item: RangeItem, config: ScanConfig, stats: ArchiveStats) -> ItemResults:
     """Scan a range's messages (numbered from 1; see :class:`Renumbering`)."""
     judge = judge_for(config.policy)
     results: list[Result] = []
-    messages = 0
+    counted = [0]
 
-    def units() -> Iterator[TextUnit]:
-        nonlocal messages
-        for raw in range_messages(item, config.options.max_message_bytes, stats):
-            messages += 1
-            yield from raw_message_units(raw, item.path, config.options, stats)
-
+    if item.stream:
+        units = _stream_range_units(item, config.options, stats, counted)
+    else:
+        units = _plain_range_units(item, config.options, stats, counted)
     try:
-        results.extend(scan_text_units(units(), config, judge))
+        results.extend(scan_text_units(units, config, judge))
     except OSError as exc:
         results.append(ReadFailure(item.path, failure_reason(exc)))
-    return ItemResults(results, messages)
+    return ItemResults(results, counted[0])
 
 
 class Renumbering:
