@@ -18,9 +18,9 @@ import pytest
 
 from test_plan import _mbox, _one_pass, run_merged
 from urlsift.plan import (
+    Cuts,
     RangeItem,
     estimated_size,
-    mbox_compression,
     plan_paths,
     plan_stream_ranges,
 )
@@ -136,17 +136,14 @@ def test_plan_paths_cuts_compressed_mbox_archives(tmp_path: Path) -> None:
     (tmp_path / "a.mbox.gz").write_bytes(gzip.compress(data))
     (tmp_path / "b.mmdf.gz").write_bytes(gzip.compress(b"\x01\x01\x01\x01\nFrom: a@b\n\nx\n"))
     (tmp_path / "c.txt.gz").write_bytes(gzip.compress(b"just text http://x.example/\n"))
-    assert mbox_compression(str(tmp_path / "a.mbox.gz"), "auto") == "gzip"
-    assert mbox_compression(str(tmp_path / "b.mmdf.gz"), "auto") is None
-    assert mbox_compression(str(tmp_path / "c.txt.gz"), "auto") is None
-    assert mbox_compression(str(tmp_path / "c.txt.gz"), "text") is None
     items = list(
         plan_paths(
             [str(tmp_path / n) for n in ("a.mbox.gz", "b.mmdf.gz", "c.txt.gz")],
             ScanConfig(),
             ArchiveStats(),
-            stream_range_bytes=1000,
-            stream_pieces=3,
+            Cuts(stream_range_bytes=1000, stream_pieces=3),
         )
     )
-    assert [type(i).__name__ for i in items] == ["RangeItem"] * 3 + ["PathItem"] * 2
+    names = ["RangeItem"] * 3 + ["PathItem", "TextPieceItem"]
+    assert [type(i).__name__ for i in items] == names
+    assert [getattr(i, "stop", 0) is None for i in items[:3]] == [False, False, True]

@@ -44,18 +44,23 @@ from dask.delayed import Delayed, delayed
 from .plan import (
     DEFAULT_FOLDER_BATCH,
     DEFAULT_RANGE_BYTES,
+    Cuts,
     FolderItem,
     PathItem,
     RangeItem,
     WorkItem,
+    add_stats,
 )
 from .plan import plan_paths as _plan_paths
 from .sources.archive import ArchiveStats
-from .work import ItemResults, ReadFailure, Result, ScanConfig, add_stats, run_item, shift
+from .work import ItemResults, ReadFailure, Result, ScanConfig, run_item, shift
 
 _bag: Any = dask.bag  # dask's own functions are untyped: one typed entry point
 
 __all__ = ["RemoteItem", "iter_results_dask", "plan", "records_bag", "records_frame"]
+
+TEXT_PIECE_DIVISOR = 4
+"""Plain text is cut into pieces of ``range_bytes // TEXT_PIECE_DIVISOR`` characters."""
 
 Piece = tuple[list[Result], ArchiveStats]
 """What one partition's task gives: its records and the statistics it counted."""
@@ -91,10 +96,14 @@ def plan(
     items: list[WorkItem | RemoteItem] = []
     local: list[str] = []
 
+    cuts = Cuts(
+        range_bytes=range_bytes,
+        folder_files=folder_batch,
+        text_chars=max(1, range_bytes // TEXT_PIECE_DIVISOR),
+    )
+
     def flush() -> None:
-        items.extend(
-            _plan_paths(local, config, stats, range_bytes=range_bytes, folder_batch=folder_batch)
-        )
+        items.extend(_plan_paths(local, config, stats, cuts, config.options))
         local.clear()
 
     for path in paths:

@@ -1,13 +1,17 @@
 """The work plan as data: what to scan, cut into items that any engine can run alone.
 
-A :data:`WorkItem` is a frozen, picklable record naming a piece of the input. Every engine
-(one process, the process pool of :mod:`urlsift.parallel`) runs items with
-:func:`urlsift.work.run_item` and merges their records in plan order
-(:class:`urlsift.work.Renumbering`), so the output is that of one sequential pass.
+:func:`plan_paths` turns paths into :data:`WorkItem` records, in output order: frozen,
+picklable records naming a piece of the input. Every engine (one process, the process
+pool of :mod:`urlsift.parallel`, a Dask cluster in :mod:`urlsift.dask`) runs items with
+:func:`urlsift.work.run_item` (or :func:`urlsift.work.iter_item`, streaming) and merges
+their records in plan order (:class:`urlsift.work.Renumbering`), so the output is that of
+one sequential pass. How a path is cut is decided here, once, for every engine; an engine
+only chooses where an item runs.
 
 * :class:`PathItem`: a whole path, read by the sequential sources
-  (:func:`urlsift.sources.archive.open_units`). A compressed file is always one item: it
-  cannot be entered in the middle.
+  (:func:`urlsift.sources.archive.open_units`): a single message or article, an MMDF
+  archive among several paths, standard input, a FIFO, a path that cannot be opened
+  (its run reports what one pass reports).
 * :class:`RangeItem`: the messages of an mbox whose ``From_`` line starts in a byte range
   (see :mod:`urlsift.work` for how a range finds its first message and how its message
   numbers become the file's). :func:`plan_ranges` cuts an *uncompressed* file into ranges
@@ -17,12 +21,30 @@ A :data:`WorkItem` is a frozen, picklable record naming a piece of the input. Ev
   decompresses from the start and skips to its range, which costs a decompression of the
   bytes before it (about a fourteenth of the cost of scanning them). So
   :func:`plan_stream_ranges` cuts a compressed file into few pieces, at most
-  ``stream_pieces`` (by default :data:`DEFAULT_STREAM_PIECES`), from an estimate of its
-  decompressed size (:func:`estimated_size`); the last piece runs to the end whatever the
-  estimate. That is enough to spread a set of archives of unequal sizes evenly over the
-  workers, at a bounded cost: at most ``(pieces - 1) / 2`` decompressions of the file.
+  ``stream_pieces``, from an estimate of its decompressed size (:func:`estimated_size`);
+  the last piece runs to the end whatever the estimate. That is enough to spread a set
+  of archives of unequal sizes evenly over the workers, at a bounded cost: at most
+  ``(pieces - 1) / 2`` decompressions of the file.
+* :class:`MessageBatchItem`: consecutive messages of an archive that ranges cannot cut
+  well, read and split here by the planner (:func:`message_batches`): a compressed or
+  MMDF archive given alone to the process pool (``Cuts.batches``), which then spreads
+  over every worker in batches of about ``batch_bytes``, whatever its size.
+* :class:`TextPieceItem`: a piece of a plain-text file, read and decoded by the planner
+  and cut at a blank line where no span can cross (:func:`text_pieces`), scanned with its
+  ``origin`` so the records are those of one scan. When no such line comes within
+  ``text_pieces`` pieces' worth of text, the rest of the file is one
+  :class:`TextTailItem` (read again from the start by its run, which skips to the
+  offset).
 * :class:`FolderItem`: consecutive message files of a Maildir, MH folder or news spool,
-  numbered from the first file's place in the folder.
+  numbered from the first file's place in the folder; a batch ends at ``folder_files``
+  files or ``folder_bytes`` bytes, and a file long enough to stream is a batch of its own
+  (an engine may then stream it where the output is written).
+* :class:`FailedItem`: a path that stopped being readable while the planner read it (what
+  was read before is in the items before it).
+
+**Statistics.** The planner counts what it reads: the files, bytes and stored bytes of
+the archives and text it splits itself (not of a text file that ends in a tail item,
+whose run counts the whole file). Every other count is made by the item's run.
 """
 
 from __future__ import annotations
@@ -31,11 +53,26 @@ import contextlib
 import os
 import stat
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, fields, replace
 
-from .sources.archive import SNIFF_BYTES, ArchiveStats, folder_files, sniff_kind
-from .sources.compress import MAGIC_LENGTH, Compression, open_counted, sniff_compression
-from .sources.mbox import MMDF_DELIMITER
+from ._model import Defect
+from .scanner import find_boundary
+from .sources.archive import (
+    SNIFF_BYTES,
+    STREAM_MIN_BYTES,
+    ArchiveStats,
+    CountingReader,
+    InputKind,
+    folder_files,
+    sniff_kind,
+    text_chunks,
+)
+from .sources.compress import (
+    CountedStream,
+    open_counted,
+)
+from .sources.mbox import MMDF_DELIMITER, MboxSplitter, RawMessage
+from .sources.options import MailOptions
 from .sources.tree import WalkConfig, expand_paths
 
 __all__ = [
@@ -43,23 +80,30 @@ __all__ = [
     "DEFAULT_RANGE_BYTES",
     "DEFAULT_STREAM_PIECES",
     "DEFAULT_STREAM_RANGE_BYTES",
+    "Cuts",
+    "FailedItem",
     "FolderItem",
+    "MessageBatchItem",
     "PathItem",
     "RangeItem",
+    "TextPieceItem",
+    "TextTailItem",
     "WorkItem",
+    "add_stats",
     "estimated_size",
-    "mbox_compression",
+    "failure_reason",
+    "is_special",
+    "message_batches",
     "plan_paths",
     "plan_ranges",
     "plan_stream_ranges",
     "regular_size",
-    "splittable_mbox",
+    "text_pieces",
 ]
 
 DEFAULT_RANGE_BYTES = 4 << 20
 """Nominal bytes per range of an uncompressed mbox (4 MiB): a few seconds of work per
 item, so shipping an item and its results costs little next to scanning it."""
-
 
 DEFAULT_STREAM_RANGE_BYTES = 8 << 20
 """Nominal decompressed bytes per piece of a compressed mbox (8 MiB): a piece costs a
@@ -72,9 +116,58 @@ decompression of what comes before it) grows with their number."""
 COMPRESSION_RATIO_GUESS = 4
 """Decompressed bytes per stored byte assumed when the format does not say (bzip2, xz)."""
 
-
 DEFAULT_FOLDER_BATCH = 200
-"""Message files per :class:`FolderItem` planned by :func:`plan_paths`."""
+"""Message files per :class:`FolderItem`."""
+
+DEFAULT_BATCH_BYTES = 1 << 20
+"""Message bytes per :class:`MessageBatchItem` (and folder bytes per :class:`FolderItem`)."""
+
+DEFAULT_BATCH_MESSAGES = 1000
+"""Most messages per :class:`MessageBatchItem`, whatever their size."""
+
+DEFAULT_TEXT_CHARS = 1 << 18
+"""Characters per :class:`TextPieceItem` (a piece's records wait in an engine's window
+until their turn, and text can be nothing but URLs, so pieces stay small)."""
+
+DEFAULT_TEXT_PIECES = 4
+"""Pieces' worth of text held while looking for a blank line to cut at, before the rest
+of the file becomes one :class:`TextTailItem`."""
+
+
+@dataclass(frozen=True, slots=True)
+class Cuts:
+    """How :func:`plan_paths` cuts what it finds (every size is nominal, at least 1)."""
+
+    range_bytes: int = DEFAULT_RANGE_BYTES
+    """Bytes per range of an uncompressed mbox."""
+    stream_range_bytes: int = DEFAULT_STREAM_RANGE_BYTES
+    """Decompressed bytes per piece of a compressed mbox."""
+    stream_pieces: int = DEFAULT_STREAM_PIECES
+    """Most pieces per compressed mbox."""
+    folder_files: int = DEFAULT_FOLDER_BATCH
+    """Most message files per folder batch."""
+    folder_bytes: int | None = None
+    """Bytes after which a folder batch ends (``None``: count files only)."""
+    long_bytes: int = STREAM_MIN_BYTES
+    """A folder's message file longer than this is a batch of its own (it may stream)."""
+    text_chars: int = DEFAULT_TEXT_CHARS
+    """Characters per piece of a plain-text file."""
+    text_pieces: int = DEFAULT_TEXT_PIECES
+    """Pieces' worth of text without a blank line before the rest is one tail item."""
+    batches: bool = False
+    """Read a compressed or MMDF mbox here and cut it into message batches, rather than
+    into stream ranges (or one item for MMDF): for one archive given alone."""
+    batch_bytes: int = DEFAULT_BATCH_BYTES
+    """Message bytes per batch (a batch ends after the message that reaches it)."""
+    batch_messages: int = DEFAULT_BATCH_MESSAGES
+    """Most messages per batch."""
+
+    def __post_init__(self) -> None:
+        for name in (f.name for f in fields(self)):
+            value = getattr(self, name)
+            least = 0 if name == "long_bytes" else 1
+            if isinstance(value, int) and not isinstance(value, bool) and value < least:
+                raise ValueError(f"{name} must be at least {least}, not {value}")
 
 
 @dataclass(frozen=True, slots=True)
@@ -108,18 +201,62 @@ class FolderItem:
     """The number of the first file's message in the folder."""
 
 
-WorkItem = PathItem | RangeItem | FolderItem
+@dataclass(frozen=True, slots=True)
+class MessageBatchItem:
+    """Consecutive messages of an archive, split by the planner."""
+
+    source: str
+    messages: tuple[RawMessage, ...]
+    defects: tuple[Defect, ...] = ()
+    """Problems of the end of the stream with no message left to carry them, reported
+    after the messages as a unit of their own (as one pass does)."""
+
+
+@dataclass(frozen=True, slots=True)
+class TextPieceItem:
+    """A piece of a plain-text file, cut at a blank line (``scanner.find_boundary``)."""
+
+    source: str
+    text: str
+    origin: tuple[int, int]
+    """(offset, line) of the piece's first character in the file."""
+
+
+@dataclass(frozen=True, slots=True)
+class TextTailItem:
+    """The rest of a plain-text file from ``origin`` on (no blank line came to cut at)."""
+
+    path: str
+    origin: tuple[int, int]
+    """(offset, line) of the rest's first character in the file."""
+
+
+@dataclass(frozen=True, slots=True)
+class FailedItem:
+    """A path whose reading failed while the planner read it."""
+
+    path: str
+    reason: str
+
+
+WorkItem = (
+    PathItem | RangeItem | FolderItem | MessageBatchItem | TextPieceItem | TextTailItem | FailedItem
+)
 """One piece of planned work."""
 
 
-def splittable_mbox(path: str) -> bool:
-    """Return whether ``path`` is an uncompressed mbox (not MMDF) that ranges may cut."""
-    try:
-        with open(path, "rb") as stream:
-            head = stream.read(max(MAGIC_LENGTH, len(MMDF_DELIMITER)))
-    except OSError:
-        return False
-    return sniff_compression(head) == "none" and not head.startswith(MMDF_DELIMITER)
+def failure_reason(exc: OSError) -> str:
+    """Return the words a ``ReadFailure`` gives for a read error."""
+    reason = getattr(exc, "reason", None)
+    if isinstance(reason, str):
+        return reason
+    return exc.strerror or str(exc)
+
+
+def add_stats(total: ArchiveStats, delta: ArchiveStats) -> None:
+    """Add the counters of ``delta`` (an item's statistics) to ``total``."""
+    for f in fields(ArchiveStats):
+        setattr(total, f.name, getattr(total, f.name) + getattr(delta, f.name))
 
 
 def plan_ranges(path: str, size: int, range_bytes: int = DEFAULT_RANGE_BYTES) -> list[RangeItem]:
@@ -191,81 +328,220 @@ def regular_size(path: str) -> int | None:
     return info.st_size if stat.S_ISREG(info.st_mode) else None
 
 
-def mbox_compression(path: str, kind: str) -> Compression | None:
-    """Return how ``path`` is compressed when it is an mbox that ranges may cut, else ``None``.
-
-    An mbox by the kind asked (``mbox``), or sniffed as one from its decompressed first
-    bytes (``auto``); never an MMDF archive (its messages are not cut by ``From_`` lines).
-    """
-    if kind not in ("auto", "mbox"):
-        return None
+def is_special(path: str) -> bool:
+    """Return whether ``path`` is a FIFO, a device...: not to be opened twice for its bytes."""
     try:
-        opened = open_counted(path)
+        mode = os.stat(path).st_mode
     except OSError:
-        return None
-    try:
-        head = opened.stream.peek(SNIFF_BYTES)[:SNIFF_BYTES]
-    except OSError:
-        return None
-    finally:
-        with contextlib.suppress(OSError):
-            opened.stream.close()
-    if head.startswith(MMDF_DELIMITER) or (kind == "auto" and sniff_kind(head) != "mbox"):
-        return None
-    return opened.compression
+        return False  # the open reports it
+    return not (stat.S_ISREG(mode) or stat.S_ISDIR(mode))
 
 
 def plan_paths(
     paths: Iterable[str],
     walk: WalkConfig,
     stats: ArchiveStats,
-    *,
-    range_bytes: int = DEFAULT_RANGE_BYTES,
-    folder_batch: int = DEFAULT_FOLDER_BATCH,
-    stream_range_bytes: int = DEFAULT_STREAM_RANGE_BYTES,
-    stream_pieces: int = DEFAULT_STREAM_PIECES,
+    cuts: Cuts | None = None,
+    options: MailOptions | None = None,
 ) -> Iterator[WorkItem]:
-    """Plan local paths, in input order, for engines that run every item independently.
+    """Plan paths, in input order, into items that any engine can run.
 
-    Folders of mixed files are walked (:func:`urlsift.sources.tree.expand_paths`); a
-    Maildir, MH folder or news spool becomes batches of ``folder_batch`` message files;
-    an mbox (asked, or sniffed with kind ``auto``) becomes byte ranges, few of them
-    when it is compressed (:func:`plan_stream_ranges`); any other path (an MMDF archive,
-    a single message, a text file, a path that cannot be read) is one :class:`PathItem`,
-    whose run reports what one pass reports.
+    Folders of mixed files are walked (:func:`urlsift.sources.tree.expand_paths`), as one
+    pass walks them; each path found is planned as if it had been given. See the module
+    notes for what each kind of path becomes.
 
     Args:
-        paths: local files and folders (not ``-``: an item must be readable anywhere).
+        paths: files, folders, ``-`` (one :class:`PathItem`).
         walk: the input kind, exclusions and ``.gitignore`` use (a ``ScanConfig``).
-        stats: ``binaries_skipped`` is counted here, as the walk meets them.
-        range_bytes: nominal bytes per range of an uncompressed mbox.
-        folder_batch: message files per folder batch.
-        stream_range_bytes: nominal decompressed bytes per piece of a compressed mbox.
-        stream_pieces: most pieces per compressed mbox.
-
-    Raises:
-        ValueError: when a size or count is less than 1.
+        stats: counts what the planner reads itself (and ``binaries_skipped``).
+        cuts: how to cut (default :class:`Cuts()`).
+        options: the mail options (the message cap of batches split here).
     """
-    if folder_batch < 1:
-        raise ValueError(f"folder_batch must be at least 1, not {folder_batch}")
-    kind = walk.kind
+    cuts = cuts if cuts is not None else Cuts()
+    options = options if options is not None else MailOptions()
     for path in expand_paths(paths, walk, stats):
-        if os.path.isdir(path):
-            try:
-                files = folder_files(path, kind)
-            except OSError:
-                yield PathItem(path)  # its run meets the error, as one pass does
-                continue
-            for first in range(0, len(files), folder_batch):
-                batch = tuple(files[first : first + folder_batch])
-                yield FolderItem(path, batch, first + 1)
+        yield from _plan_path(path, walk.kind, options, stats, cuts)
+
+
+def _plan_path(
+    path: str, kind: InputKind, options: MailOptions, stats: ArchiveStats, cuts: Cuts
+) -> Iterator[WorkItem]:
+    if path == "-" or (kind == "auto" and is_special(path)):
+        yield PathItem(path)  # read once, as a stream
+    elif os.path.isdir(path):
+        yield from _plan_folder(path, kind, cuts)
+    elif kind not in ("auto", "mbox", "text"):
+        yield PathItem(path)
+    else:
+        yield from _plan_file(path, kind, options, stats, cuts)
+
+
+def _plan_folder(path: str, kind: InputKind, cuts: Cuts) -> Iterator[WorkItem]:
+    try:
+        files = folder_files(path, kind)
+    except OSError:
+        yield PathItem(path)  # its run meets the error, as one pass does
+        return
+    batch: list[str] = []
+    first = size = 0
+    for number, file in enumerate(files, 1):
+        file_size = regular_size(file)
+        if file_size is not None and file_size > cuts.long_bytes:  # it may stream: alone
+            if batch:
+                yield FolderItem(path, tuple(batch), first)
+                batch, size = [], 0
+            yield FolderItem(path, (file,), number)
             continue
-        size = regular_size(path)
-        compression = None if size is None else mbox_compression(path, kind)
-        if size is None or compression is None:
-            yield PathItem(path)
-        elif compression == "none":
-            yield from plan_ranges(path, size, range_bytes)
-        else:
-            estimate = estimated_size(path, compression, size)
-            yield from plan_stream_ranges(path, estimate, stream_range_bytes, stream_pieces)
+        if not batch:
+            first = number
+        batch.append(file)
+        size += file_size or 0
+        full = cuts.folder_bytes is not None and size >= cuts.folder_bytes
+        if full or len(batch) >= cuts.folder_files:
+            yield FolderItem(path, tuple(batch), first)
+            batch, size = [], 0
+    if batch:
+        yield FolderItem(path, tuple(batch), first)
+
+
+def _plan_file(
+    path: str, kind: InputKind, options: MailOptions, stats: ArchiveStats, cuts: Cuts
+) -> Iterator[WorkItem]:
+    # Kind auto, mbox or text, not a directory: opened once to sniff, as open_units does.
+    try:
+        opened = open_counted(path)
+    except OSError:
+        yield PathItem(path)  # its run meets the same error, and reports it the same way
+        return
+    try:
+        head = opened.stream.peek(SNIFF_BYTES)[:SNIFF_BYTES]
+    except OSError:
+        head = None  # likewise
+    if head is not None and kind == "auto":
+        kind = sniff_kind(head)
+    if head is not None and kind == "text":
+        yield from text_pieces(path, opened, stats, cuts.text_chars, cuts.text_pieces)
+        return
+    size = regular_size(path)
+    mbox = head is not None and kind == "mbox" and not head.startswith(MMDF_DELIMITER)
+    if kind == "mbox" and cuts.batches and not (mbox and opened.compression == "none"):
+        yield from message_batches(
+            path, opened, options, stats, cuts.batch_bytes, cuts.batch_messages
+        )
+        return
+    with contextlib.suppress(OSError):
+        opened.stream.close()
+    if not mbox or size is None:
+        yield PathItem(path)  # a single message, an MMDF archive, a sniffing error
+    elif opened.compression == "none":
+        yield from plan_ranges(path, size, cuts.range_bytes)
+    else:
+        estimate = estimated_size(path, opened.compression, size)
+        yield from plan_stream_ranges(path, estimate, cuts.stream_range_bytes, cuts.stream_pieces)
+
+
+def message_batches(
+    path: str,
+    opened: CountedStream,
+    options: MailOptions,
+    stats: ArchiveStats,
+    batch_bytes: int = DEFAULT_BATCH_BYTES,
+    batch_messages: int = DEFAULT_BATCH_MESSAGES,
+) -> Iterator[MessageBatchItem | FailedItem]:
+    """Read an opened mbox or MMDF archive and cut it into batches of messages, in order.
+
+    The end of the stream is handled as :mod:`urlsift.sources.archive` handles it (a read
+    error becomes a defect of the last message, or of a unit of its own); an ``OSError``
+    ends the path with a :class:`FailedItem` after the messages before it. Closes
+    ``opened``.
+    """
+    batch: list[RawMessage] = []
+    size = 0
+    try:
+        try:
+            reader = CountingReader(opened, stats)
+            splitter = MboxSplitter(options.max_message_bytes)
+            while block := reader.read():
+                for raw in splitter.feed(block):
+                    batch.append(raw)
+                    size += len(raw.data)
+                    if size >= batch_bytes or len(batch) >= batch_messages:
+                        yield MessageBatchItem(path, tuple(batch))
+                        batch, size = [], 0
+            last = splitter.close()
+            defects: tuple[Defect, ...] = ()
+            if reader.error is not None:
+                if last:
+                    last[-1] = replace(last[-1], defects=(*last[-1].defects, reader.error))
+                else:
+                    defects = (reader.error,)
+            batch.extend(last)
+            if batch or defects:
+                yield MessageBatchItem(path, tuple(batch), defects)
+                batch = []
+        finally:
+            with contextlib.suppress(OSError):
+                opened.stream.close()
+    except OSError as exc:
+        if batch:
+            yield MessageBatchItem(path, tuple(batch))
+        yield FailedItem(path, failure_reason(exc))
+
+
+def text_pieces(
+    path: str,
+    opened: CountedStream,
+    stats: ArchiveStats,
+    piece_chars: int = DEFAULT_TEXT_CHARS,
+    max_pieces: int = DEFAULT_TEXT_PIECES,
+) -> Iterator[TextPieceItem | TextTailItem | FailedItem]:
+    """Read and decode an opened plain-text file, cutting it at blank lines into pieces.
+
+    Pieces are cut only where :func:`~urlsift.scanner.find_boundary` says no span can
+    cross. When no such point comes within ``max_pieces`` pieces' worth of text (a file
+    with no blank line), the rest is one :class:`TextTailItem` and the file is left
+    unread here (memory stays bounded; the tail's run counts the file). A read error
+    ends the path with a :class:`FailedItem` (the text read since the last piece is a
+    piece first). Closes ``opened``.
+    """
+    counted = ArchiveStats()  # added to ``stats`` unless the file ends in a tail item
+    chunks = text_chunks(opened, counted)
+    parts: list[str] = []  # text read since the last piece, joined only to cut it
+    size = 0
+    retry_at = piece_chars  # size at which to look for a cut again
+    pending = ""
+    offset, line = 0, 1
+    try:
+        for chunk in chunks:
+            parts.append(chunk)
+            size += len(chunk)
+            if size < retry_at:
+                continue
+            pending = "".join(parts)
+            while len(pending) >= piece_chars:
+                cut = find_boundary(pending, piece_chars - 1)
+                if cut is None:
+                    break
+                piece, pending = pending[:cut], pending[cut:]
+                yield TextPieceItem(path, piece, (offset, line))
+                offset += len(piece)
+                line += piece.count("\n")
+            parts, size = [pending], len(pending)
+            # When no cut was found, wait for another piece's worth before joining and
+            # searching again, so a file with rare blank lines is not copied quadratically.
+            retry_at = size + piece_chars if size >= piece_chars else piece_chars
+            if size > max_pieces * piece_chars:  # no blank line: the rest is one item
+                close = getattr(chunks, "close", None)
+                if close is not None:
+                    close()  # stop reading: the tail's run reads the file again
+                yield TextTailItem(path, (offset, line))
+                return
+    except OSError as exc:
+        add_stats(stats, counted)
+        if pending := "".join(parts):
+            yield TextPieceItem(path, pending, (offset, line))
+        yield FailedItem(path, failure_reason(exc))
+        return
+    add_stats(stats, counted)
+    if pending := "".join(parts):
+        yield TextPieceItem(path, pending, (offset, line))

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 
+from .plan import failure_reason
 from .sources.archive import ArchiveStats
 from .work import (
     READ_ERROR_CODES,
@@ -19,7 +20,6 @@ from .work import (
     Result,
     ScanConfig,
     UnitDefects,
-    failure_reason,
     iter_sequential,
     scan_text_units,
 )

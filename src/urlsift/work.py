@@ -33,13 +33,23 @@ from __future__ import annotations
 import contextlib
 import os
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass, field, fields, replace
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from typing import BinaryIO
 
 from ._model import Defect, MessageContext, Policy, TextUnit, Url
 from .api import Judge, scan_unit
-from .plan import FolderItem, PathItem, RangeItem, WorkItem
+from .plan import (
+    FailedItem,
+    FolderItem,
+    MessageBatchItem,
+    PathItem,
+    RangeItem,
+    TextPieceItem,
+    TextTailItem,
+    WorkItem,
+    failure_reason,
+)
 from .scanner import Scanner
 from .sources.archive import (
     ArchiveStats,
@@ -48,6 +58,7 @@ from .sources.archive import (
     folder_units,
     open_units,
     raw_message_units,
+    text_chunks,
 )
 from .sources.compress import open_counted
 from .sources.mbox import MAX_SEPARATOR_LINE, MboxSplitter, RawMessage, is_envelope_line
@@ -139,20 +150,6 @@ def scan_text_units(
         yield from scan_unit(unit, Scanner(config.schemes, origin=unit.origin), judge)
 
 
-def failure_reason(exc: OSError) -> str:
-    """Return the words a :class:`ReadFailure` gives for a read error."""
-    reason = getattr(exc, "reason", None)
-    if isinstance(reason, str):
-        return reason
-    return exc.strerror or str(exc)
-
-
-def add_stats(total: ArchiveStats, delta: ArchiveStats) -> None:
-    """Add the counters of ``delta`` (an item's statistics) to ``total``."""
-    for f in fields(ArchiveStats):
-        setattr(total, f.name, getattr(total, f.name) + getattr(delta, f.name))
-
-
 @lru_cache(maxsize=8)
 def judge_for(policy: Policy) -> Judge:
     """Return this process's judge for ``policy`` (its validation cache stays warm)."""
@@ -194,19 +191,82 @@ def iter_folder(
         yield ReadFailure(folder, failure_reason(exc))
 
 
+def iter_text_tail(item: TextTailItem, config: ScanConfig, stats: ArchiveStats) -> Iterator[Result]:
+    """Scan the rest of a plain-text file from ``item.origin``, streaming its records.
+
+    The file is decoded again from its start (as one pass decodes it) and counted whole
+    in ``stats`` (the planner did not count it).
+    """
+    try:
+        opened = open_counted(item.path)
+    except OSError as exc:
+        yield ReadFailure(item.path, failure_reason(exc))
+        return
+    chunks = text_chunks(opened, stats)
+    skip = item.origin[0]
+
+    def rest() -> Iterator[str]:
+        nonlocal skip
+        for chunk in chunks:
+            if skip >= len(chunk):
+                skip -= len(chunk)
+                continue
+            yield chunk[skip:]
+            skip = 0
+
+    unit = TextUnit(source=item.path, chunks=rest(), origin=item.origin)
+    try:
+        yield from scan_text_units([unit], config, judge_for(config.policy))
+    except OSError as exc:
+        yield ReadFailure(item.path, failure_reason(exc))
+
+
+def _batch_units(
+    item: MessageBatchItem, options: MailOptions, stats: ArchiveStats
+) -> Iterator[TextUnit]:
+    for raw in item.messages:
+        yield from raw_message_units(raw, item.source, options, stats)
+    if item.defects:
+        yield TextUnit(source=item.source, chunks=(), defects=item.defects)
+
+
+def iter_item(item: WorkItem, config: ScanConfig, stats: ArchiveStats) -> Iterator[Result]:
+    """Run one planned item here, streaming its records (a range's numbered from 1).
+
+    What an engine calls for an item it runs where the output is written (a long
+    message, the tail of a text file, standard input); :func:`run_item` collects them.
+    """
+    judge = judge_for(config.policy)
+    if isinstance(item, PathItem):
+        yield from iter_path(item.path, config, stats)
+    elif isinstance(item, FolderItem):
+        yield from iter_folder(item.folder, list(item.files), item.first, config, stats)
+    elif isinstance(item, MessageBatchItem):
+        yield from scan_text_units(_batch_units(item, config.options, stats), config, judge)
+    elif isinstance(item, TextPieceItem):
+        unit = TextUnit(source=item.source, chunks=(item.text,), origin=item.origin)
+        yield from scan_text_units([unit], config, judge)
+    elif isinstance(item, TextTailItem):
+        yield from iter_text_tail(item, config, stats)
+    elif isinstance(item, FailedItem):
+        yield ReadFailure(item.path, item.reason)
+    else:
+        yield from run_range(item, config, stats).results
+
+
 def run_item(item: WorkItem, config: ScanConfig, stats: ArchiveStats) -> ItemResults:
     """Run one planned item and return its records (ranges numbered from 1).
 
     ``stopped`` is set when a folder batch ended with a read failure (one pass stops
     the folder there, so later batches of that folder are dropped at merge).
     """
-    if isinstance(item, PathItem):
-        return ItemResults(list(iter_path(item.path, config, stats)), 0)
-    if isinstance(item, FolderItem):
-        results = list(iter_folder(item.folder, list(item.files), item.first, config, stats))
-        stopped = bool(results) and isinstance(results[-1], ReadFailure)
-        return ItemResults(results, 0, stopped)
-    return run_range(item, config, stats)
+    if isinstance(item, RangeItem):
+        return run_range(item, config, stats)
+    results = list(iter_item(item, config, stats))
+    stopped = (
+        isinstance(item, FolderItem) and bool(results) and isinstance(results[-1], ReadFailure)
+    )
+    return ItemResults(results, 0, stopped)
 
 
 @dataclass(frozen=True, slots=True)
