@@ -29,7 +29,7 @@ from pathlib import Path
 
 import distributed
 
-from urlsift.dask import iter_results_dask
+from urlsift.dask import iter_results_dask, local_cluster
 from urlsift.plan import DEFAULT_RANGE_BYTES
 from urlsift.runner import Result, ScanConfig, iter_results
 from urlsift.sources.archive import ArchiveStats
@@ -62,14 +62,7 @@ def run_dask(
 ) -> tuple[float, float, int, list[Result], ArchiveStats]:
     """Return (start-up s, scan s, largest worker peak KiB, records, statistics)."""
     start = time.perf_counter()
-    cluster = distributed.LocalCluster(
-        n_workers=workers,
-        threads_per_worker=1,
-        processes=True,
-        host="127.0.0.1",
-        dashboard_address=None,
-    )
-    with cluster, distributed.Client(cluster) as client:
+    with local_cluster(workers) as cluster, distributed.Client(cluster) as client:
         client.wait_for_workers(workers)
         startup = time.perf_counter() - start
         stats = ArchiveStats()

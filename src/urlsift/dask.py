@@ -3,14 +3,17 @@
 Needs the ``dask`` extra (``pip install 'urlsift[dask]'``: dask, distributed, pyarrow,
 fsspec); a plain install never imports this module.
 
-The engine adds execution only: the items are those of :func:`urlsift.plan.plan_paths`
-(byte ranges of uncompressed mbox archives, batches of a folder's message files, whole
-paths; a compressed file is one task), each run by :func:`urlsift.work.run_item` in a
-worker, one partition per item, in plan order. A range's local message numbers become the
-file's in a small second task that takes the message counts of the earlier ranges of the
-file, so every partition holds exactly the records one pass gives for that piece. A read
-error that ends a folder's scan in one pass ends it here too: later batches of that
-folder give no records.
+The engine adds execution only: the items are those of :func:`urlsift.plan.plan_paths`,
+the plan every engine runs (byte ranges of uncompressed mbox archives, a few ranges of a
+compressed one's decompressed stream, batches of a folder's message files, pieces of a
+plain-text file cut at blank lines, whole paths), each run by
+:func:`urlsift.work.run_item` in a worker, one partition per item, in plan order. The
+plan is made here, on the client: it reads nothing but the first bytes of each file,
+except plain text, which it reads and cuts into pieces (shipped with the tasks). A
+range's local message numbers become the file's in a small second task that takes the
+message counts of the earlier ranges of the file, so every partition holds exactly the
+records one pass gives for that piece. A read error that ends a folder's scan in one
+pass ends it here too: later batches of that folder give no records.
 
 Paths are local files and folders, or fsspec URLs (``memory://``, ``s3://``...). A URL is
 one task that copies the file to the worker's local disk and reads it there; its records
@@ -25,6 +28,9 @@ item).
   are not rows.
 * :func:`iter_results_dask`: the records in output order, for the CLI
   (``urlsift scan --engine dask``), with the statistics merged as partitions arrive.
+* :func:`write_parquet_dask`: each worker writes its partitions as Parquet files, one
+  per partition (``urlsift scan --engine dask --format parquet --output DIR``); only a
+  small summary per partition comes back.
 """
 
 from __future__ import annotations
@@ -41,6 +47,7 @@ from typing import Any
 import dask.bag
 from dask.delayed import Delayed, delayed
 
+from ._model import Url
 from .plan import (
     DEFAULT_FOLDER_BATCH,
     DEFAULT_RANGE_BYTES,
@@ -53,14 +60,36 @@ from .plan import (
 )
 from .plan import plan_paths as _plan_paths
 from .sources.archive import ArchiveStats
-from .work import ItemResults, ReadFailure, Result, ScanConfig, run_item, shift
+from .work import (
+    READ_ERROR_CODES,
+    ItemResults,
+    ReadFailure,
+    Result,
+    ScanConfig,
+    UnitDefects,
+    run_item,
+    shift,
+)
 
 _bag: Any = dask.bag  # dask's own functions are untyped: one typed entry point
 
-__all__ = ["RemoteItem", "iter_results_dask", "plan", "records_bag", "records_frame"]
+__all__ = [
+    "RemoteItem",
+    "Written",
+    "iter_results_dask",
+    "local_cluster",
+    "plan",
+    "records_bag",
+    "records_frame",
+    "write_parquet_dask",
+]
 
 TEXT_PIECE_DIVISOR = 4
 """Plain text is cut into pieces of ``range_bytes // TEXT_PIECE_DIVISOR`` characters."""
+
+STREAM_RANGES = 2
+"""A compressed mbox is cut into pieces of ``STREAM_RANGES * range_bytes`` decompressed
+bytes (at most :data:`urlsift.plan.DEFAULT_STREAM_PIECES` of them)."""
 
 Piece = tuple[list[Result], ArchiveStats]
 """What one partition's task gives: its records and the statistics it counted."""
@@ -71,6 +100,24 @@ class RemoteItem:
     """A file behind an fsspec URL, read whole by a worker."""
 
     url: str
+
+
+def local_cluster(workers: int) -> Any:
+    """Start a ``distributed.LocalCluster`` of ``workers`` worker processes on this machine.
+
+    One thread each (the scan is pure Python: threads would share one interpreter lock),
+    on the loopback interface, without a dashboard. Close it (or use ``with``) when done.
+    """
+    import distributed
+
+    cluster: Any = distributed.LocalCluster
+    return cluster(
+        n_workers=workers,
+        threads_per_worker=1,
+        processes=True,
+        host="127.0.0.1",
+        dashboard_address=None,
+    )
 
 
 def _is_url(path: str) -> bool:
@@ -98,6 +145,7 @@ def plan(
 
     cuts = Cuts(
         range_bytes=range_bytes,
+        stream_range_bytes=STREAM_RANGES * range_bytes,
         folder_files=folder_batch,
         text_chars=max(1, range_bytes // TEXT_PIECE_DIVISOR),
     )
@@ -256,6 +304,22 @@ def records_frame(
     )
 
 
+def _in_order(
+    client: Any, tasks: list[Delayed], on_task: Callable[[int, int], None] | None
+) -> Iterator[Any]:
+    # Submit every task at once; give back their values in order, as they arrive.
+    futures = client.compute(tasks)
+    try:
+        for index, future in enumerate(futures, 1):
+            value = future.result()
+            if on_task is not None:
+                on_task(index, len(futures))
+            yield value
+    finally:
+        with contextlib.suppress(Exception):
+            client.cancel(futures)
+
+
 def iter_results_dask(
     paths: Sequence[str],
     config: ScanConfig,
@@ -281,15 +345,117 @@ def iter_results_dask(
         on_task: called with (partitions done, partitions) as each one is yielded.
     """
     items = plan(paths, config, stats, range_bytes=range_bytes, folder_batch=folder_batch)
+    for results, delta in _in_order(client, _pieces(items, config), on_task):
+        add_stats(stats, delta)
+        yield from results
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Written:
+    """What writing one partition's Parquet file gave back to the client."""
+
+    path: str
+    """The file written."""
+    rows: int
+    """Rows written (URLs and defect records)."""
+    urls: int
+    """URLs found (written or not: ``invalid_only`` leaves the valid ones out)."""
+    invalid: int
+    """URLs found that break RFC 1738."""
+    read_errors: int
+    """Defect records saying that part of the input could not be read."""
+    failures: tuple[ReadFailure, ...]
+    """Paths that could not be read (not rows, as with every writer)."""
+    stats: ArchiveStats
+    """The statistics the partition counted."""
+
+
+def _write_part(piece: Piece, path: str, invalid_only: bool) -> Written:
+    # Runs on a worker: the partition's records to one Parquet file at ``path``.
+    from .parquet import write_partition
+
+    results, stats = piece
+    rows: list[Result] = []
+    urls = invalid = read_errors = 0
+    for record in results:
+        if isinstance(record, Url):
+            urls += 1
+            invalid += not record.valid
+            if invalid_only and record.valid:
+                continue
+        elif isinstance(record, UnitDefects):
+            read_errors += any(d.code in READ_ERROR_CODES for d in record.defects)
+        else:
+            continue
+        rows.append(record)
+    if _is_url(path):
+        import fsspec
+
+        filesystem, target = fsspec.core.url_to_fs(path)
+        write_partition(rows, target, filesystem)
+    else:
+        write_partition(rows, path)
+    failures = tuple(r for r in results if isinstance(r, ReadFailure))
+    return Written(path, len(rows), urls, invalid, read_errors, failures, stats)
+
+
+def write_parquet_dask(
+    paths: Sequence[str],
+    config: ScanConfig,
+    directory: str,
+    *,
+    stats: ArchiveStats,
+    client: Any,
+    invalid_only: bool = False,
+    range_bytes: int = DEFAULT_RANGE_BYTES,
+    folder_batch: int = DEFAULT_FOLDER_BATCH,
+    on_task: Callable[[int, int], None] | None = None,
+) -> Iterator[Written]:
+    """Scan on the cluster, each worker writing its partitions as Parquet files.
+
+    One file per partition (one partition per planned item), ``part-NNNNN.parquet`` in
+    plan order, with the schema of :func:`urlsift.parquet.schema`: read in name order,
+    the rows are those one process writes, in the same order. Nothing but a small
+    :class:`Written` summary comes back to the client. An empty plan writes one empty
+    file, so the schema is always there.
+
+    Args:
+        paths: local paths (readable by the workers at the same names) or fsspec URLs.
+        config: input kind, mail options, schemes and policy.
+        directory: a local folder the workers can write (on one machine, or shared
+            storage), or an fsspec URL (``s3://bucket/run``); created if missing.
+        stats: counters, updated as partitions are written.
+        client: a connected ``distributed.Client``.
+        invalid_only: write only the URLs that break RFC 1738 (and the defect records).
+        range_bytes: nominal bytes per range of an uncompressed mbox.
+        folder_batch: message files per folder batch.
+        on_task: called with (partitions done, partitions) as each one is written.
+
+    Raises:
+        OSError: when the directory cannot be created.
+    """
+    if _is_url(directory):
+        import fsspec
+
+        filesystem, root = fsspec.core.url_to_fs(directory)
+        filesystem.makedirs(root, exist_ok=True)
+    else:
+        directory = os.path.abspath(directory)
+        os.makedirs(directory, exist_ok=True)
+    items = plan(paths, config, stats, range_bytes=range_bytes, folder_batch=folder_batch)
     pieces = _pieces(items, config)
-    futures = client.compute(pieces)
-    try:
-        for index, future in enumerate(futures, 1):
-            results, delta = future.result()
-            add_stats(stats, delta)
-            if on_task is not None:
-                on_task(index, len(futures))
-            yield from results
-    finally:
-        with contextlib.suppress(Exception):
-            client.cancel(futures)
+    if not pieces:
+        pieces = [delayed(_empty, pure=True)()]
+    tasks = [
+        delayed(_write_part, pure=True)(
+            piece, f"{directory.rstrip('/')}/part-{index:05d}.parquet", invalid_only
+        )
+        for index, piece in enumerate(pieces)
+    ]
+    for written in _in_order(client, tasks, on_task):
+        add_stats(stats, written.stats)
+        yield written
+
+
+def _empty() -> Piece:
+    return [], ArchiveStats()

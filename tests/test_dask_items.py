@@ -1,0 +1,133 @@
+"""The Dask engine runs the same plan as the process pool (urlsift.dask, urlsift.plan).
+
+A big plain-text file spreads over the workers in pieces cut at blank lines, a compressed
+mbox given alone in ranges of its stream; ``--format parquet`` is written by the workers,
+one file per partition, and reads back as the local engine's output. Needs the ``dask``
+extra (skips without it); the cluster is a LocalCluster of two worker processes on the
+loopback interface.
+"""
+
+from __future__ import annotations
+
+import gzip
+import random
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from click.testing import CliRunner
+
+pytest.importorskip("dask", reason="the Dask engine needs the dask extra")
+distributed = pytest.importorskip("distributed", reason="the Dask engine needs the dask extra")
+pytest.importorskip("pyarrow", reason="Parquet output needs the dask extra")
+
+import pyarrow  # noqa: E402
+import pyarrow.parquet  # noqa: E402
+
+from urlsift import dask as udask  # noqa: E402
+from urlsift.cli import main  # noqa: E402
+from urlsift.plan import RangeItem, TextPieceItem  # noqa: E402
+from urlsift.runner import Result, ScanConfig, iter_results  # noqa: E402
+from urlsift.sources.archive import ArchiveStats  # noqa: E402
+
+RFC = Path(__file__).resolve().parent.parent / "corpora" / "rfc" / "rfc1738.txt"
+
+
+@pytest.fixture(scope="module")
+def client() -> Iterator[Any]:
+    with udask.local_cluster(2) as cluster, distributed.Client(cluster) as connected:
+        yield connected
+
+
+def _mbox(count: int, seed: int) -> bytes:
+    rng = random.Random(seed)
+    out = []
+    for n in range(1, count + 1):
+        out.append(f"From s{n}@example.org Thu Sep 13 12:30:05 2001\n".encode())
+        words = " ".join(f"http://h{n}-{i}.example/{rng.randrange(99)}" for i in range(3))
+        out.append(f"From: s{n}@example.org\nSubject: m{n}\n\n{words}\n".encode())
+        out.append(f"and <URL:http://h{n}.example/a{{b}}> (invalid)\n\n".encode())
+    return b"".join(out)
+
+
+@pytest.fixture(scope="module")
+def inputs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
+    root = tmp_path_factory.mktemp("dask-items")
+    text = root / "big.txt"
+    text.write_text(RFC.read_text(encoding="utf-8") * 6, encoding="utf-8")
+    packed = root / "list.mbox.gz"
+    packed.write_bytes(gzip.compress(_mbox(3000, seed=1)))
+    return {"text": str(text), "packed": str(packed)}
+
+
+def _local(paths: list[str]) -> tuple[list[Result], ArchiveStats]:
+    stats = ArchiveStats()
+    return list(iter_results(paths, ScanConfig(), stats=stats)), stats
+
+
+@pytest.mark.parametrize("which", ["text", "packed"])
+def test_one_big_file_spreads_over_the_workers(
+    client: Any, inputs: dict[str, str], which: str
+) -> None:
+    paths = [inputs[which]]
+    items = udask.plan(paths, ScanConfig(), range_bytes=100_000)
+    kind = TextPieceItem if which == "text" else RangeItem
+    assert len(items) >= 2
+    assert all(isinstance(item, kind) for item in items)
+    expected, expected_stats = _local(paths)
+    stats = ArchiveStats()
+    got = list(
+        udask.iter_results_dask(
+            paths, ScanConfig(), stats=stats, client=client, range_bytes=100_000
+        )
+    )
+    assert got == expected
+    assert stats == expected_stats
+    # The work ran on both workers.
+    assert len(client.run(lambda: 0)) == 2
+
+
+def _table(folder: Path) -> Any:
+    files = sorted(folder.glob("part-*.parquet"))
+    return files, pyarrow.concat_tables([pyarrow.parquet.read_table(f) for f in files])
+
+
+@pytest.mark.parametrize("options", [[], ["--invalid-only", "--check"]])
+def test_cli_parquet_is_written_by_the_workers(
+    client: Any, inputs: dict[str, str], tmp_path: Path, options: list[str]
+) -> None:
+    paths = [inputs["packed"], inputs["text"], str(tmp_path / "missing")]
+    runner = CliRunner()
+    local = runner.invoke(
+        main, ["scan", "--format", "parquet", "--output", str(tmp_path / "l"), *options, *paths]
+    )
+    address = client.scheduler.address
+    dasked = runner.invoke(
+        main,
+        [
+            *("scan", "--engine", "dask", "--scheduler", address, "--format", "parquet"),
+            *("--output", str(tmp_path / "d"), *options, *paths),
+        ],
+    )
+    assert dasked.exit_code == local.exit_code == 2, dasked.output
+    assert f"cannot read {tmp_path / 'missing'}" in dasked.output
+    assert dasked.output == local.output
+    _, expected = _table(tmp_path / "l")
+    files, written = _table(tmp_path / "d")
+    items = udask.plan(paths, ScanConfig())
+    assert len(files) == len(items) > 2  # one file per partition
+    assert written.schema.equals(expected.schema)
+    assert written.equals(expected)
+    assert expected.num_rows > 1000
+
+
+def test_library_parquet_without_records(client: Any, tmp_path: Path) -> None:
+    stats = ArchiveStats()
+    written = list(
+        udask.write_parquet_dask([], ScanConfig(), str(tmp_path / "e"), stats=stats, client=client)
+    )
+    assert [w.rows for w in written] == [0]
+    files, table = _table(tmp_path / "e")
+    assert len(files) == 1
+    assert table.num_rows == 0
