@@ -12,6 +12,7 @@ from __future__ import annotations
 import gzip
 import random
 from collections.abc import Iterator
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -131,3 +132,30 @@ def test_library_parquet_without_records(client: Any, tmp_path: Path) -> None:
     files, table = _table(tmp_path / "e")
     assert len(files) == 1
     assert table.num_rows == 0
+
+
+def test_an_mbox_behind_a_url_is_cut_into_ranges(tmp_path: Path) -> None:
+    import dask
+    import fsspec
+
+    data = _mbox(2000, seed=2)
+    url = "memory://urlsift-items/list.mbox"
+    with fsspec.open(url, "wb") as target:
+        target.write(data)
+    local_copy = tmp_path / "list.mbox"
+    local_copy.write_bytes(data)
+    expected, expected_stats = _local([str(local_copy)])
+    items = udask.plan([url], ScanConfig(), range_bytes=20_003)
+    assert len(items) >= 8
+    assert all(isinstance(item, RangeItem) and item.path == url for item in items)
+    stats = ArchiveStats()
+    # memory:// lives in this process: the synchronous scheduler runs the tasks here.
+    with dask.config.set(scheduler="sync"):
+        pieces = dask.compute(*udask._pieces(items, ScanConfig()))
+    got = [r for results, delta in pieces for r in results]
+    for _, delta in pieces:
+        udask.add_stats(stats, delta)
+    renamed = [replace(r, source=str(local_copy)) for r in got]  # type: ignore[type-var]
+    assert renamed == expected
+    assert stats == expected_stats
+    assert sum(1 for r in got if getattr(r, "context", None)) > 4000

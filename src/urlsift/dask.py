@@ -15,11 +15,12 @@ message counts of the earlier ranges of the file, so every partition holds exact
 records one pass gives for that piece. A read error that ends a folder's scan in one
 pass ends it here too: later batches of that folder give no records.
 
-Paths are local files and folders, or fsspec URLs (``memory://``, ``s3://``...). A URL is
-one task that copies the file to the worker's local disk and reads it there; its records
-name the URL. (Remote files are not cut into ranges.) A worker killed mid-run loses
-nothing: the scheduler runs its tasks again elsewhere (each task is a pure function of its
-item).
+Paths are local files and folders, or fsspec URLs (``memory://``, ``s3://``...). An
+uncompressed mbox behind a URL is cut into byte ranges as a local one (each worker opens
+the URL and reads only its range); any other URL is one task that copies the file to the
+worker's local disk and reads it there. Records name the URL. A worker killed mid-run
+loses nothing: the scheduler runs its tasks again elsewhere (each task is a pure function
+of its item).
 
 * :func:`records_bag`: a :class:`dask.bag.Bag` of :class:`~urlsift.Url`,
   :class:`~urlsift.work.UnitDefects` and :class:`~urlsift.work.ReadFailure` records.
@@ -57,9 +58,12 @@ from .plan import (
     RangeItem,
     WorkItem,
     add_stats,
+    plan_ranges,
 )
 from .plan import plan_paths as _plan_paths
-from .sources.archive import ArchiveStats
+from .sources.archive import SNIFF_BYTES, ArchiveStats, sniff_kind
+from .sources.compress import sniff_compression
+from .sources.mbox import MMDF_DELIMITER
 from .work import (
     READ_ERROR_CODES,
     ItemResults,
@@ -67,6 +71,7 @@ from .work import (
     Result,
     ScanConfig,
     UnitDefects,
+    is_url,
     run_item,
     shift,
 )
@@ -120,10 +125,6 @@ def local_cluster(workers: int) -> Any:
     )
 
 
-def _is_url(path: str) -> bool:
-    return "://" in path and not os.path.exists(path)
-
-
 def plan(
     paths: Sequence[str],
     config: ScanConfig,
@@ -155,13 +156,31 @@ def plan(
         local.clear()
 
     for path in paths:
-        if _is_url(path):
+        if is_url(path):
             flush()
-            items.append(RemoteItem(path))
+            items.extend(_plan_url(path, config.kind, range_bytes))
         else:
             local.append(path)
     flush()
     return items
+
+
+def _plan_url(url: str, kind: str, range_bytes: int) -> list[WorkItem | RemoteItem]:
+    # An uncompressed mbox behind a URL is cut into byte ranges, as a local one (a worker
+    # reads only its range); anything else is one item, copied whole by a worker.
+    import fsspec
+
+    try:
+        filesystem, target = fsspec.core.url_to_fs(url)
+        size = int(filesystem.size(target))
+        with filesystem.open(target, "rb") as stream:
+            head = stream.read(SNIFF_BYTES)
+    except (OSError, ValueError):
+        return [RemoteItem(url)]  # its run reports the error
+    mbox = kind == "mbox" or (kind == "auto" and sniff_kind(head) == "mbox")
+    if mbox and sniff_compression(head) == "none" and not head.startswith(MMDF_DELIMITER):
+        return list(plan_ranges(url, size, range_bytes))
+    return [RemoteItem(url)]
 
 
 def _run_remote(item: RemoteItem, config: ScanConfig, stats: ArchiveStats) -> ItemResults:
@@ -388,7 +407,7 @@ def _write_part(piece: Piece, path: str, invalid_only: bool) -> Written:
         else:
             continue
         rows.append(record)
-    if _is_url(path):
+    if is_url(path):
         import fsspec
 
         filesystem, target = fsspec.core.url_to_fs(path)
@@ -434,7 +453,7 @@ def write_parquet_dask(
     Raises:
         OSError: when the directory cannot be created.
     """
-    if _is_url(directory):
+    if is_url(directory):
         import fsspec
 
         filesystem, root = fsspec.core.url_to_fs(directory)

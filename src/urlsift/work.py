@@ -336,8 +336,8 @@ def range_messages(
     Raises:
         OSError: when the file cannot be opened or read.
     """
-    with open(item.path, "rb") as stream:
-        size = os.fstat(stream.fileno()).st_size
+    stream, size = _open_seekable(item.path)
+    with stream:
         begin = message_start(stream, item.start, size)
         stop = size if item.stop is None else item.stop
         end = message_start(stream, stop, size) if stop < size else size
@@ -359,6 +359,27 @@ def range_messages(
                 yield replace(raw, offset=raw.offset + begin)
         for raw in splitter.close():
             yield replace(raw, offset=raw.offset + begin)
+
+
+def is_url(path: str) -> bool:
+    """Return whether ``path`` names a file through fsspec (``s3://...``), not a local path."""
+    return "://" in path and not os.path.exists(path)
+
+
+def _open_seekable(path: str) -> tuple[BinaryIO, int]:
+    # A local file, or a file behind an fsspec URL (seekable: ranges read only their part).
+    if not is_url(path):
+        stream = open(path, "rb")  # noqa: SIM115 - closed by the caller
+        return stream, os.fstat(stream.fileno()).st_size
+    import fsspec  # the dask extra; only for URLs
+
+    try:
+        filesystem, target = fsspec.core.url_to_fs(path)
+        size = int(filesystem.size(target))
+        remote: BinaryIO = filesystem.open(target, "rb")
+    except (OSError, ValueError) as exc:  # fsspec raises FileNotFoundError and the like
+        raise OSError(failure_reason(exc) if isinstance(exc, OSError) else str(exc)) from exc
+    return remote, size
 
 
 def _plain_range_units(
