@@ -25,7 +25,21 @@ range numbers its messages from 1 and reports how many it read (:class:`ItemResu
 :class:`Renumbering` adds the count of the earlier ranges of the file when results are
 merged in plan order (the first range's numbers are already the file's). The first range
 of a file counts the file in ``ArchiveStats.files``; each range counts the bytes it reads,
-so the totals equal those of one pass.
+so the totals equal those of one pass. A range of an uncompressed file is read by seeking
+(a local file, or one behind an fsspec URL).
+
+**Stream ranges** (a compressed mbox, ``RangeItem.stream``) follow the same rules on a
+stream read from its start: :func:`stream_start` skips to the first boundary at or after
+the nominal start, then the range's messages are read past its nominal end up to the
+first message at or after it (that message is the next range's; it is read too, to find
+where the last message ends). The range whose messages reach the end of the stream
+handles it as one pass does (a read error joins its last message's defects, or makes a
+unit of its own) and counts the file's stored bytes; a range that finds no boundary
+before the end has no messages.
+
+**Other items** run the sequential code on the planner's data: a batch of messages, a
+piece of text with its ``origin`` (offset and line in the file), the tail of a text file
+(decoded again from the start, then skipped to its origin), a failure.
 """
 
 from __future__ import annotations
