@@ -124,3 +124,40 @@ def test_cuts_are_checked() -> None:
     with pytest.raises(ValueError, match="text_chars"):
         Cuts(text_chars=0)
     assert Cuts(long_bytes=0).long_bytes == 0
+
+
+@pytest.mark.parametrize("kind", ["mbox", "text", "auto"])
+def test_a_fifo_of_any_kind_is_read_once(tmp_path: Path, kind: str) -> None:
+    # A pipe is one item that the engine reads itself, whatever kind is asked: the planner
+    # must not open it (what it read would be lost to the item's run).
+    import os
+    import threading
+
+    from urlsift import parallel
+
+    fifo = tmp_path / "pipe"
+    os.mkfifo(fifo)
+    data = _mbox(20, seed=4)
+    data = data[data.index(b"From s1@") :]
+    other = tmp_path / "other.mbox"
+    other.write_bytes(data)
+    config = ScanConfig(kind=kind)  # type: ignore[arg-type]
+
+    def run(jobs: int) -> list[Result]:
+        writer = threading.Thread(target=fifo.write_bytes, args=(data,), daemon=True)
+        writer.start()
+        try:
+            paths = [str(fifo), str(other)]
+            if jobs == 1:
+                return list(iter_results(paths, config))
+            return list(
+                parallel.iter_results_parallel(
+                    paths, config, stats=ArchiveStats(), jobs=jobs, batch_bytes=500
+                )
+            )
+        finally:
+            writer.join(10)
+
+    assert run(2) == run(1)
+    items = list(plan_paths([str(fifo)], config, ArchiveStats()))
+    assert [type(i).__name__ for i in items] == ["PathItem"]

@@ -366,8 +366,8 @@ def plan_paths(
 def _plan_path(
     path: str, kind: InputKind, options: MailOptions, stats: ArchiveStats, cuts: Cuts
 ) -> Iterator[WorkItem]:
-    if path == "-" or (kind == "auto" and is_special(path)):
-        yield PathItem(path)  # read once, as a stream
+    if path == "-" or is_special(path):
+        yield PathItem(path)  # a pipe, a device: read once, as a stream, by one run
     elif os.path.isdir(path):
         yield from _plan_folder(path, kind, cuts)
     elif kind not in ("auto", "mbox", "text"):
@@ -425,6 +425,7 @@ def _plan_file(
     size = regular_size(path)
     mbox = head is not None and kind == "mbox" and not head.startswith(MMDF_DELIMITER)
     if kind == "mbox" and cuts.batches and not (mbox and opened.compression == "none"):
+        # A compressed or MMDF archive alone: read here, handed out in batches.
         yield from message_batches(
             path, opened, options, stats, cuts.batch_bytes, cuts.batch_messages
         )
