@@ -159,3 +159,42 @@ def test_an_mbox_behind_a_url_is_cut_into_ranges(tmp_path: Path) -> None:
     assert renamed == expected
     assert stats == expected_stats
     assert sum(1 for r in got if getattr(r, "context", None)) > 4000
+
+
+def test_workers_drop_the_partitions_the_client_has(
+    client: Any, inputs: dict[str, str], tmp_path: Path
+) -> None:
+    # Worker memory stays bounded: once a partition's records are with the client, the
+    # workers forget them (they held every partition to the end of the run before).
+    import time
+
+    path = tmp_path / "list.mbox"
+    path.write_bytes(gzip.decompress(Path(inputs["packed"]).read_bytes()))
+    held: list[int] = []
+
+    def keys_held() -> int:
+        counts = client.run(lambda dask_worker: len(dask_worker.data))
+        return int(sum(counts.values()))
+
+    def on_task(done: int, total: int) -> None:
+        if done == total:  # every partition is computed; all but this one are consumed
+            deadline = time.monotonic() + 10
+            while keys_held() > 4 and time.monotonic() < deadline:
+                time.sleep(0.05)
+            held.append(keys_held())
+
+    items = udask.plan([str(path)], ScanConfig(), range_bytes=20_000)
+    assert len(items) >= 10
+    got = list(
+        udask.iter_results_dask(
+            [str(path)],
+            ScanConfig(),
+            stats=ArchiveStats(),
+            client=client,
+            range_bytes=20_000,
+            on_task=on_task,
+        )
+    )
+    assert got == _local([str(path)])[0]
+    assert held
+    assert held[0] <= 4

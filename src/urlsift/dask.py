@@ -326,17 +326,22 @@ def records_frame(
 def _in_order(
     client: Any, tasks: list[Delayed], on_task: Callable[[int, int], None] | None
 ) -> Iterator[Any]:
-    # Submit every task at once; give back their values in order, as they arrive.
-    futures = client.compute(tasks)
+    # Submit every task at once; give back their values in order, as they arrive. Each
+    # future is released once its value is here, so the workers drop what the client has
+    # (otherwise every partition's records stay in the workers' memory to the end).
+    futures: list[Any] = client.compute(tasks)
     try:
-        for index, future in enumerate(futures, 1):
+        for index in range(len(futures)):
+            future, futures[index] = futures[index], None
             value = future.result()
+            future.release()
+            del future
             if on_task is not None:
-                on_task(index, len(futures))
+                on_task(index + 1, len(futures))
             yield value
     finally:
         with contextlib.suppress(Exception):
-            client.cancel(futures)
+            client.cancel([future for future in futures if future is not None])
 
 
 def iter_results_dask(
