@@ -41,6 +41,7 @@ import dataclasses
 import os
 import shutil
 import tempfile
+from collections import deque
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import replace
 from typing import Any
@@ -67,6 +68,7 @@ from .sources.mbox import MMDF_DELIMITER
 from .work import (
     READ_ERROR_CODES,
     ItemResults,
+    Merger,
     ReadFailure,
     Result,
     ScanConfig,
@@ -232,24 +234,22 @@ def _finish(done: tuple[ItemResults, ArchiveStats], base: int, dropped: bool) ->
 
 
 def _pieces(items: list[WorkItem | RemoteItem], config: ScanConfig) -> list[Delayed]:
-    """One delayed :data:`Piece` per item, in order."""
+    """One delayed :data:`Piece` per item, in order, merged on the cluster.
+
+    What :class:`urlsift.work.Merger` does on a client, as tasks: a range's base number
+    is the sum of the message counts of its group's earlier ranges; a folder batch gives
+    nothing when an earlier batch of its group stopped the folder's scan.
+    """
     pieces: list[Delayed] = []
-    counts: list[Delayed] = []  # message counts of the current file's earlier ranges
-    stops: list[Delayed] = []  # whether an earlier batch of the current folder stopped it
-    previous: WorkItem | RemoteItem | None = None
+    merger = Merger()  # only its grouping: the tasks merge
+    counts: list[Delayed] = []  # message counts of the current group's earlier ranges
+    stops: list[Delayed] = []  # whether an earlier batch of the current group stopped it
+    current: object | None = None
     for item in items:
         done = delayed(_run, pure=True)(item, config)
-        same_file = isinstance(item, RangeItem) and item.start > 0
-        if not same_file:
-            counts = []
-        same_folder = (
-            isinstance(item, FolderItem)
-            and isinstance(previous, FolderItem)
-            and previous.folder == item.folder
-            and previous.first < item.first
-        )
-        if not same_folder:
-            stops = []
+        group = merger.group(item)
+        if group is None or group is not current:
+            counts, stops, current = [], [], group
         base = delayed(sum, pure=True)(counts) if counts else 0
         dropped = delayed(any, pure=True)(stops) if stops else False
         pieces.append(delayed(_finish, pure=True)(done, base, dropped))
@@ -257,7 +257,6 @@ def _pieces(items: list[WorkItem | RemoteItem], config: ScanConfig) -> list[Dela
             counts = [*counts, delayed(_messages, pure=True)(done)]
         if isinstance(item, FolderItem):
             stops = [*stops, delayed(_stopped, pure=True)(done)]
-        previous = item
     return pieces
 
 
@@ -323,25 +322,38 @@ def records_frame(
     )
 
 
+TASKS_PER_WORKER = 4
+"""Tasks submitted ahead per worker: enough to keep every worker busy while the client
+takes the results in order; it bounds what the workers hold for the client."""
+
+
 def _in_order(
     client: Any, tasks: list[Delayed], on_task: Callable[[int, int], None] | None
 ) -> Iterator[Any]:
-    # Submit every task at once; give back their values in order, as they arrive. Each
-    # future is released once its value is here, so the workers drop what the client has
-    # (otherwise every partition's records stay in the workers' memory to the end).
-    futures: list[Any] = client.compute(tasks)
+    # Give back the tasks' values in order. At most TASKS_PER_WORKER tasks per worker are
+    # submitted ahead of the one the client waits for, and each future is released once
+    # its value is here, so what the workers hold for the client stays bounded, whatever
+    # the number of tasks (submitting every task at once, a worker could hold every
+    # partition's records until the client took them).
+    workers = len(client.scheduler_info().get("workers", {})) or 1
+    ahead = max(2, TASKS_PER_WORKER * workers)
+    pending: deque[Any] = deque()
+    submitted = 0
     try:
-        for index in range(len(futures)):
-            future, futures[index] = futures[index], None
+        for index in range(len(tasks)):
+            while submitted < len(tasks) and len(pending) < ahead:
+                pending.append(client.compute(tasks[submitted]))
+                submitted += 1
+            future = pending.popleft()
             value = future.result()
             future.release()
             del future
             if on_task is not None:
-                on_task(index + 1, len(futures))
+                on_task(index + 1, len(tasks))
             yield value
     finally:
         with contextlib.suppress(Exception):
-            client.cancel([future for future in futures if future is not None])
+            client.cancel(list(pending))
 
 
 def iter_results_dask(
@@ -356,8 +368,9 @@ def iter_results_dask(
 ) -> Iterator[Result]:
     """Scan on the cluster of a ``distributed.Client``; yield the records in output order.
 
-    Every task is submitted at once; records are yielded partition by partition in plan
-    order as they arrive, each partition's statistics merged into ``stats`` then.
+    Tasks are submitted a few per worker ahead of the output (:data:`TASKS_PER_WORKER`);
+    records are yielded partition by partition in plan order as they arrive, each
+    partition's statistics merged into ``stats`` then.
 
     Args:
         paths: local paths (readable by the workers at the same names) or fsspec URLs.
@@ -369,9 +382,17 @@ def iter_results_dask(
         on_task: called with (partitions done, partitions) as each one is yielded.
     """
     items = plan(paths, config, stats, range_bytes=range_bytes, folder_batch=folder_batch)
-    for results, delta in _in_order(client, _pieces(items, config), on_task):
-        add_stats(stats, delta)
-        yield from results
+    # One task per item; the client merges (renumbers ranges, ends folder scans), which
+    # keeps the graph small: no second task per item.
+    merger = Merger()
+    groups = [merger.group(item) for item in items]
+    tasks = [delayed(_run, pure=True)(item, config) for item in items]
+    for item, group, (done, delta) in zip(
+        items, groups, _in_order(client, tasks, on_task), strict=True
+    ):
+        if not merger.dropped(group):
+            add_stats(stats, delta)
+        yield from merger.merge(item, group, done)
 
 
 @dataclasses.dataclass(frozen=True, slots=True)

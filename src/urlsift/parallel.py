@@ -64,7 +64,6 @@ from .plan import (
     Cuts,
     FolderItem,
     PathItem,
-    RangeItem,
     TextTailItem,
     WorkItem,
     add_stats,
@@ -73,7 +72,7 @@ from .plan import (
     regular_size,
 )
 from .sources.archive import INPUT_KINDS, STREAM_MIN_BYTES, ArchiveStats, open_units
-from .work import ItemResults, ReadFailure, Renumbering, Result, ScanConfig, iter_item, run_item
+from .work import ItemResults, Merger, ReadFailure, Result, ScanConfig, iter_item, run_item
 
 __all__ = [
     "DEFAULT_BATCH_BYTES",
@@ -146,9 +145,7 @@ class _Scheduler:
         self.queue: deque[_Entry] = deque()
         self.executor: ProcessPoolExecutor | None = None
         self.broken = False
-        self.stopped: set[object] = set()  # folder scans ended by a ReadFailure
-        self.renumbering = Renumbering()  # message numbers of a file's ranges
-        self.group: object | None = None  # the current file's or folder's scan
+        self.merger = Merger()  # renumbers ranges, ends folder scans as one pass does
 
     # -- the queue -------------------------------------------------------------------
 
@@ -179,7 +176,7 @@ class _Scheduler:
     def pop(self) -> Iterator[Result]:
         """Wait for the oldest item and yield its results (merging its statistics)."""
         entry = self.queue.popleft()
-        if entry.group is not None and entry.group in self.stopped:
+        if self.merger.dropped(entry.group):
             # One process stopped this folder at an earlier item's read failure.
             if entry.future is not None:
                 entry.future.cancel()
@@ -192,14 +189,9 @@ class _Scheduler:
                 self.crashed(exc)
         if outcome is None:
             outcome = _run(entry.work, self.config)
-        if outcome.stopped:
-            self.stopped.add(entry.group)
         add_stats(self.stats, outcome.stats)
-        if isinstance(entry.work, RangeItem):
-            done = ItemResults(outcome.results, outcome.messages)
-            yield from self.renumbering.merge(entry.group, entry.work, done)
-        else:
-            yield from outcome.results
+        done = ItemResults(outcome.results, outcome.messages, outcome.stopped)
+        yield from self.merger.merge(entry.work, entry.group, done)
 
     def drain(self) -> Iterator[Result]:
         while self.queue:
@@ -224,26 +216,18 @@ class _Scheduler:
 
     def run(self, paths: Sequence[str], cuts: Cuts) -> Iterator[Result]:
         for item in plan_paths(paths, self.config, self.stats, cuts, self.config.options):
-            group = self.group_of(item)
+            group = self.merger.group(item)
             if not _runs_here(item):
                 yield from self.push(_Entry(item, group=group))
                 continue
             yield from self.drain()
-            if group is not None and group in self.stopped:
+            if self.merger.dropped(group):
                 continue  # one process stopped this folder at an earlier read failure
             for result in iter_item(item, self.config, self.stats):
                 yield result
                 if isinstance(result, ReadFailure) and isinstance(item, FolderItem):
-                    self.stopped.add(group)  # the folder's scan ends here, as in one process
+                    self.merger.stop(group)  # the folder's scan ends here, as in one pass
         yield from self.drain()
-
-    def group_of(self, item: WorkItem) -> object | None:
-        """The scan of a file or folder that ``item`` belongs to (a path may come twice)."""
-        if isinstance(item, RangeItem | FolderItem):
-            if (item.start if isinstance(item, RangeItem) else item.first - 1) == 0:
-                self.group = object()
-            return self.group
-        return None
 
 
 def _runs_here(item: WorkItem) -> bool:

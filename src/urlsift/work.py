@@ -540,6 +540,53 @@ class Renumbering:
         return [shift(result, base) for result in outcome.results]
 
 
+class Merger:
+    """Merges what a plan's items gave, in plan order, into the records of one pass.
+
+    Every engine that runs items apart merges with one: :meth:`group` is called for each
+    item in plan order (as it is planned), :meth:`merge` for each outcome in plan order.
+    Items of one scan of a file or folder form a group (a range at offset 0, or a folder
+    batch from its first file, opens a new one: the same path given twice is two scans).
+    A range's messages are renumbered (:class:`Renumbering`); a folder batch that ended
+    with a read failure ends its folder's scan, as in one pass: the later batches of that
+    scan give nothing.
+    """
+
+    __slots__ = ("_current", "_renumbering", "_stopped")
+
+    def __init__(self) -> None:
+        self._current: object | None = None
+        self._renumbering = Renumbering()
+        self._stopped: set[object] = set()
+
+    def group(self, item: object) -> object | None:
+        """Return the scan ``item`` belongs to (``None`` for an item on its own)."""
+        if isinstance(item, RangeItem | FolderItem):
+            if (item.start if isinstance(item, RangeItem) else item.first - 1) == 0:
+                self._current = object()
+            return self._current
+        return None
+
+    def dropped(self, group: object | None) -> bool:
+        """Whether one pass never reads this group's later items (its scan has ended)."""
+        return group is not None and group in self._stopped
+
+    def stop(self, group: object | None) -> None:
+        """End a folder's scan here (a read failure, as in one pass)."""
+        if group is not None:
+            self._stopped.add(group)
+
+    def merge(self, item: object, group: object | None, outcome: ItemResults) -> list[Result]:
+        """Return an item's records as one pass gives them (none when dropped)."""
+        if self.dropped(group):
+            return []
+        if outcome.stopped:
+            self.stop(group)
+        if isinstance(item, RangeItem):
+            return self._renumbering.merge(group, item, outcome)
+        return outcome.results
+
+
 def shift(result: Result, base: int) -> Result:
     """Return ``result`` with ``base`` added to its message number (if it has one)."""
     if isinstance(result, Url | UnitDefects) and result.context is not None:
