@@ -328,22 +328,28 @@ takes the results in order; it bounds what the workers hold for the client."""
 
 
 def _in_order(
-    client: Any, tasks: list[Delayed], on_task: Callable[[int, int], None] | None
+    client: Any,
+    tasks: list[Delayed],
+    on_task: Callable[[int, int], None] | None,
+    windowed: bool = True,
 ) -> Iterator[Any]:
-    # Give back the tasks' values in order. At most TASKS_PER_WORKER tasks per worker are
-    # submitted ahead of the one the client waits for, and each future is released once
-    # its value is here, so what the workers hold for the client stays bounded, whatever
-    # the number of tasks (submitting every task at once, a worker could hold every
-    # partition's records until the client took them).
+    # Give back the tasks' values in order, releasing each future once its value is here.
+    # Windowed (independent tasks with large values): at most TASKS_PER_WORKER tasks per
+    # worker are submitted ahead of the one the client waits for, so what the workers hold
+    # for the client stays bounded whatever the number of tasks (submitted at once, a
+    # worker could hold every partition's records until the client took them). Not
+    # windowed: every task at once, for tasks that share dependencies (which a later
+    # submission would compute again once released) and give small values.
     workers = len(client.scheduler_info().get("workers", {})) or 1
-    ahead = max(2, TASKS_PER_WORKER * workers)
+    ahead = max(2, TASKS_PER_WORKER * workers) if windowed else len(tasks)
     pending: deque[Any] = deque()
     submitted = 0
     try:
         for index in range(len(tasks)):
-            while submitted < len(tasks) and len(pending) < ahead:
-                pending.append(client.compute(tasks[submitted]))
-                submitted += 1
+            if submitted < len(tasks) and len(pending) < ahead:
+                batch = tasks[submitted : submitted + ahead - len(pending)]
+                pending.extend(client.compute(batch))
+                submitted += len(batch)
             future = pending.popleft()
             value = future.result()
             future.release()
@@ -497,7 +503,7 @@ def write_parquet_dask(
         )
         for index, piece in enumerate(pieces)
     ]
-    for written in _in_order(client, tasks, on_task):
+    for written in _in_order(client, tasks, on_task, windowed=False):
         add_stats(stats, written.stats)
         yield written
 
