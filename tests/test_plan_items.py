@@ -161,3 +161,43 @@ def test_a_fifo_of_any_kind_is_read_once(tmp_path: Path, kind: str) -> None:
     assert run(2) == run(1)
     items = list(plan_paths([str(fifo)], config, ArchiveStats()))
     assert [type(i).__name__ for i in items] == ["PathItem"]
+
+
+def test_the_merger_groups_renumbers_and_stops() -> None:
+    from urlsift import MessageContext
+    from urlsift.plan import FolderItem, PathItem, RangeItem
+    from urlsift.work import ItemResults, Merger, UnitDefects
+
+    def record(message: int) -> UnitDefects:
+        return UnitDefects("a", MessageContext(message=message, message_offset=0), ())
+
+    merger = Merger()
+    plan: list[WorkItem] = [
+        RangeItem("a", 0, 10),
+        RangeItem("a", 10, None),
+        RangeItem("a", 0, 10),  # the same file again: a new scan, numbered afresh
+        RangeItem("a", 10, None),
+        FolderItem("f", ("1", "2"), 1),
+        FolderItem("f", ("3",), 3),  # dropped: the batch before it stopped the folder
+        PathItem("p"),
+        FolderItem("f", ("1",), 1),  # the folder again: read
+    ]
+    groups = [merger.group(item) for item in plan]
+    assert groups[0] is groups[1] is not groups[2]
+    assert groups[4] is groups[5] is not groups[7]
+    assert groups[6] is None
+    outcomes = [
+        ItemResults([record(1), record(2)], 2),
+        ItemResults([record(1)], 1),
+        ItemResults([record(1)], 1),
+        ItemResults([record(1)], 1),
+        ItemResults([record(1), ReadFailure("f", "x")], 0, stopped=True),
+        ItemResults([record(3)], 0),
+        ItemResults([], 0),
+        ItemResults([record(1)], 0),
+    ]
+    merged = [merger.merge(i, g, o) for i, g, o in zip(plan, groups, outcomes, strict=True)]
+    numbers = [
+        [r.context.message for r in m if isinstance(r, UnitDefects) and r.context] for m in merged
+    ]
+    assert numbers == [[1, 2], [3], [1], [2], [1], [], [], [1]]
