@@ -53,6 +53,7 @@ from ._model import Url
 from .plan import (
     DEFAULT_FOLDER_BATCH,
     DEFAULT_RANGE_BYTES,
+    TEXT_PIECE_DIVISOR,
     Cuts,
     FolderItem,
     PathItem,
@@ -90,9 +91,6 @@ __all__ = [
     "records_frame",
     "write_parquet_dask",
 ]
-
-TEXT_PIECE_DIVISOR = 4
-"""Plain text is cut into pieces of ``range_bytes // TEXT_PIECE_DIVISOR`` characters."""
 
 STREAM_RANGES = 2
 """A compressed mbox is cut into pieces of ``STREAM_RANGES * range_bytes`` decompressed

@@ -61,6 +61,7 @@ from .plan import (
     DEFAULT_BATCH_BYTES,
     DEFAULT_BATCH_MESSAGES,
     DEFAULT_TEXT_PIECES,
+    TEXT_PIECE_DIVISOR,
     Cuts,
     FolderItem,
     PathItem,
@@ -80,9 +81,6 @@ __all__ = [
     "WINDOW_PER_JOB",
     "iter_results_parallel",
 ]
-
-TEXT_PIECE_DIVISOR = 4
-"""Plain text is cut into pieces of ``batch_bytes // TEXT_PIECE_DIVISOR`` characters."""
 
 MAX_TEXT_PIECES = DEFAULT_TEXT_PIECES
 """Pieces' worth of plain text without a blank line before the rest runs in the parent."""

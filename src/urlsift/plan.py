@@ -80,6 +80,7 @@ __all__ = [
     "DEFAULT_RANGE_BYTES",
     "DEFAULT_STREAM_PIECES",
     "DEFAULT_STREAM_RANGE_BYTES",
+    "TEXT_PIECE_DIVISOR",
     "Cuts",
     "FailedItem",
     "FolderItem",
@@ -128,6 +129,10 @@ DEFAULT_BATCH_MESSAGES = 1000
 DEFAULT_TEXT_CHARS = 1 << 18
 """Characters per :class:`TextPieceItem` (a piece's records wait in an engine's window
 until their turn, and text can be nothing but URLs, so pieces stay small)."""
+
+TEXT_PIECE_DIVISOR = 4
+"""Engines cut plain text into pieces of a quarter of their range or batch size (in
+characters): text can be nothing but URLs, so a piece's records stay few."""
 
 DEFAULT_TEXT_PIECES = 4
 """Pieces' worth of text held while looking for a blank line to cut at, before the rest
