@@ -198,3 +198,11 @@ def test_workers_drop_the_partitions_the_client_has(
     assert got == _local([str(path)])[0]
     assert held
     assert held[0] <= 4
+
+
+def test_cli_refuses_standard_input_before_starting_a_cluster() -> None:
+    result = CliRunner().invoke(
+        main, ["scan", "--engine", "dask", "-"], input="http://x.example/\n"
+    )
+    assert result.exit_code == 2
+    assert "--engine dask cannot read standard input" in result.output
