@@ -9,11 +9,15 @@ compressed one's decompressed stream, batches of a folder's message files, piece
 plain-text file cut at blank lines, whole paths), each run by
 :func:`urlsift.work.run_item` in a worker, one partition per item, in plan order. The
 plan is made here, on the client: it reads nothing but the first bytes of each file,
-except plain text, which it reads and cuts into pieces (shipped with the tasks). A
-range's local message numbers become the file's in a small second task that takes the
-message counts of the earlier ranges of the file, so every partition holds exactly the
-records one pass gives for that piece. A read error that ends a folder's scan in one
-pass ends it here too: later batches of that folder give no records.
+except plain text, which it reads and cuts into pieces (shipped with the tasks). The
+partitions are merged as one pass gives them (a range's local message numbers become the
+file's; a read error that ends a folder's scan in one pass ends it here too): by the
+client with :class:`urlsift.work.Merger` when the records come back to it
+(:func:`iter_results_dask`, one task per item, a few per worker submitted ahead so that
+the workers' memory stays bounded), or on the cluster when they do not (the bag, the
+frame and the Parquet files: a small second task per item takes the message counts of
+the file's earlier ranges, so every partition holds exactly the records one pass gives
+for that piece).
 
 Paths are local files and folders, or fsspec URLs (``memory://``, ``s3://``...). An
 uncompressed mbox behind a URL is cut into byte ranges as a local one (each worker opens
