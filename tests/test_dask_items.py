@@ -206,3 +206,19 @@ def test_cli_refuses_standard_input_before_starting_a_cluster() -> None:
     )
     assert result.exit_code == 2
     assert "--engine dask cannot read standard input" in result.output
+
+
+def test_text_without_blank_lines_is_a_tail_task(tmp_path: Path) -> None:
+    import dask
+
+    from urlsift.plan import TextTailItem
+
+    path = tmp_path / "tail.txt"
+    lines = "".join(f"line {i} http://h{i}.example/p\n" for i in range(3000))
+    path.write_text("intro http://a.example/\n\n" + lines, encoding="utf-8")
+    items = udask.plan([str(path)], ScanConfig(), range_bytes=4000)
+    assert [type(item) for item in items] == [TextTailItem]
+    with dask.config.set(scheduler="sync"):
+        got = udask.records_bag([str(path)], range_bytes=4000).compute()
+    assert got == _local([str(path)])[0]
+    assert len(got) == 3001
