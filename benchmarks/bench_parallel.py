@@ -14,7 +14,9 @@ run: same records, same statistics.
 Then three *sets of files* are timed the same way: the ten shared archives as given
 (gzip), and eight archives of at least 5 MB each (the shared archives decompressed and
 concatenated in turn), once uncompressed (cut into byte ranges by the workers) and once
-gzip-compressed (one item per file).
+gzip-compressed (each file at most two ranges of its decompressed stream, see
+``urlsift.plan.plan_stream_ranges``). The load average is printed first: on a shared
+machine the ratios mean something only when two cores are free.
 """
 
 from __future__ import annotations
@@ -101,7 +103,8 @@ def main() -> None:
     parser.add_argument("--batch-kib", type=int, default=parallel.DEFAULT_BATCH_BYTES >> 10)
     parser.add_argument("--sets-only", action="store_true", help="only the sets of files")
     args = parser.parse_args()
-    print(f"cpus: {os.cpu_count()}, batch: {args.batch_kib} KiB")
+    load = os.getloadavg()[0]
+    print(f"cpus: {os.cpu_count()}, batch: {args.batch_kib} KiB, load: {load:.2f}")
     print(f"{'archive':28} {'jobs':>4} {'MB':>7} {'results':>8} {'s':>7} {'MB/s':>7} {'x':>5}")
     if not args.sets_only:
         for name in ARCHIVES:

@@ -26,7 +26,6 @@ from urlsift.runner import (
     ScanConfig,
     UnitDefects,
     iter_results,
-    iter_sequential,
 )
 from urlsift.sources import archive
 from urlsift.sources.archive import ArchiveStats, MailOptions
@@ -464,13 +463,13 @@ def test_a_long_single_message_streams_in_the_parent(
     long_message.write_bytes(f"From: a@b.example\nSubject: long\n\n{body}".encode())
     monkeypatch.setattr(parallel, "STREAM_MIN_BYTES", 1024)
     ran_in_parent: list[str] = []
-    sequential = iter_sequential
+    run_here = parallel.iter_item
 
-    def spy(paths: Sequence[str], *args: Any) -> Any:
-        ran_in_parent.extend(paths)
-        return sequential(paths, *args)
+    def spy(item: Any, *args: Any) -> Any:
+        ran_in_parent.append(item.path)
+        return run_here(item, *args)
 
-    monkeypatch.setattr(parallel, "iter_sequential", spy)
+    monkeypatch.setattr(parallel, "iter_item", spy)
     small = tmp_path / "small.eml"
     small.write_bytes(b"From: a@b.example\n\nhttp://small.example/\n")
     for kind in ("auto", "mail"):

@@ -17,12 +17,13 @@ import pytest
 
 from urlsift import Url, parallel
 from urlsift.plan import (
+    Cuts,
     FolderItem,
     PathItem,
     RangeItem,
     WorkItem,
+    plan_paths,
     plan_ranges,
-    splittable_mbox,
 )
 from urlsift.runner import iter_results
 from urlsift.sources.archive import ArchiveStats
@@ -73,8 +74,14 @@ def _one_pass(path: str, config: ScanConfig) -> tuple[list[Result], ArchiveStats
 def _by_ranges(
     path: str, config: ScanConfig, range_bytes: int
 ) -> tuple[list[Result], ArchiveStats, list[RangeItem]]:
-    stats = ArchiveStats()
     items = plan_ranges(path, os.path.getsize(path), range_bytes)
+    results, stats = run_merged(items, config)
+    return results, stats, items
+
+
+def run_merged(items: list[RangeItem], config: ScanConfig) -> tuple[list[Result], ArchiveStats]:
+    """Run a file's ranges one after the other and merge them in plan order."""
+    stats = ArchiveStats()
     renumbering = Renumbering()
     key = object()
     results: list[Result] = []
@@ -82,7 +89,7 @@ def _by_ranges(
         done = run_item(item, config, stats)
         assert isinstance(done, ItemResults)
         results.extend(renumbering.merge(key, item, done))
-    return results, stats, items
+    return results, stats
 
 
 @pytest.mark.parametrize("crlf", [False, True])
@@ -130,17 +137,21 @@ def test_message_start_follows_the_splitter_rules() -> None:
     assert message_start(stream, second + 1, len(data)) == len(data)
 
 
-def test_a_compressed_or_mmdf_file_is_not_cut(tmp_path: Path) -> None:
+def test_a_compressed_or_mmdf_file_is_not_cut_by_size(tmp_path: Path) -> None:
     plain = tmp_path / "a.mbox"
-    plain.write_bytes(_mbox(3, seed=1))
+    plain.write_bytes(_mbox(3, seed=1)[data_start(_mbox(3, seed=1)) :])
     packed = tmp_path / "a.mbox.gz"
     packed.write_bytes(gzip.compress(plain.read_bytes()))
     mmdf = tmp_path / "a.mmdf"
     mmdf.write_bytes(b"\x01\x01\x01\x01\nFrom: a@b\n\nhttp://x.example/\n\x01\x01\x01\x01\n")
-    assert splittable_mbox(str(plain))
-    assert not splittable_mbox(str(packed))
-    assert not splittable_mbox(str(mmdf))
-    assert not splittable_mbox(str(tmp_path / "missing"))
+    paths = [str(p) for p in (plain, packed, mmdf, tmp_path / "missing")]
+    items = list(plan_paths(paths, ScanConfig(), ArchiveStats(), Cuts(range_bytes=100)))
+    assert [(type(i).__name__, getattr(i, "stream", None)) for i in items] == [
+        *[("RangeItem", False)] * -(-plain.stat().st_size // 100),
+        ("RangeItem", True),  # one piece of the stream: a small file
+        ("PathItem", None),
+        ("PathItem", None),  # its run reports the error
+    ]
 
 
 def test_plan_ranges_covers_the_file() -> None:
@@ -213,10 +224,15 @@ def test_the_process_pool_items_per_kind_of_archive(
         return sorted({type(item).__name__ for item in items})
 
     assert run([plain]) == ["RangeItem"]  # cut by the workers, whatever the number of paths
-    assert run([packed]) == ["_BatchWork"]  # alone: split by the parent into batches
-    assert run([mmdf]) == ["_BatchWork"]  # an MMDF archive is not cut into ranges
-    assert run([packed, mmdf]) == ["PathItem"]  # among several paths: one item each
-    assert run([plain, packed]) == ["PathItem", "RangeItem"]
+    assert run([packed]) == ["MessageBatchItem"]  # alone: split by the parent into batches
+    assert run([mmdf]) == ["MessageBatchItem"]  # an MMDF archive is not cut into ranges
+    # Among several paths: a compressed mbox in a few ranges of its stream, MMDF whole.
+    assert run([packed, mmdf]) == ["PathItem", "RangeItem"]
+    assert [(i.start > 0, i.stream) for i in items if isinstance(i, RangeItem)] == [
+        (False, True),
+        (True, True),
+    ]
+    assert run([plain, packed]) == ["RangeItem"]
 
 
 def data_start(data: bytes) -> int:

@@ -25,6 +25,7 @@ import stat
 import sys
 import time
 from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
 from typing import Any, ClassVar, NoReturn, TextIO
 
 import click
@@ -180,8 +181,8 @@ class _Progress:
         self._tasks = f", tasks {done:,}/{total:,}"
         self._next = 0.0 if done == total else self._next
 
-    def tick(self, url: bool) -> None:
-        self._urls += url
+    def tick(self, url: bool, urls: int = 0) -> None:
+        self._urls += url + urls
         if not self._enabled:
             return
         now = time.monotonic()
@@ -277,51 +278,131 @@ ENGINES = ("local", "processes", "dask")
 """Values of ``scan --engine``."""
 
 
-def _dask_results(
-    cluster: contextlib.ExitStack,
-    paths: tuple[str, ...],
-    config: ScanConfig,
-    stats: ArchiveStats,
-    jobs: int,
-    scheduler: str | None,
-    progress: _Progress,
-) -> Iterator[Result]:
-    # The records from a Dask cluster: the one at ``scheduler``, or a LocalCluster of
-    # ``jobs`` worker processes (one per CPU when jobs is 1) on the loopback interface.
+def _dask_client(cluster: contextlib.ExitStack, jobs: int, scheduler: str | None) -> Any:
+    # A client of the Dask cluster at ``scheduler``, or of a LocalCluster of ``jobs``
+    # worker processes (one per CPU when jobs is 1) on the loopback interface.
     try:
         import distributed as _distributed
 
-        from .dask import iter_results_dask
+        from .dask import local_cluster
     except ImportError as exc:
         raise click.UsageError(
             f"--engine dask needs the dask extra: pip install 'urlsift[dask]' ({exc})"
         ) from exc
     distributed: Any = _distributed  # untyped library: one typed entry point
     try:
-        if scheduler is None:
-            workers = jobs if jobs > 1 else os.cpu_count() or 1
-            local = distributed.LocalCluster(
-                n_workers=workers,
-                threads_per_worker=1,
-                processes=True,
-                host="127.0.0.1",
-                dashboard_address=None,
-            )
-            cluster.enter_context(local)
-            client = cluster.enter_context(distributed.Client(local))
-        else:
-            client = cluster.enter_context(distributed.Client(scheduler, timeout="10s"))
-        return iter_results_dask(
-            paths, config, stats=stats, client=client, on_task=progress.task_done
-        )
+        if scheduler is not None:
+            return cluster.enter_context(distributed.Client(scheduler, timeout="10s"))
+        local = cluster.enter_context(local_cluster(jobs if jobs > 1 else os.cpu_count() or 1))
+        return cluster.enter_context(distributed.Client(local))
     except (OSError, ValueError) as exc:
         raise click.UsageError(f"--engine dask: {exc}") from exc
+
+
+def _dask_parquet(
+    client: Any,
+    paths: tuple[str, ...],
+    config: ScanConfig,
+    output: str,
+    stats: ArchiveStats,
+    progress: _Progress,
+    invalid_only: bool,
+    check: bool,
+) -> int:
+    # --engine dask --format parquet: the workers write one file per partition; the
+    # client reports what one process reports (unreadable paths, the exit status).
+    from .dask import write_parquet_dask
+
+    status = 0
+    try:
+        written = write_parquet_dask(
+            paths,
+            config,
+            output,
+            stats=stats,
+            client=client,
+            invalid_only=invalid_only,
+            on_task=progress.task_done,
+        )
+        for part in written:
+            progress.tick(False, urls=part.urls)
+            if part.invalid and check and not status:
+                status = EXIT_INVALID
+            if part.read_errors:
+                status = EXIT_UNREADABLE
+            for failure in part.failures:
+                progress.close()
+                click.echo(f"urlsift: cannot read {failure.path}: {failure.reason}", err=True)
+                status = EXIT_UNREADABLE
+    except OSError as exc:
+        raise click.UsageError(f"cannot write to {output}: {exc.strerror or exc}") from exc
+    return status
 
 
 def _defect_lines(record: UnitDefects) -> Iterator[str]:
     where = location(record.source, record.context)
     for defect in record.defects:
         yield f"{where}: {defect.severity}: {defect.code}: {defect.message}"
+
+
+@dataclass(frozen=True, slots=True)
+class _Filters:
+    """What ``scan`` keeps and counts of the records (its options)."""
+
+    unique: bool
+    check: bool
+    invalid_only: bool
+    quiet: bool
+    count: CountBy | None
+
+
+def _write_results(
+    results: Iterable[Result],
+    writer: Writer | ParquetWriter,
+    out: TextIO,
+    progress: _Progress,
+    how: _Filters,
+) -> int:
+    # Write the records as the options say; return the exit status they call for.
+    status = 0
+    seen: set[str] = set()
+    unique, check, invalid_only, quiet = how.unique, how.check, how.invalid_only, how.quiet
+    counts = None if how.count is None else HostCounts() if how.count == "host" else UrlCounts()
+    for result in results:
+        if isinstance(result, Url):
+            progress.tick(True)
+            if not result.valid and check and not status:
+                status = EXIT_INVALID
+            if invalid_only and result.valid:
+                continue
+            if counts is not None:
+                counts.add(result)
+            elif not unique:
+                writer.write(result)
+            elif result.normalized not in seen:
+                seen.add(result.normalized)
+                writer.write(result)
+        elif isinstance(result, UnitDefects):
+            progress.tick(False)
+            if any(defect.code in READ_ERROR_CODES for defect in result.defects):
+                status = EXIT_UNREADABLE  # part of the input could not be read
+            if counts is None and not writer.write_defects(result) and not quiet:
+                progress.close()
+                out.flush()
+                for line in _defect_lines(result):
+                    click.echo(line, err=True)
+        else:
+            progress.close()
+            out.flush()
+            click.echo(f"urlsift: cannot read {result.path}: {result.reason}", err=True)
+            status = EXIT_UNREADABLE
+    if counts is not None:
+        assert not isinstance(writer, ParquetWriter)  # refused with --count
+        for row in counts.rows():
+            writer.write_count(row)
+    if isinstance(writer, ParquetWriter):
+        writer.close()
+    return status
 
 
 @main.command(
@@ -477,58 +558,40 @@ def scan(
         schemes, input_kind, include_attachments, scan_headers, strict, exclude, not no_gitignore
     )
     out = _stdout()
-    writer = _writer(fmt, output, out, count)
+    # Parquet from a Dask cluster is written by the workers, a file per partition
+    # (--unique needs every URL in one place: then the client writes, as for the others).
+    on_workers = engine == "dask" and fmt == "parquet" and output is not None and not unique
+    writer = None if on_workers and count is None else _writer(fmt, output, out, count)
     stats = ArchiveStats()
     paths = paths or ("-",)
     show = not quiet and sys.stderr.isatty()
     progress = _Progress(stats, sys.stderr, show, _total_size(paths) if show else None)
-    counts = None if count is None else HostCounts() if count == "host" else UrlCounts()
-    seen: set[str] = set()
+    how = _Filters(unique, check, invalid_only, quiet, count)
     status = 0
     if scheduler is not None and engine != "dask":
         raise click.UsageError("--scheduler is for --engine dask")
+    if engine == "dask" and "-" in paths:
+        raise click.UsageError("--engine dask cannot read standard input ('-')")
     if engine == "processes" and jobs == 1:
         jobs = os.cpu_count() or 1
     cluster = contextlib.ExitStack()  # the Dask client and cluster, closed at the end
     try:
-        if engine == "dask":
-            results = _dask_results(cluster, paths, config, stats, jobs, scheduler, progress)
+        client = _dask_client(cluster, jobs, scheduler) if engine == "dask" else None
+        if writer is None:
+            assert output is not None
+            status = _dask_parquet(
+                client, paths, config, output, stats, progress, invalid_only, check
+            )
         else:
-            results = iter_results(paths, config, stats=stats, jobs=jobs)
-        for result in results:
-            if isinstance(result, Url):
-                progress.tick(True)
-                if not result.valid and check and not status:
-                    status = EXIT_INVALID
-                if invalid_only and result.valid:
-                    continue
-                if counts is not None:
-                    counts.add(result)
-                elif not unique:
-                    writer.write(result)
-                elif result.normalized not in seen:
-                    seen.add(result.normalized)
-                    writer.write(result)
-            elif isinstance(result, UnitDefects):
-                progress.tick(False)
-                if any(defect.code in READ_ERROR_CODES for defect in result.defects):
-                    status = EXIT_UNREADABLE  # part of the input could not be read
-                if counts is None and not writer.write_defects(result) and not quiet:
-                    progress.close()
-                    out.flush()
-                    for line in _defect_lines(result):
-                        click.echo(line, err=True)
+            if client is not None:
+                from .dask import iter_results_dask
+
+                results = iter_results_dask(
+                    paths, config, stats=stats, client=client, on_task=progress.task_done
+                )
             else:
-                progress.close()
-                out.flush()
-                click.echo(f"urlsift: cannot read {result.path}: {result.reason}", err=True)
-                status = EXIT_UNREADABLE
-        if counts is not None:
-            assert not isinstance(writer, ParquetWriter)  # refused with --count
-            for row in counts.rows():
-                writer.write_count(row)
-        if isinstance(writer, ParquetWriter):
-            writer.close()
+                results = iter_results(paths, config, stats=stats, jobs=jobs)
+            status = _write_results(results, writer, out, progress, how)
         out.flush()
     except BrokenPipeError:
         exit_broken_pipe()  # the reader went away (e.g. "| head"): stop quietly

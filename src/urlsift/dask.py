@@ -3,20 +3,28 @@
 Needs the ``dask`` extra (``pip install 'urlsift[dask]'``: dask, distributed, pyarrow,
 fsspec); a plain install never imports this module.
 
-The engine adds execution only: the items are those of :func:`urlsift.plan.plan_paths`
-(byte ranges of uncompressed mbox archives, batches of a folder's message files, whole
-paths; a compressed file is one task), each run by :func:`urlsift.work.run_item` in a
-worker, one partition per item, in plan order. A range's local message numbers become the
-file's in a small second task that takes the message counts of the earlier ranges of the
-file, so every partition holds exactly the records one pass gives for that piece. A read
-error that ends a folder's scan in one pass ends it here too: later batches of that
-folder give no records.
+The engine adds execution only: the items are those of :func:`urlsift.plan.plan_paths`,
+the plan every engine runs (byte ranges of uncompressed mbox archives, a few ranges of a
+compressed one's decompressed stream, batches of a folder's message files, pieces of a
+plain-text file cut at blank lines, whole paths), each run by
+:func:`urlsift.work.run_item` in a worker, one partition per item, in plan order. The
+plan is made here, on the client: it reads nothing but the first bytes of each file,
+except plain text, which it reads and cuts into pieces (shipped with the tasks). The
+partitions are merged as one pass gives them (a range's local message numbers become the
+file's; a read error that ends a folder's scan in one pass ends it here too): by the
+client with :class:`urlsift.work.Merger` when the records come back to it
+(:func:`iter_results_dask`, one task per item, a few per worker submitted ahead so that
+the workers' memory stays bounded), or on the cluster when they do not (the bag, the
+frame and the Parquet files: a small second task per item takes the message counts of
+the file's earlier ranges, so every partition holds exactly the records one pass gives
+for that piece).
 
-Paths are local files and folders, or fsspec URLs (``memory://``, ``s3://``...). A URL is
-one task that copies the file to the worker's local disk and reads it there; its records
-name the URL. (Remote files are not cut into ranges.) A worker killed mid-run loses
-nothing: the scheduler runs its tasks again elsewhere (each task is a pure function of its
-item).
+Paths are local files and folders, or fsspec URLs (``memory://``, ``s3://``...). An
+uncompressed mbox behind a URL is cut into byte ranges as a local one (each worker opens
+the URL and reads only its range); any other URL is one task that copies the file to the
+worker's local disk and reads it there. Records name the URL. A worker killed mid-run
+loses nothing: the scheduler runs its tasks again elsewhere (each task is a pure function
+of its item).
 
 * :func:`records_bag`: a :class:`dask.bag.Bag` of :class:`~urlsift.Url`,
   :class:`~urlsift.work.UnitDefects` and :class:`~urlsift.work.ReadFailure` records.
@@ -25,6 +33,9 @@ item).
   are not rows.
 * :func:`iter_results_dask`: the records in output order, for the CLI
   (``urlsift scan --engine dask``), with the statistics merged as partitions arrive.
+* :func:`write_parquet_dask`: each worker writes its partitions as Parquet files, one
+  per partition (``urlsift scan --engine dask --format parquet --output DIR``); only a
+  small summary per partition comes back.
 """
 
 from __future__ import annotations
@@ -34,6 +45,7 @@ import dataclasses
 import os
 import shutil
 import tempfile
+from collections import deque
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import replace
 from typing import Any
@@ -41,21 +53,53 @@ from typing import Any
 import dask.bag
 from dask.delayed import Delayed, delayed
 
+from ._model import Url
 from .plan import (
     DEFAULT_FOLDER_BATCH,
     DEFAULT_RANGE_BYTES,
+    TEXT_PIECE_DIVISOR,
+    Cuts,
     FolderItem,
     PathItem,
     RangeItem,
     WorkItem,
+    add_stats,
+    plan_ranges,
 )
 from .plan import plan_paths as _plan_paths
+from .sources.compress import sniff_compression
+from .sources.kinds import SNIFF_BYTES, sniff_kind
+from .sources.mbox import MMDF_DELIMITER
 from .sources.reading import ArchiveStats
-from .work import ItemResults, ReadFailure, Result, ScanConfig, add_stats, run_item, shift
+from .work import (
+    READ_ERROR_CODES,
+    ItemResults,
+    Merger,
+    ReadFailure,
+    Result,
+    ScanConfig,
+    UnitDefects,
+    is_url,
+    run_item,
+    shift,
+)
 
 _bag: Any = dask.bag  # dask's own functions are untyped: one typed entry point
 
-__all__ = ["RemoteItem", "iter_results_dask", "plan", "records_bag", "records_frame"]
+__all__ = [
+    "RemoteItem",
+    "Written",
+    "iter_results_dask",
+    "local_cluster",
+    "plan",
+    "records_bag",
+    "records_frame",
+    "write_parquet_dask",
+]
+
+STREAM_RANGES = 2
+"""A compressed mbox is cut into pieces of ``STREAM_RANGES * range_bytes`` decompressed
+bytes (at most :data:`urlsift.plan.DEFAULT_STREAM_PIECES` of them)."""
 
 Piece = tuple[list[Result], ArchiveStats]
 """What one partition's task gives: its records and the statistics it counted."""
@@ -68,8 +112,26 @@ class RemoteItem:
     url: str
 
 
-def _is_url(path: str) -> bool:
-    return "://" in path and not os.path.exists(path)
+def local_cluster(workers: int) -> Any:
+    """Start a ``distributed.LocalCluster`` of ``workers`` worker processes on this machine.
+
+    One thread each (the scan is pure Python: threads would share one interpreter lock),
+    on the loopback interface, without a dashboard, and so without the workers'
+    statistical profiler, which only feeds it (about 2 % of their CPU time). Close it (or
+    use ``with``) when done.
+    """
+    import dask
+    import distributed
+
+    cluster: Any = distributed.LocalCluster
+    with dask.config.set({"distributed.worker.profile.enabled": False}):
+        return cluster(
+            n_workers=workers,
+            threads_per_worker=1,
+            processes=True,
+            host="127.0.0.1",
+            dashboard_address=None,
+        )
 
 
 def plan(
@@ -91,20 +153,43 @@ def plan(
     items: list[WorkItem | RemoteItem] = []
     local: list[str] = []
 
+    cuts = Cuts(
+        range_bytes=range_bytes,
+        stream_range_bytes=STREAM_RANGES * range_bytes,
+        folder_files=folder_batch,
+        text_chars=max(1, range_bytes // TEXT_PIECE_DIVISOR),
+    )
+
     def flush() -> None:
-        items.extend(
-            _plan_paths(local, config, stats, range_bytes=range_bytes, folder_batch=folder_batch)
-        )
+        items.extend(_plan_paths(local, config, stats, cuts, config.options))
         local.clear()
 
     for path in paths:
-        if _is_url(path):
+        if is_url(path):
             flush()
-            items.append(RemoteItem(path))
+            items.extend(_plan_url(path, config.kind, range_bytes))
         else:
             local.append(path)
     flush()
     return items
+
+
+def _plan_url(url: str, kind: str, range_bytes: int) -> list[WorkItem | RemoteItem]:
+    # An uncompressed mbox behind a URL is cut into byte ranges, as a local one (a worker
+    # reads only its range); anything else is one item, copied whole by a worker.
+    import fsspec
+
+    try:
+        filesystem, target = fsspec.core.url_to_fs(url)
+        size = int(filesystem.size(target))
+        with filesystem.open(target, "rb") as stream:
+            head = stream.read(SNIFF_BYTES)
+    except (OSError, ValueError):
+        return [RemoteItem(url)]  # its run reports the error
+    mbox = kind == "mbox" or (kind == "auto" and sniff_kind(head) == "mbox")
+    if mbox and sniff_compression(head) == "none" and not head.startswith(MMDF_DELIMITER):
+        return list(plan_ranges(url, size, range_bytes))
+    return [RemoteItem(url)]
 
 
 def _run_remote(item: RemoteItem, config: ScanConfig, stats: ArchiveStats) -> ItemResults:
@@ -156,24 +241,22 @@ def _finish(done: tuple[ItemResults, ArchiveStats], base: int, dropped: bool) ->
 
 
 def _pieces(items: list[WorkItem | RemoteItem], config: ScanConfig) -> list[Delayed]:
-    """One delayed :data:`Piece` per item, in order."""
+    """One delayed :data:`Piece` per item, in order, merged on the cluster.
+
+    What :class:`urlsift.work.Merger` does on a client, as tasks: a range's base number
+    is the sum of the message counts of its group's earlier ranges; a folder batch gives
+    nothing when an earlier batch of its group stopped the folder's scan.
+    """
     pieces: list[Delayed] = []
-    counts: list[Delayed] = []  # message counts of the current file's earlier ranges
-    stops: list[Delayed] = []  # whether an earlier batch of the current folder stopped it
-    previous: WorkItem | RemoteItem | None = None
+    merger = Merger()  # only its grouping: the tasks merge
+    counts: list[Delayed] = []  # message counts of the current group's earlier ranges
+    stops: list[Delayed] = []  # whether an earlier batch of the current group stopped it
+    current: object | None = None
     for item in items:
         done = delayed(_run, pure=True)(item, config)
-        same_file = isinstance(item, RangeItem) and item.start > 0
-        if not same_file:
-            counts = []
-        same_folder = (
-            isinstance(item, FolderItem)
-            and isinstance(previous, FolderItem)
-            and previous.folder == item.folder
-            and previous.first < item.first
-        )
-        if not same_folder:
-            stops = []
+        group = merger.group(item)
+        if group is None or group is not current:
+            counts, stops, current = [], [], group
         base = delayed(sum, pure=True)(counts) if counts else 0
         dropped = delayed(any, pure=True)(stops) if stops else False
         pieces.append(delayed(_finish, pure=True)(done, base, dropped))
@@ -181,7 +264,6 @@ def _pieces(items: list[WorkItem | RemoteItem], config: ScanConfig) -> list[Dela
             counts = [*counts, delayed(_messages, pure=True)(done)]
         if isinstance(item, FolderItem):
             stops = [*stops, delayed(_stopped, pure=True)(done)]
-        previous = item
     return pieces
 
 
@@ -247,6 +329,46 @@ def records_frame(
     )
 
 
+TASKS_PER_WORKER = 4
+"""Tasks submitted ahead per worker: enough to keep every worker busy while the client
+takes the results in order; it bounds what the workers hold for the client."""
+
+
+def _in_order(
+    client: Any,
+    tasks: list[Delayed],
+    on_task: Callable[[int, int], None] | None,
+    windowed: bool = True,
+) -> Iterator[Any]:
+    # Give back the tasks' values in order, releasing each future once its value is here.
+    # Windowed (independent tasks with large values): at most TASKS_PER_WORKER tasks per
+    # worker are submitted ahead of the one the client waits for, so what the workers hold
+    # for the client stays bounded whatever the number of tasks (submitted at once, a
+    # worker could hold every partition's records until the client took them). Not
+    # windowed: every task at once, for tasks that share dependencies (which a later
+    # submission would compute again once released) and give small values.
+    workers = len(client.scheduler_info().get("workers", {})) or 1
+    ahead = max(2, TASKS_PER_WORKER * workers) if windowed else len(tasks)
+    pending: deque[Any] = deque()
+    submitted = 0
+    try:
+        for index in range(len(tasks)):
+            if submitted < len(tasks) and len(pending) < ahead:
+                batch = tasks[submitted : submitted + ahead - len(pending)]
+                pending.extend(client.compute(batch))
+                submitted += len(batch)
+            future = pending.popleft()
+            value = future.result()
+            future.release()
+            del future
+            if on_task is not None:
+                on_task(index + 1, len(tasks))
+            yield value
+    finally:
+        with contextlib.suppress(Exception):
+            client.cancel(list(pending))
+
+
 def iter_results_dask(
     paths: Sequence[str],
     config: ScanConfig,
@@ -259,8 +381,9 @@ def iter_results_dask(
 ) -> Iterator[Result]:
     """Scan on the cluster of a ``distributed.Client``; yield the records in output order.
 
-    Every task is submitted at once; records are yielded partition by partition in plan
-    order as they arrive, each partition's statistics merged into ``stats`` then.
+    Tasks are submitted a few per worker ahead of the output (:data:`TASKS_PER_WORKER`);
+    records are yielded partition by partition in plan order as they arrive, each
+    partition's statistics merged into ``stats`` then.
 
     Args:
         paths: local paths (readable by the workers at the same names) or fsspec URLs.
@@ -272,15 +395,125 @@ def iter_results_dask(
         on_task: called with (partitions done, partitions) as each one is yielded.
     """
     items = plan(paths, config, stats, range_bytes=range_bytes, folder_batch=folder_batch)
-    pieces = _pieces(items, config)
-    futures = client.compute(pieces)
-    try:
-        for index, future in enumerate(futures, 1):
-            results, delta = future.result()
+    # One task per item; the client merges (renumbers ranges, ends folder scans), which
+    # keeps the graph small: no second task per item.
+    merger = Merger()
+    groups = [merger.group(item) for item in items]
+    tasks = [delayed(_run, pure=True)(item, config) for item in items]
+    for item, group, (done, delta) in zip(
+        items, groups, _in_order(client, tasks, on_task), strict=True
+    ):
+        if not merger.dropped(group):
             add_stats(stats, delta)
-            if on_task is not None:
-                on_task(index, len(futures))
-            yield from results
-    finally:
-        with contextlib.suppress(Exception):
-            client.cancel(futures)
+        yield from merger.merge(item, group, done)
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Written:
+    """What writing one partition's Parquet file gave back to the client."""
+
+    path: str
+    """The file written."""
+    rows: int
+    """Rows written (URLs and defect records)."""
+    urls: int
+    """URLs found (written or not: ``invalid_only`` leaves the valid ones out)."""
+    invalid: int
+    """URLs found that break RFC 1738."""
+    read_errors: int
+    """Defect records saying that part of the input could not be read."""
+    failures: tuple[ReadFailure, ...]
+    """Paths that could not be read (not rows, as with every writer)."""
+    stats: ArchiveStats
+    """The statistics the partition counted."""
+
+
+def _write_part(piece: Piece, path: str, invalid_only: bool) -> Written:
+    # Runs on a worker: the partition's records to one Parquet file at ``path``.
+    from .parquet import write_partition
+
+    results, stats = piece
+    rows: list[Result] = []
+    urls = invalid = read_errors = 0
+    for record in results:
+        if isinstance(record, Url):
+            urls += 1
+            invalid += not record.valid
+            if invalid_only and record.valid:
+                continue
+        elif isinstance(record, UnitDefects):
+            read_errors += any(d.code in READ_ERROR_CODES for d in record.defects)
+        else:
+            continue
+        rows.append(record)
+    if is_url(path):
+        import fsspec
+
+        filesystem, target = fsspec.core.url_to_fs(path)
+        write_partition(rows, target, filesystem)
+    else:
+        write_partition(rows, path)
+    failures = tuple(r for r in results if isinstance(r, ReadFailure))
+    return Written(path, len(rows), urls, invalid, read_errors, failures, stats)
+
+
+def write_parquet_dask(
+    paths: Sequence[str],
+    config: ScanConfig,
+    directory: str,
+    *,
+    stats: ArchiveStats,
+    client: Any,
+    invalid_only: bool = False,
+    range_bytes: int = DEFAULT_RANGE_BYTES,
+    folder_batch: int = DEFAULT_FOLDER_BATCH,
+    on_task: Callable[[int, int], None] | None = None,
+) -> Iterator[Written]:
+    """Scan on the cluster, each worker writing its partitions as Parquet files.
+
+    One file per partition (one partition per planned item), ``part-NNNNN.parquet`` in
+    plan order, with the schema of :func:`urlsift.parquet.schema`: read in name order,
+    the rows are those one process writes, in the same order. Nothing but a small
+    :class:`Written` summary comes back to the client. An empty plan writes one empty
+    file, so the schema is always there.
+
+    Args:
+        paths: local paths (readable by the workers at the same names) or fsspec URLs.
+        config: input kind, mail options, schemes and policy.
+        directory: a local folder the workers can write (on one machine, or shared
+            storage), or an fsspec URL (``s3://bucket/run``); created if missing.
+        stats: counters, updated as partitions are written.
+        client: a connected ``distributed.Client``.
+        invalid_only: write only the URLs that break RFC 1738 (and the defect records).
+        range_bytes: nominal bytes per range of an uncompressed mbox.
+        folder_batch: message files per folder batch.
+        on_task: called with (partitions done, partitions) as each one is written.
+
+    Raises:
+        OSError: when the directory cannot be created.
+    """
+    if is_url(directory):
+        import fsspec
+
+        filesystem, root = fsspec.core.url_to_fs(directory)
+        filesystem.makedirs(root, exist_ok=True)
+    else:
+        directory = os.path.abspath(directory)
+        os.makedirs(directory, exist_ok=True)
+    items = plan(paths, config, stats, range_bytes=range_bytes, folder_batch=folder_batch)
+    pieces = _pieces(items, config)
+    if not pieces:
+        pieces = [delayed(_empty, pure=True)()]
+    tasks = [
+        delayed(_write_part, pure=True)(
+            piece, f"{directory.rstrip('/')}/part-{index:05d}.parquet", invalid_only
+        )
+        for index, piece in enumerate(pieces)
+    ]
+    for written in _in_order(client, tasks, on_task, windowed=False):
+        add_stats(stats, written.stats)
+        yield written
+
+
+def _empty() -> Piece:
+    return [], ArchiveStats()

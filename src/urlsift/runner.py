@@ -2,16 +2,18 @@
 
 The layers read in one direction: :mod:`urlsift.plan` (what to scan, as data) ->
 :mod:`urlsift.work` (the records, and how one item is opened, cut into units, scanned and
-judged) -> the engines that run the items: this process (:func:`iter_sequential`) or a
-pool of worker processes (:mod:`urlsift.parallel`, ``jobs > 1``). Every engine gives the
-same records in the same order. The record types are defined in :mod:`urlsift.work` and
-re-exported here.
+judged; :class:`~urlsift.work.Merger` puts items back together) -> the engines that run
+the items: this process (:func:`iter_sequential`, each path one item), a pool of worker
+processes (:mod:`urlsift.parallel`, ``jobs > 1``) or a Dask cluster (:mod:`urlsift.dask`,
+with the ``dask`` extra). Every engine gives the same records in the same order. The
+record types are defined in :mod:`urlsift.work` and re-exported here.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 
+from .plan import failure_reason
 from .sources.reading import ArchiveStats
 from .work import (
     READ_ERROR_CODES,
@@ -19,7 +21,6 @@ from .work import (
     Result,
     ScanConfig,
     UnitDefects,
-    failure_reason,
     iter_sequential,
     scan_text_units,
 )

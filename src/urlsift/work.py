@@ -25,26 +25,52 @@ range numbers its messages from 1 and reports how many it read (:class:`ItemResu
 :class:`Renumbering` adds the count of the earlier ranges of the file when results are
 merged in plan order (the first range's numbers are already the file's). The first range
 of a file counts the file in ``ArchiveStats.files``; each range counts the bytes it reads,
-so the totals equal those of one pass.
+so the totals equal those of one pass. A range of an uncompressed file is read by seeking
+(a local file, or one behind an fsspec URL).
+
+**Stream ranges** (a compressed mbox, ``RangeItem.stream``) follow the same rules on a
+stream read from its start: :func:`stream_start` skips to the first boundary at or after
+the nominal start, then the range's messages are read past its nominal end up to the
+first message at or after it (that message is the next range's; it is read too, to find
+where the last message ends). The range whose messages reach the end of the stream
+handles it as one pass does (a read error joins its last message's defects, or makes a
+unit of its own) and counts the file's stored bytes; a range that finds no boundary
+before the end has no messages.
+
+**Other items** run the sequential code on the planner's data: a batch of messages, a
+piece of text with its ``origin`` (offset and line in the file), the tail of a text file
+(decoded again from the start, then skipped to its origin), a failure.
 """
 
 from __future__ import annotations
 
+import contextlib
 import os
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass, field, fields, replace
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from typing import BinaryIO
 
 from ._model import Defect, MessageContext, Policy, TextUnit, Url
 from .api import Judge, scan_unit
-from .plan import FolderItem, PathItem, RangeItem, WorkItem
+from .plan import (
+    FailedItem,
+    FolderItem,
+    MessageBatchItem,
+    PathItem,
+    RangeItem,
+    TextPieceItem,
+    TextTailItem,
+    WorkItem,
+    failure_reason,
+)
 from .scanner import Scanner
-from .sources.archive import folder_units, open_units, raw_message_units
+from .sources.archive import folder_units, open_units, raw_message_units, text_chunks
+from .sources.compress import open_counted
 from .sources.kinds import InputKind
 from .sources.mbox import MAX_SEPARATOR_LINE, MboxSplitter, RawMessage, is_envelope_line
 from .sources.options import MailOptions
-from .sources.reading import ArchiveStats
+from .sources.reading import ArchiveStats, BlockReader
 from .sources.tree import expand_paths
 
 _BLOCK = 1 << 20
@@ -132,20 +158,6 @@ def scan_text_units(
         yield from scan_unit(unit, Scanner(config.schemes, origin=unit.origin), judge)
 
 
-def failure_reason(exc: OSError) -> str:
-    """Return the words a :class:`ReadFailure` gives for a read error."""
-    reason = getattr(exc, "reason", None)
-    if isinstance(reason, str):
-        return reason
-    return exc.strerror or str(exc)
-
-
-def add_stats(total: ArchiveStats, delta: ArchiveStats) -> None:
-    """Add the counters of ``delta`` (an item's statistics) to ``total``."""
-    for f in fields(ArchiveStats):
-        setattr(total, f.name, getattr(total, f.name) + getattr(delta, f.name))
-
-
 @lru_cache(maxsize=8)
 def judge_for(policy: Policy) -> Judge:
     """Return this process's judge for ``policy`` (its validation cache stays warm)."""
@@ -187,19 +199,82 @@ def iter_folder(
         yield ReadFailure(folder, failure_reason(exc))
 
 
+def iter_text_tail(item: TextTailItem, config: ScanConfig, stats: ArchiveStats) -> Iterator[Result]:
+    """Scan the rest of a plain-text file from ``item.origin``, streaming its records.
+
+    The file is decoded again from its start (as one pass decodes it) and counted whole
+    in ``stats`` (the planner did not count it).
+    """
+    try:
+        opened = open_counted(item.path)
+    except OSError as exc:
+        yield ReadFailure(item.path, failure_reason(exc))
+        return
+    chunks = text_chunks(opened, stats)
+    skip = item.origin[0]
+
+    def rest() -> Iterator[str]:
+        nonlocal skip
+        for chunk in chunks:
+            if skip >= len(chunk):
+                skip -= len(chunk)
+                continue
+            yield chunk[skip:]
+            skip = 0
+
+    unit = TextUnit(source=item.path, chunks=rest(), origin=item.origin)
+    try:
+        yield from scan_text_units([unit], config, judge_for(config.policy))
+    except OSError as exc:
+        yield ReadFailure(item.path, failure_reason(exc))
+
+
+def _batch_units(
+    item: MessageBatchItem, options: MailOptions, stats: ArchiveStats
+) -> Iterator[TextUnit]:
+    for raw in item.messages:
+        yield from raw_message_units(raw, item.source, options, stats)
+    if item.defects:
+        yield TextUnit(source=item.source, chunks=(), defects=item.defects)
+
+
+def iter_item(item: WorkItem, config: ScanConfig, stats: ArchiveStats) -> Iterator[Result]:
+    """Run one planned item here, streaming its records (a range's numbered from 1).
+
+    What an engine calls for an item it runs where the output is written (a long
+    message, the tail of a text file, standard input); :func:`run_item` collects them.
+    """
+    judge = judge_for(config.policy)
+    if isinstance(item, PathItem):
+        yield from iter_path(item.path, config, stats)
+    elif isinstance(item, FolderItem):
+        yield from iter_folder(item.folder, list(item.files), item.first, config, stats)
+    elif isinstance(item, MessageBatchItem):
+        yield from scan_text_units(_batch_units(item, config.options, stats), config, judge)
+    elif isinstance(item, TextPieceItem):
+        unit = TextUnit(source=item.source, chunks=(item.text,), origin=item.origin)
+        yield from scan_text_units([unit], config, judge)
+    elif isinstance(item, TextTailItem):
+        yield from iter_text_tail(item, config, stats)
+    elif isinstance(item, FailedItem):
+        yield ReadFailure(item.path, item.reason)
+    else:
+        yield from run_range(item, config, stats).results
+
+
 def run_item(item: WorkItem, config: ScanConfig, stats: ArchiveStats) -> ItemResults:
     """Run one planned item and return its records (ranges numbered from 1).
 
     ``stopped`` is set when a folder batch ended with a read failure (one pass stops
     the folder there, so later batches of that folder are dropped at merge).
     """
-    if isinstance(item, PathItem):
-        return ItemResults(list(iter_path(item.path, config, stats)), 0)
-    if isinstance(item, FolderItem):
-        results = list(iter_folder(item.folder, list(item.files), item.first, config, stats))
-        stopped = bool(results) and isinstance(results[-1], ReadFailure)
-        return ItemResults(results, 0, stopped)
-    return run_range(item, config, stats)
+    if isinstance(item, RangeItem):
+        return run_range(item, config, stats)
+    results = list(iter_item(item, config, stats))
+    stopped = (
+        isinstance(item, FolderItem) and bool(results) and isinstance(results[-1], ReadFailure)
+    )
+    return ItemResults(results, 0, stopped)
 
 
 @dataclass(frozen=True, slots=True)
@@ -262,15 +337,18 @@ def message_start(stream: BinaryIO, offset: int, size: int) -> int:
 def range_messages(
     item: RangeItem, max_message_bytes: int, stats: ArchiveStats
 ) -> Iterator[RawMessage]:
-    """Yield the raw messages of a range: offsets in the whole file, numbers from 1.
+    """Yield the raw messages of a range of an uncompressed mbox (offsets in the whole file).
+
+    Messages are numbered from 1.
 
     Raises:
         OSError: when the file cannot be opened or read.
     """
-    with open(item.path, "rb") as stream:
-        size = os.fstat(stream.fileno()).st_size
+    stream, size = _open_seekable(item.path)
+    with stream:
         begin = message_start(stream, item.start, size)
-        end = message_start(stream, item.stop, size) if item.stop < size else size
+        stop = size if item.stop is None else item.stop
+        end = message_start(stream, stop, size) if stop < size else size
         if item.start == 0:
             stats.files += 1
         if begin >= end:
@@ -291,23 +369,146 @@ def range_messages(
             yield replace(raw, offset=raw.offset + begin)
 
 
+def is_url(path: str) -> bool:
+    """Return whether ``path`` names a file through fsspec (``s3://...``), not a local path."""
+    return "://" in path and not os.path.exists(path)
+
+
+def _open_seekable(path: str) -> tuple[BinaryIO, int]:
+    # A local file, or a file behind an fsspec URL (seekable: ranges read only their part).
+    if not is_url(path):
+        stream = open(path, "rb")  # noqa: SIM115 - closed by the caller
+        return stream, os.fstat(stream.fileno()).st_size
+    import fsspec  # the dask extra; only for URLs
+
+    try:
+        filesystem, target = fsspec.core.url_to_fs(path)
+        size = int(filesystem.size(target))
+        remote: BinaryIO = filesystem.open(target, "rb")
+    except (OSError, ValueError) as exc:  # fsspec raises FileNotFoundError and the like
+        raise OSError(failure_reason(exc) if isinstance(exc, OSError) else str(exc)) from exc
+    return remote, size
+
+
+def _plain_range_units(
+    item: RangeItem, options: MailOptions, stats: ArchiveStats, counted: list[int]
+) -> Iterator[TextUnit]:
+    # The text units of an uncompressed range's messages, counted in ``counted[0]``.
+    for raw in range_messages(item, options.max_message_bytes, stats):
+        counted[0] += 1
+        yield from raw_message_units(raw, item.path, options, stats)
+
+
+def stream_start(reader: BlockReader, offset: int) -> tuple[int, bytes] | None:
+    """Read a stream up to the first message boundary at or after ``offset``.
+
+    The forward-only form of :func:`message_start`, by the same rules, for a compressed
+    mbox read from its start.
+
+    Returns:
+        The boundary's offset and the bytes read from it on (the start of its ``From_``
+        line); ``None`` when the stream ends (or fails) first.
+    """
+    if offset <= 0:
+        return 0, b""
+    buf = b""  # bytes of the stream from ``base`` on
+    base = 0
+    pos = offset - 1  # a line at or after ``offset`` starts right after a LF at >= pos
+    while True:
+        block = reader.read()
+        ended = not block
+        # Keep two bytes before ``pos`` (is the line after an empty line?) and what follows.
+        buf += block
+        drop = min(len(buf), max(0, pos - 2 - base))
+        buf = buf[drop:]
+        base += drop
+        while True:
+            found = buf.find(_NEEDLE, max(0, pos - base))
+            if found < 0:
+                pos = max(pos, base + len(buf) - (len(_NEEDLE) - 1))
+                break
+            line_at = found + 1
+            line_end = buf.find(b"\n", line_at, line_at + MAX_SEPARATOR_LINE + 2)
+            if line_end < 0 and len(buf) - line_at < MAX_SEPARATOR_LINE + 2 and not ended:
+                pos = base + found  # decide when the line is there
+                break
+            before = (b"\n\n" + buf[:line_at])[-3:] if base == 0 else buf[line_at - 3 : line_at]
+            line = buf[line_at : line_end if line_end >= 0 else line_at + MAX_SEPARATOR_LINE + 2]
+            if line.endswith(b"\r"):
+                line = line[:-1]
+            if before.endswith((b"\n\n", b"\n\r\n")) and is_envelope_line(line):
+                return base + line_at, buf[line_at:]
+            pos = base + found + 1
+        if ended:
+            return None
+
+
+def _stream_range_units(
+    item: RangeItem, options: MailOptions, stats: ArchiveStats, counted: list[int]
+) -> Iterator[TextUnit]:
+    # The text units of a compressed mbox's stream range. The range reads past its end to
+    # the end of its last message (up to the next range's first message, whose end is
+    # read too); the range whose last message reaches the end of the stream handles it as
+    # one pass does (a read error joins the last message's defects) and counts the stored
+    # bytes of the file; the first range counts the file.
+    opened = open_counted(item.path)
+    scratch = ArchiveStats()  # the reader's own counters: the range counts its bytes below
+    try:
+        reader = BlockReader(opened, scratch)
+        if item.start == 0:
+            stats.files += 1
+        found = stream_start(reader, item.start)
+        if found is None:
+            return
+        begin, block = found
+        splitter = MboxSplitter(options.max_message_bytes, "mbox")
+        while block or (block := reader.read()):
+            for raw in splitter.feed(block):
+                if item.stop is not None and raw.offset + begin >= item.stop:
+                    stats.bytes_read += raw.offset
+                    return
+                counted[0] += 1
+                yield from raw_message_units(
+                    replace(raw, offset=raw.offset + begin), item.path, options, stats
+                )
+            block = b""
+        last = splitter.close()
+        mine = [raw for raw in last if item.stop is None or raw.offset + begin < item.stop]
+        if len(mine) < len(last):  # the next range has the end of the stream
+            stats.bytes_read += last[len(mine)].offset
+        else:
+            stats.bytes_read += splitter.bytes_fed
+            stats.stored_bytes_read += scratch.stored_bytes_read
+            if reader.error is not None:
+                if mine:
+                    mine[-1] = replace(mine[-1], defects=(*mine[-1].defects, reader.error))
+                else:
+                    yield TextUnit(source=item.path, chunks=(), defects=(reader.error,))
+        for raw in mine:
+            counted[0] += 1
+            yield from raw_message_units(
+                replace(raw, offset=raw.offset + begin), item.path, options, stats
+            )
+    finally:
+        with contextlib.suppress(OSError):
+            opened.stream.close()
+
+
 def run_range(item: RangeItem, config: ScanConfig, stats: ArchiveStats) -> ItemResults:
     """Scan a range's messages (numbered from 1; see :class:`Renumbering`)."""
     judge = judge_for(config.policy)
     results: list[Result] = []
-    messages = 0
+    counted = [0]
 
-    def units() -> Iterator[TextUnit]:
-        nonlocal messages
-        for raw in range_messages(item, config.options.max_message_bytes, stats):
-            messages += 1
-            yield from raw_message_units(raw, item.path, config.options, stats)
-
+    if item.stream:
+        units = _stream_range_units(item, config.options, stats, counted)
+    else:
+        units = _plain_range_units(item, config.options, stats, counted)
     try:
-        results.extend(scan_text_units(units(), config, judge))
+        results.extend(scan_text_units(units, config, judge))
     except OSError as exc:
         results.append(ReadFailure(item.path, failure_reason(exc)))
-    return ItemResults(results, messages)
+    return ItemResults(results, counted[0])
 
 
 class Renumbering:
@@ -331,6 +532,53 @@ class Renumbering:
         if base == 0:
             return outcome.results
         return [shift(result, base) for result in outcome.results]
+
+
+class Merger:
+    """Merges what a plan's items gave, in plan order, into the records of one pass.
+
+    Every engine that runs items apart merges with one: :meth:`group` is called for each
+    item in plan order (as it is planned), :meth:`merge` for each outcome in plan order.
+    Items of one scan of a file or folder form a group (a range at offset 0, or a folder
+    batch from its first file, opens a new one: the same path given twice is two scans).
+    A range's messages are renumbered (:class:`Renumbering`); a folder batch that ended
+    with a read failure ends its folder's scan, as in one pass: the later batches of that
+    scan give nothing.
+    """
+
+    __slots__ = ("_current", "_renumbering", "_stopped")
+
+    def __init__(self) -> None:
+        self._current: object | None = None
+        self._renumbering = Renumbering()
+        self._stopped: set[object] = set()
+
+    def group(self, item: object) -> object | None:
+        """Return the scan ``item`` belongs to (``None`` for an item on its own)."""
+        if isinstance(item, RangeItem | FolderItem):
+            if (item.start if isinstance(item, RangeItem) else item.first - 1) == 0:
+                self._current = object()
+            return self._current
+        return None
+
+    def dropped(self, group: object | None) -> bool:
+        """Whether one pass never reads this group's later items (its scan has ended)."""
+        return group is not None and group in self._stopped
+
+    def stop(self, group: object | None) -> None:
+        """End a folder's scan here (a read failure, as in one pass)."""
+        if group is not None:
+            self._stopped.add(group)
+
+    def merge(self, item: object, group: object | None, outcome: ItemResults) -> list[Result]:
+        """Return an item's records as one pass gives them (none when dropped)."""
+        if self.dropped(group):
+            return []
+        if outcome.stopped:
+            self.stop(group)
+        if isinstance(item, RangeItem):
+            return self._renumbering.merge(group, item, outcome)
+        return outcome.results
 
 
 def shift(result: Result, base: int) -> Result:
