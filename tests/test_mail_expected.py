@@ -109,11 +109,6 @@ def test_streamed_path_is_taken_where_the_header_allows() -> None:
     assert sorted(Path(source).name for source in taken) == STREAMED
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="work.scan_text_units reports the defects of a message's first unit with defects "
-    "only; the own defects of its later parts are not in any record",
-)
 def test_defects_of_later_parts_are_reported() -> None:
     # unknown-charset.eml: each of parts 1-4 has a charset defect of its own (open_units
     # gives them, one unit each); a scan should report every one somewhere.

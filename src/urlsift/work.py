@@ -138,7 +138,12 @@ class ScanConfig:
 def scan_text_units(
     units: Iterable[TextUnit], config: ScanConfig, judge: Judge
 ) -> Iterator[Url | UnitDefects]:
-    """Scan units in order, reporting each message's defects once, before its URLs.
+    """Scan units in order, reporting each defect of a message once, before the URLs after it.
+
+    A message's first unit with defects gives a record of them (the message's own defects,
+    which every unit of the message carries, and that part's); a later unit gives a record
+    only of the defects not reported yet (its part's own: a bad charset in part 3), with
+    its own context, so no defect is lost and none is repeated.
 
     Args:
         units: text units (their ``defects`` are reported as :class:`UnitDefects`).
@@ -148,13 +153,17 @@ def scan_text_units(
     Returns:
         An iterator of URLs and defect records, in text order.
     """
-    reported: tuple[str, int] | None = None
+    message: tuple[str, int] | None = None
+    reported: set[Defect] = set()  # the defects of ``message`` already in a record
     for unit in units:
         if unit.defects:
             key = (unit.source, unit.context.message if unit.context else 0)
-            if key != reported:
-                reported = key
+            if key != message:
+                message, reported = key, set(unit.defects)
                 yield UnitDefects(unit.source, unit.context, unit.defects)
+            elif new := tuple(d for d in unit.defects if d not in reported):
+                reported.update(new)
+                yield UnitDefects(unit.source, unit.context, new)
         yield from scan_unit(unit, Scanner(config.schemes, origin=unit.origin), judge)
 
 
