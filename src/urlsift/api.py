@@ -17,7 +17,7 @@ from typing import Protocol
 
 from ._model import Candidate, Defect, MessageContext, Parts, Policy, TextUnit, Url
 from .normalize import normalize
-from .rejoin import rejoin_lines, single_reading
+from .rejoin import rejoin_lines, single_reading_of
 from .scanner import DEFAULT_MAX_URL_LENGTH, Scanner
 from .schemes import SchemeRegistry, default_registry
 from .validation import Validation, clean_fields, validate_checks, validate_readings
@@ -208,9 +208,12 @@ class Judge:
         add = out.append
         cached = self._cache.get
         one = self._one
+        one_reading = single_reading_of
         for candidate in candidates:
-            kind, raw, _, start, end, line, column, end_line, _, _, _ = candidate
-            single = single_reading(candidate)
+            kind, raw, body, start, end, line, column, end_line, _, terminated, truncated = (
+                candidate
+            )
+            single = one_reading(kind, body, terminated, truncated)  # single_reading's test
             if single is not None and not extra_defects:  # most URLs
                 _, url, normalized, alternatives, scheme, defects, valid, fragment, parts = cached(
                     single

@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from itertools import combinations
 
 from ._context import PAGE_BREAK_IN_BODY_RE, TRAILING_PUNCT, quote_key, strip_quote_prefix
-from ._model import Candidate, Defect, _direct_init
+from ._model import Candidate, Defect, Kind, _direct_init
 
 # What the scanner trims from a bare URL's end (the cut reading is trimmed the same way).
 _TRIMMED = "".join(sorted(TRAILING_PUNCT))
@@ -74,14 +74,20 @@ def single_reading(candidate: Candidate) -> str | None:
     (``<URL:ftp://x/y>``, ``<URL: ftp://x/y >``). Its only reading is its body less its
     spaces, with no alternative and no defect, which is what :func:`rejoin` would return.
     """
-    body = candidate.body
-    if candidate.truncated:
+    return single_reading_of(
+        candidate.kind, candidate.body, candidate.terminated, candidate.truncated
+    )
+
+
+def single_reading_of(kind: Kind, body: str, terminated: bool, truncated: bool) -> str | None:
+    """:func:`single_reading` from the candidate's fields (for a loop that unpacked them)."""
+    if truncated:
         return None
-    if candidate.kind in _ONE_TOKEN_KINDS:
+    if kind in _ONE_TOKEN_KINDS:
         return body if "\n" not in body else None
     # Every whitespace character but the space is unprintable (str.isprintable), so a
     # printable body is one line whose only whitespace is spaces, which rejoining drops.
-    if candidate.terminated and body.isprintable():
+    if terminated and body.isprintable():
         return body.replace(" ", "") if " " in body else body
     return None
 
