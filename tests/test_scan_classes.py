@@ -54,6 +54,11 @@ def _urls(text: str, schemes: list[str] | None = None) -> list[str]:
         ("http://a.example/~user/", ["http://a.example/~user/"]),
         ("http://[::1]:8080/x[1]", ["http://[::1]:8080/x"]),
         ("http://[v1.fe]/ http://[host]/", ["http://[v1.fe]/"]),
+        # ... after a user too; a "[" after "@" in a path is no host
+        (
+            "http://user@[::1]:8080/x ftp://u:p@[2001:db8::1]/f http://h/a@[x]",
+            ["http://user@[::1]:8080/x", "ftp://u:p@[2001:db8::1]/f", "http://h/a@"],
+        ),
         ("<http://a.example/{x}|y>", ["http://a.example/{x}|y"]),
         ("(http://a.example/wiki/Foo_(bar))", ["http://a.example/wiki/Foo_(bar)"]),
         # D: pseudo-URLs are skipped whole

@@ -196,6 +196,11 @@ def _scheme_setup(schemes: Iterable[str] | None) -> tuple[tuple[str, ...], froze
 _DEFAULT_SETUP = _scheme_setup(None)
 
 
+def _in_authority(buf: str, start: int, end: int) -> bool:
+    """Is ``buf[start:end]`` inside a URL's authority: no "/", "?" or "#" (RFC 3986 §3.2)?"""
+    return all(buf.find(stop, start, end) < 0 for stop in "/?#")
+
+
 class Scanner:
     """Find URL spans in text fed in chunks of any size.
 
@@ -638,8 +643,11 @@ class Scanner:
             if e < limit and buf[e] in _RARE_STOPS:  # one test for the rare cases
                 char = buf[e]
                 if char == "[":
-                    if e == colon + 3 and buf.startswith("//", colon + 1):
-                        # An IP literal host ("http://[::1]:8080/"): its brackets are kept.
+                    if buf.startswith("//", colon + 1) and (
+                        e == colon + 3 or (buf[e - 1] == "@" and _in_authority(buf, colon + 3, e))
+                    ):
+                        # An IP literal host, after "//" or a user ("http://[::1]:8080/",
+                        # "ftp://u:p@[2001:db8::1]/"): its brackets are kept.
                         if e + IP_LITERAL_SPAN > n and not final:
                             return None
                         literal = self._p.ip_literal.match(buf, e)
