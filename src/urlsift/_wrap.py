@@ -236,6 +236,14 @@ def wrapped_continuation(
         The index where the URL continues on the next line, -1 when it does not, or None
         when the answer needs text not yet in the buffer.
     """
+    # The cheapest answers first, from the URL's first line alone: the line holding ``end``
+    # starts at or after it, so a short first line (no tab) or a quoted-printable one ending
+    # in "=" says "no" whatever comes next (the same "no" the full tests below give).
+    if line_start >= 0:
+        if buf[end - 1] == "=" and end - line_start <= QP_LINE_LENGTH:
+            return -1
+        if end - line_start < MIN_URL_LINE and buf.find("\t", line_start, end) < 0:
+            return -1
     n = len(buf)
     k = end
     if k < n and buf[k] == "\r":

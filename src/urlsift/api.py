@@ -139,8 +139,10 @@ class Judge:
     def _one(self, url: str) -> _Verdict:
         """The verdict on a candidate with one reading (most)."""
         hit = self._cache.get(url)
-        if hit is not None:
-            return hit
+        return hit if hit is not None else self._judge_one(url)
+
+    def _judge_one(self, url: str) -> _Verdict:
+        """:meth:`_one` for a reading not in the cache (remembered for next time)."""
         fields = clean_fields(url, self._registry, self._policy)
         if fields is None:
             found = self._verdict(0, (url,), validate_checks(url, self._registry, self._policy))
@@ -207,7 +209,7 @@ class Judge:
         out: list[Url] = []
         add = out.append
         cached = self._cache.get
-        one = self._one
+        judge_one = self._judge_one
         one_reading = single_reading_of
         for candidate in candidates:
             kind, raw, body, start, end, line, column, end_line, _, terminated, truncated = (
@@ -217,7 +219,7 @@ class Judge:
             if single is not None and not extra_defects:  # most URLs
                 _, url, normalized, alternatives, scheme, defects, valid, fragment, parts = cached(
                     single
-                ) or one(single)
+                ) or judge_one(single)
             else:
                 url, normalized, alternatives, scheme, defects, valid, fragment, parts = (
                     self._rejoined(candidate, single, extra_defects)
