@@ -214,6 +214,18 @@ def continuation(url: str, line: str, next_line: str) -> Continuation | None:
 _LINE_LOOKBACK = 256
 
 
+def _unwrapped_line(buf: str, start: int, end: int) -> bool:
+    """Does the line ``buf[start:end]`` (ending where the URL does) rule a wrap out?
+
+    Yes when it is too short to have been wrapped (the quote prefix only shortens it; a
+    tab may widen it), or when it ends in the "=" of a quoted-printable soft line break
+    left encoded (that "=" is no URL's).
+    """
+    if end - start < MIN_URL_LINE and buf.find("\t", start, end) < 0:
+        return True
+    return buf[end - 1] == "=" and end - start <= QP_LINE_LENGTH
+
+
 def wrapped_continuation(
     buf: str, url_start: int, end: int, line_start: int, final: bool
 ) -> int | None:
@@ -236,14 +248,11 @@ def wrapped_continuation(
         The index where the URL continues on the next line, -1 when it does not, or None
         when the answer needs text not yet in the buffer.
     """
-    # The cheapest answers first, from the URL's first line alone: the line holding ``end``
-    # starts at or after it, so a short first line (no tab) or a quoted-printable one ending
-    # in "=" says "no" whatever comes next (the same "no" the full tests below give).
-    if line_start >= 0:
-        if buf[end - 1] == "=" and end - line_start <= QP_LINE_LENGTH:
-            return -1
-        if end - line_start < MIN_URL_LINE and buf.find("\t", line_start, end) < 0:
-            return -1
+    # The cheapest answer first, from the URL's first line alone: the line holding ``end``
+    # starts at or after it, so if the first line is too short or soft-broken, so is that
+    # one, whatever comes next (the same "no" as the test on that line below).
+    if line_start >= 0 and _unwrapped_line(buf, line_start, end):
+        return -1
     n = len(buf)
     k = end
     if k < n and buf[k] == "\r":
@@ -263,10 +272,8 @@ def wrapped_continuation(
         start = line_start
     else:
         return -1  # the line is longer than any wrap column
-    if end - start < MIN_URL_LINE and buf.find("\t", start, end) < 0:
-        return -1  # too short a line to be wrapped (the quote prefix only shortens it)
-    if buf[end - 1] == "=" and end - start <= QP_LINE_LENGTH:
-        return -1  # a quoted-printable soft line break left encoded: the "=" is no URL's
+    if _unwrapped_line(buf, start, end):
+        return -1
     stop = buf.find("\n", following, following + MAX_NEXT_LINE)
     if stop < 0:
         if following + MAX_NEXT_LINE > n and not final:

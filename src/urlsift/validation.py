@@ -119,11 +119,20 @@ def _scan_characters(ctx: SchemeContext, start: int, end: int, *, fragment: bool
             first[key] = match.start()
             count[key] = 0
         count[key] += 1
-    where = "in the fragment: " if fragment else ""
     for key, offset in first.items():
-        times = f" ({count[key]} such characters)" if count[key] > 1 else ""
-        code, message, level = _classify(url[offset], url[offset + 1 : offset + 3])
-        ctx.report(code, offset, f"{where}{message}{times}", level)
+        code, message, level = _lexical_finding(
+            url[offset], url[offset + 1 : offset + 3], count[key], fragment
+        )
+        ctx.report(code, offset, message, level)
+
+
+def _lexical_finding(ch: str, after: str, count: int, fragment: bool) -> tuple[str, str, Level]:
+    # The finding for the first of ``count`` offending characters like ``ch`` (``after``:
+    # the next two characters), its message saying where and how many.
+    code, message, level = _classify(ch, after)
+    where = "in the fragment: " if fragment else ""
+    times = f" ({count} such characters)" if count > 1 else ""
+    return code, f"{where}{message}{times}", level
 
 
 def _classify(ch: str, after: str) -> tuple[str, str, Level]:
@@ -315,9 +324,7 @@ def clean_fields(url: str, registry: SchemeRegistry, policy: Policy | None) -> C
 @functools.lru_cache(maxsize=64)
 def _tilde_finding(count: int) -> tuple[str, str, Level]:
     # The lexical scan's finding for a URL whose only offending characters are "~".
-    code, message, level = _classify("~", "")
-    times = f" ({count} such characters)" if count > 1 else ""
-    return code, message + times, level
+    return _lexical_finding("~", "", count, False)
 
 
 def _offset(defect: Defect) -> int:

@@ -159,12 +159,7 @@ def decode_text(payload: bytes, charset: str | None) -> tuple[str, list[Defect]]
         that are plainly 8-bit text (see :func:`_implausible_wide`) is not used: the bytes
         are read as UTF-8, with ``charset-mismatch``.
     """
-    defects: list[Defect] = []
-    codec: str | None = None
-    if charset is not None:
-        codec = codec_name(charset)
-        if codec is None:
-            defects.append(_unknown_charset(charset))
+    codec, defects = _declared(charset)
     if payload.isascii() and (codec is None or _ascii_compatible(codec)):
         return payload.decode("ascii"), defects
     if codec is not None and _implausible_wide(codec, payload):
@@ -190,6 +185,15 @@ def decode_text(payload: bytes, charset: str | None) -> tuple[str, list[Defect]]
         except (UnicodeError, LookupError):
             pass
     return payload.decode("utf-8", "surrogateescape"), defects
+
+
+def _declared(charset: str | None) -> tuple[str | None, list[Defect]]:
+    # The codec of a declared charset (None for none or an unknown one) and the defects
+    # so far: ``unknown-charset`` for a name no codec answers to.
+    if charset is None:
+        return None, []
+    codec = codec_name(charset)
+    return codec, [] if codec is not None else [_unknown_charset(charset)]
 
 
 def stream_codec(charset: str | None) -> tuple[bool, str | None]:
@@ -222,12 +226,7 @@ def plan_decoding(facts: BodyFacts, charset: str | None) -> tuple[str, list[Defe
     Returns:
         The codec to decode with, and decode_text's defects in its order.
     """
-    defects: list[Defect] = []
-    codec: str | None = None
-    if charset is not None:
-        codec = codec_name(charset)
-        if codec is None:
-            defects.append(_unknown_charset(charset))
+    codec, defects = _declared(charset)
     if facts.ascii and (codec is None or _ascii_compatible(codec)):
         return "ascii", defects
     if codec is not None and facts.codec_valid:
