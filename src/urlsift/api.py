@@ -20,7 +20,7 @@ from .normalize import normalize
 from .rejoin import rejoin_lines, single_reading_of
 from .scanner import DEFAULT_MAX_URL_LENGTH, Scanner
 from .schemes import SchemeRegistry, default_registry
-from .validation import Validation, clean_fields, validate_checks, validate_readings
+from .validation import CleanFields, clean_fields, fields_of, primary_reading, validate_checks
 
 _READ_SIZE = 1 << 16
 
@@ -145,7 +145,9 @@ class Judge:
         """:meth:`_one` for a reading not in the cache (remembered for next time)."""
         fields = clean_fields(url, self._registry, self._policy)
         if fields is None:
-            found = self._verdict(0, (url,), validate_checks(url, self._registry, self._policy))
+            found = self._verdict(
+                0, (url,), fields_of(validate_checks(url, self._registry, self._policy))
+            )
         else:  # the fast path decides ASCII URLs only: no undecoded bytes inside
             _, valid, scheme, defects, parts, fragment = fields
             found = (0, url, normalize(url), (), scheme, defects, valid, fragment, parts)
@@ -153,33 +155,34 @@ class Judge:
         return found
 
     def _choose(self, texts: tuple[str, ...]) -> _Verdict:
-        """The verdict on a candidate with several readings (a hyphen at a line break)."""
+        """The verdict on a candidate with several readings (a hyphen at a line break).
+
+        :func:`~urlsift.validation.validate_readings`'s choice
+        (:func:`~urlsift.validation.primary_reading`), made on the fields of each
+        reading's validation: no record is built per reading.
+        """
         hit = self._cache.get(texts)
         if hit is not None:
             return hit
-        index, results = validate_readings(texts, policy=self._policy, registry=self._registry)
+        registry, policy = self._registry, self._policy
+        results = [
+            clean_fields(text, registry, policy)
+            or fields_of(validate_checks(text, registry, policy))
+            for text in texts
+        ]
+        index = primary_reading([fields[1] for fields in results])
         found = self._verdict(index, texts, results[index])
         self._remember(texts, found)
         return found
 
     @staticmethod
-    def _verdict(index: int, texts: tuple[str, ...], chosen: Validation) -> _Verdict:
+    def _verdict(index: int, texts: tuple[str, ...], chosen: CleanFields) -> _Verdict:
         url = texts[index]
-        defects, valid = chosen.defects, chosen.valid
+        _, valid, scheme, defects, parts, fragment = chosen
         if not url.isascii():
             defects, valid = _with_text_defects(url, defects, valid)
         alternatives = texts[:index] + texts[index + 1 :]
-        return (
-            index,
-            url,
-            normalize(url),
-            alternatives,
-            chosen.scheme,
-            defects,
-            valid,
-            chosen.fragment,
-            chosen.parts,
-        )
+        return (index, url, normalize(url), alternatives, scheme, defects, valid, fragment, parts)
 
     def judge_all(
         self,

@@ -313,33 +313,31 @@ class Scanner:
         buf = self._text.flush()
         n = len(buf)
         pos = self._pos
-        angle_trigger = self._p.angle_trigger
-        colon_trigger = self._p.colon_trigger
-        # The next match of each trigger at or after ``pos``: a match found from an earlier
-        # position stays the next one until ``pos`` passes it, so each trigger's searches
-        # cover the buffer once (linear), whichever of the two comes first.
-        angle = angle_trigger.search(buf, pos)
-        colon = colon_trigger.search(buf, pos)
+        angle_search = self._p.angle_trigger.search
+        colon_search = self._p.colon_trigger.search
+        # The next match of each trigger at or after ``pos``, and where it starts (``n``
+        # when there is none): a match found from an earlier position stays the next one
+        # until ``pos`` passes it, so each trigger's searches cover the buffer once
+        # (linear), whichever of the two comes first.
+        angle = angle_search(buf, pos)
+        a = n if angle is None else angle.start()
+        colon = colon_search(buf, pos)
+        c = n if colon is None else colon.start()
         while True:
             if self._skipping:
                 pos = self._skip_token(pos, final)
                 if self._skipping:
                     break
-            if angle is not None and angle.start() < pos:
-                angle = angle_trigger.search(buf, pos)
-            if colon is not None and colon.start() < pos:
-                colon = colon_trigger.search(buf, pos)
-            if angle is None or (colon is not None and colon.start() < angle.start()):
-                m = colon
-            else:
-                m = angle
-            if m is None:
-                # A "<" in the last few characters may become a trigger when more text comes.
-                pos = n if final else max(pos, n - TRIGGER_LOOKAHEAD)
-                break
-            t = m.start()
-            word = m.group(m.lastgroup) if m is colon and m.lastgroup else None
-            if word is not None:
+            if a < pos and angle is not None:
+                angle = angle_search(buf, pos)
+                a = n if angle is None else angle.start()
+            if c < pos and colon is not None:
+                colon = colon_search(buf, pos)
+                c = n if colon is None else colon.start()
+            if c < a and colon is not None:  # a colon trigger first
+                t = c
+                # The one group that matched is the scheme word (see colon_words).
+                word: str = colon[colon.lastindex or 0]
                 w = t - len(word)
                 if w < pos:
                     pos = t + 1  # the word belongs to the span decided before: not a trigger
@@ -352,16 +350,24 @@ class Scanner:
                     if not glued:
                         pos = t + 1
                         continue
-            if word is None:
+                if word.lower() == URL_PREFIX_WORD:
+                    step = self._at_prefix(t, final, out)
+                else:
+                    step = self._bare_at(w, "bare", w, t, final, out)
+                    if step == -1:
+                        step = t + 1
+                if step is None:  # deferred: retry from the word when more text arrives
+                    pos = w
+                    break
+            elif angle is not None:
+                t = a
                 step = self._at_angle(t, final, out)
-            elif word.lower() == URL_PREFIX_WORD:
-                step = self._at_prefix(t, final, out)
+                if step is None:  # deferred: retry from the trigger when more text arrives
+                    pos = t
+                    break
             else:
-                step = self._bare_at(t - len(word), "bare", t - len(word), final, out)
-                if step == -1:
-                    step = t + 1
-            if step is None:  # deferred: retry from the trigger when more text arrives
-                pos = t if word is None else t - len(word)
+                # A "<" in the last few characters may become a trigger when more text comes.
+                pos = n if final else max(pos, n - TRIGGER_LOOKAHEAD)
                 break
             pos = step
         self._pos = pos
@@ -496,8 +502,8 @@ class Scanner:
         """Find the end of a ``<...>`` span whose content starts at ``content``."""
         buf = self._text.text
         n = len(buf)
-        at = self._text.line_at(t)
-        prefix = self._text.quote_prefix(at[1], t)
+        line, line_start, prefix = self._text.line_and_prefix(t)
+        at = (line, line_start)
         key = quote_key(prefix) if prefix else ""
         limit = t + self._max_wrapper
         stop = self._p.wrapper_stop
@@ -605,13 +611,15 @@ class Scanner:
             return t + 1
         if scheme.lower() in PSEUDO_SCHEMES:  # decided, then skipped: see PSEUDO_SCHEMES
             out = []
-        step = self._bare_at(t - len(URL_PREFIX_WORD), "prefixed", s, final, out)
+        step = self._bare_at(t - len(URL_PREFIX_WORD), "prefixed", s, m.end() - 1, final, out)
         return t + 1 if step == -1 else step
 
     def _bare_at(
-        self, start: int, kind: Kind, url_start: int, final: bool, out: list[Candidate]
+        self, start: int, kind: Kind, url_start: int, colon: int, final: bool, out: list[Candidate]
     ) -> int | None:
         """Decide a bare (or prefixed) URL whose scheme starts at ``url_start``.
+
+        ``colon`` is the index of the colon after the scheme (the caller's trigger found it).
 
         Returns the resume index, None to defer, or -1 when there is no URL here. A -1
         makes the scan resume one character after the trigger, so it must cost O(1) or
@@ -621,19 +629,17 @@ class Scanner:
         """
         buf = self._text.text
         n = len(buf)
-        colon = buf.index(":", url_start)
         if colon + 1 >= n and not final:
             return None
         # A double colon is a Perl or C++ name ("HTTP::Request", "File::Find").
         if buf.startswith(":", colon + 1):
             return -1
-        line, line_start = self._text.line_at(start)
-        prefix = self._text.quote_prefix(line_start, start)
+        line, line_start, prefix = self._text.line_and_prefix(start)
         key = quote_key(prefix) if prefix else ""
         cap = url_start + self._max_url + 1  # reaching it means the URL is too long
-        limit = min(n, cap)
+        limit = cap if cap < n else n
         segment = self._p.bare_segment
-        depth: dict[str, int] = {}  # the balance rule's state, used once a closer is met
+        depth: dict[str, int] | None = None  # the balance rule's state, from the first closer
         counted = url_start  # openers before this index are in ``depth``
         i = url_start
         while True:
@@ -659,6 +665,8 @@ class Scanner:
                     if buf[e - 1] in _BRACE_SIGILS and e - 1 > colon:
                         e -= 1
                 else:  # a closing bracket: decide the balance
+                    if depth is None:
+                        depth = {}
                     e, closed, counted = self._balance(counted, e, limit, depth)
             if e - url_start > self._max_url:  # the bound covers the whole span
                 cut = url_start + self._max_url
@@ -690,7 +698,7 @@ class Scanner:
             if j < 0:
                 break
             i = j
-        end = self._trim(url_start, e)
+        end = self._trim(url_start, e) if buf[e - 1] in _TRIMMED else e
         # Markdown emphasis around a bare URL ("**http://x/**", "_http://x_"): the marks
         # that close it are not part of the URL.
         mark = buf[url_start - 1] if url_start > 0 else ""
@@ -698,8 +706,9 @@ class Scanner:
             stripped = buf[url_start:end].rstrip(mark)
             if len(stripped) < end - url_start:
                 end = self._trim(url_start, url_start + len(stripped))
-        # Nothing after "scheme:" (or only slashes): "news: today" is prose, not a URL.
-        if not buf[colon + 1 : end].strip("/"):
+        # Nothing after "scheme:" (or only slashes): "news: today" is prose, not a URL. (The
+        # trim may have dropped the colon too: "http:".)
+        if end - colon - 1 <= buf.count("/", colon + 1, end):
             return -1
         out.append(self._make(kind, start, end, buf[url_start:end], prefix, (line, line_start)))
         return end

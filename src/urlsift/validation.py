@@ -245,6 +245,11 @@ def _fast_entry(registry: SchemeRegistry, written: str) -> FastEntry | None:
 CleanFields = tuple[str, bool, str, tuple[Defect, ...], Parts, str | None]
 
 
+def fields_of(result: Validation) -> CleanFields:
+    """A :class:`Validation`'s fields as the tuple :func:`clean_fields` returns."""
+    return (result.url, result.valid, result.scheme, result.defects, result.parts, result.fragment)
+
+
 def validate_clean(url: str, registry: SchemeRegistry, policy: Policy | None) -> Validation | None:
     """Validate a URL by the fast path alone: what :func:`validate` returns, or None.
 
@@ -291,13 +296,12 @@ def clean_fields(url: str, registry: SchemeRegistry, policy: Policy | None) -> C
     else:  # the values as written, "~" and all
         values = tuple(None if a == -1 else url[a:b] for a, b in m.regs[1:])
     # Pairs whose value is None are dropped, so every value is a str (mypy cannot see it
-    # when no value is None). names and values have the same length (_fast_entry).
+    # when no value is None). names and values have the same length (_fast_entry), so
+    # zip needs no strict test (its keyword argument alone costs a tenth of this step).
     parts = Parts(
-        tuple(
-            [(name, value) for name, value in zip(names, values, strict=False) if value is not None]
-        )
+        tuple([(name, value) for name, value in zip(names, values) if value is not None])  # noqa: B905
         if None in values
-        else tuple(zip(names, values, strict=False))  # type: ignore[arg-type]
+        else tuple(zip(names, values))  # type: ignore[arg-type]  # noqa: B905
     )
     port_value = values[port - 1] if port else None
     if tilde == -1 and port_value is None:
@@ -415,5 +419,13 @@ def validate_readings(
         raise ValueError("validate_readings() needs at least one reading")
     registry = registry if registry is not None else default_registry()
     results = tuple(validate(r, policy=policy, registry=registry) for r in readings)
-    valid = [i for i, result in enumerate(results) if result.valid]
-    return (valid[0] if len(valid) == 1 else 0), results
+    return primary_reading([result.valid for result in results]), results
+
+
+def primary_reading(valid: Sequence[bool]) -> int:
+    """The index of the primary reading, given whether each reading is valid.
+
+    The one reading that is valid, when exactly one is; otherwise the first (the
+    rejoiner's own choice). The rule of :func:`validate_readings`.
+    """
+    return valid.index(True) if valid.count(True) == 1 else 0
