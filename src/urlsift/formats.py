@@ -142,11 +142,20 @@ def _defect_json(defect: Defect) -> str:
 
 def _pairs_json(pairs: tuple[tuple[str, str], ...]) -> str:
     # As encoding dict(pairs): a repeated name keeps its first place and its last value.
-    if len(pairs) > 1:
-        merged = dict(pairs)
-        if len(merged) < len(pairs):
-            pairs = tuple(merged.items())
     q = _encode_string
+    # Most URLs have one or two parts (a mailto address; a host and a path): written
+    # without the general loop.
+    if len(pairs) == 1:
+        name, value = pairs[0]
+        return f"{{{q(name)}: {q(value)}}}"
+    if len(pairs) == 2:
+        (name, value), (other, last) = pairs
+        if name == other:
+            return f"{{{q(name)}: {q(last)}}}"
+        return f"{{{q(name)}: {q(value)}, {q(other)}: {q(last)}}}"
+    merged = dict(pairs)
+    if len(merged) < len(pairs):
+        pairs = tuple(merged.items())
     return "{" + ", ".join([f"{q(name)}: {q(value)}" for name, value in pairs]) + "}"
 
 
