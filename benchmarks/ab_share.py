@@ -11,8 +11,9 @@ close together in time is stable to a few per cent. Prints, per text, the best t
 the ``floor-schemes`` regex of ``bench_scan.py``, the best time of ``bench_scan.py``'s
 ``urlsift+jsonl`` tool (``urlsift.extract`` then the JSON Lines writer of
 ``urlsift.formats``, into a sink that discards), and the share (floor time / urlsift
-time). Texts: ``gen_text.py
-mail`` (20 MB, seed 1) and the two real archives ``bench_scan.py`` uses, decompressed.
+time). Texts: ``gen_text.py mail`` (20 MB, seed 1), the two real archives
+``bench_scan.py`` uses, decompressed, and its RFC text (the RFCs of ``rfc-url-wrapper``
+concatenated).
 """
 
 from __future__ import annotations
@@ -78,6 +79,11 @@ def texts() -> dict[str, str]:
     if SHARED.is_dir():
         raw = b"".join(gzip.decompress((SHARED / name).read_bytes()) for name in MBOXES)
         found["mail"] = raw.decode("utf-8", "surrogateescape")
+    rfcs = sorted((SHARED.parent / "rfc-url-wrapper").glob("*.txt"))
+    if rfcs:
+        found["rfc"] = b"".join(path.read_bytes() for path in rfcs).decode(
+            "utf-8", "surrogateescape"
+        )
     return found
 
 

@@ -153,24 +153,27 @@ def continuation(url: str, line: str, next_line: str) -> Continuation | None:
     last = url[-1]
     if not word or last in _SENTENCE_STOPS:
         return None  # "ftp://oss.sgi.com." ends a sentence
+    material = _MATERIAL.search(word) is not None or last in _OPEN_ENDINGS
+    if not material and len(word) > _LONGEST_EXTENSION:
+        return None  # a word of prose (too long to be a file name's extension)
+    if (
+        raw.endswith(":")  # a label: "Binaries:", "then:"
+        or not (word[0].isalnum() or word[0] in _CONTINUATION_START)
+        or not _URL_CHARS.fullmatch(word)
+        or _HAS_SCHEME.match(word)
+        or word[:4].lower() == "www."
+    ):
+        return None
     cut_complete = _has_extension(url)
     gains_extension = len(word) <= _LONGEST_EXTENSION and (
         not cut_complete and _has_extension(url + word)
     )
-    if _MATERIAL.search(word) is None and last not in _OPEN_ENDINGS and not gains_extension:
+    if not material and not gains_extension:
         return None  # a word of prose
     head = _HEAD.match(line)
     assert head is not None  # the pattern matches ""
     if quote_key(head.group(1)) != quote_key(nxt.group(1)):
         return None  # another speaker's text
-    if (
-        not _URL_CHARS.fullmatch(word)
-        or not (word[0].isalnum() or word[0] in _CONTINUATION_START)
-        or _HAS_SCHEME.match(word)
-        or word[:4].lower() == "www."
-        or raw.endswith(":")  # a label: "Binaries:", "then:"
-    ):
-        return None
     if not any(c.isalnum() for c in word) or _LIST_ITEM.fullmatch(raw):
         return None  # a rule ("______") or a list item ("2) https://...")
     if _PROSE_WORD.fullmatch(word) or _PROSE_WORD.fullmatch(raw):
@@ -272,7 +275,7 @@ def wrapped_continuation(
         start = line_start
     else:
         return -1  # the line is longer than any wrap column
-    if _unwrapped_line(buf, start, end):
+    if start != line_start and _unwrapped_line(buf, start, end):  # (else: asked above)
         return -1
     stop = buf.find("\n", following, following + MAX_NEXT_LINE)
     if stop < 0:

@@ -101,17 +101,20 @@ _DOT_SEGMENTS = frozenset({"http", "https"})
 # The common shapes (most URLs in real text), so that they cost one match: a lower-case
 # scheme, "//", a lower-case host (no user, and not "localhost"), a port (group 2), a
 # non-empty path that is not gopher's "/1", and no "%"; "file:///" and a path without
-# "%"; a mailto of one address with a lower-case domain; a news URL without "%". They
-# are normal but for a default port. A "/." may be a dot segment: such URLs take the full
-# path. No shape holds a "%", so normalize() tests for one (and for "/.") with ``in``
-# before it matches, and the pattern is matched as a prefix: past its head, a shape
-# allows any character but "%" to the end (the mailto shape alone is anchored with
-# ``\Z``). No nested repetition: linear. (A test holds the shortcut to the full path.)
+# "%"; a mailto of one address with a lower-case domain; a news URL without "%"; a
+# lower-case scheme and host alone (group 3). They are normal but for a default port, and
+# the last but for its empty path ("/" is added where that is the normal form). A "/."
+# may be a dot segment: such URLs take the full path. No shape holds a "%", so
+# normalize() tests for one (and for "/.") with ``in`` before it matches, and the pattern
+# is matched as a prefix: past its head, a shape allows any character but "%" to the end
+# (the mailto and host shapes are anchored with ``\Z``). No nested repetition: linear.
+# (A test holds the shortcut to the full path.)
 _PLAIN = re.compile(
     r"([a-z][a-z0-9+.\-]*)://(?!localhost[:/])[a-z0-9.\-]+(?::([0-9]+))?/(?!1(?:#|$))"
     r"|file:///"
     r'|mailto:(?!//)[^%?#@",A-Z]+@[a-z0-9.\-]+\Z'
     r"|news:(?!//)"
+    r"|([a-z][a-z0-9+.\-]*)://(?!localhost\Z)[a-z0-9.\-]+\Z"
 )
 
 
@@ -132,7 +135,10 @@ def normalize(url: str) -> str:
     plain = _PLAIN.match(url)
     if plain is None:
         return _normalize(url)
-    if plain.lastindex != 2:  # no port
+    shape = plain.lastindex
+    if shape == 3:  # "scheme://host": only the empty path may change
+        return url + "/" if plain[3] in _SLASH_WHEN_EMPTY else url
+    if shape != 2:  # no port
         return url
     start, end = plain.span(2)
     if url[start:end].lstrip("0") != _DEFAULT_PORTS.get(plain[1]):
