@@ -117,6 +117,10 @@ _PLAIN = re.compile(
     r"|([a-z][a-z0-9+.\-]*)://(?!localhost\Z)[a-z0-9.\-]+\Z"
 )
 
+# A mailto of one address, no "%", "?", "#" or quote, any case ("Mailto:", a local part in
+# capitals): its normal form is all of it in lower case (see _mailto).
+_MAILTO_ONE = re.compile(r'(?ai:mailto):(?!//)[^%?#@",]+@[A-Za-z0-9.\-]+\Z')
+
 
 def normalize(url: str) -> str:
     """Return the normal form of ``url``: equal normal forms mean the same resource.
@@ -134,6 +138,8 @@ def normalize(url: str) -> str:
         return _normalize(url)
     plain = _PLAIN.match(url)
     if plain is None:
+        if _MAILTO_ONE.match(url) is not None:  # one address, only its case to change
+            return "mailto:" + url[7:].translate(_ASCII_LOWER)
         return _normalize(url)
     shape = plain.lastindex
     if shape == 3:  # "scheme://host": only the empty path may change
