@@ -268,3 +268,72 @@ def test_no_import_circle_between_context_scanner_rejoin() -> None:
 
     assert not [name for name in graph if reaches(name, name, set())]
     assert "scanner" not in graph["rejoin"]
+
+
+# -- the colon trigger against a plain reading of its rule ------------------------------------
+
+_WORD_CHARS = "aAbBsSx+-.1"
+
+
+def _reference_words(text: str, names: list[str]) -> list[tuple[int, str]]:
+    # Each colon preceded by a configured word (ASCII case-insensitive) that does not
+    # continue a word (no letter, digit or "." before it), or, for all but "url", that
+    # follows a "." or digit with "//" after the colon (glue); the longest word first when
+    # one word ends another, as compile_patterns orders them.
+    longest_first = any(len(a) < len(b) and b.endswith(a) for a in names for b in names)
+    order = sorted(names, key=len, reverse=longest_first)
+    found = []
+    for t, char in enumerate(text):
+        if char != ":":
+            continue
+        before = text[:t].lower()
+        plain = [
+            w
+            for w in order
+            if before.endswith(w)
+            and not re.match(r"[a-zA-Z0-9.]", text[t - len(w) - 1 : t - len(w)])
+        ]
+        glued = [
+            w
+            for w in order
+            if w != "url"
+            and before.endswith(w)
+            and re.fullmatch(r"[.0-9]", text[t - len(w) - 1 : t - len(w)])
+            and text.startswith("//", t + 1)
+        ]
+        if plain or glued:
+            found.append((t, (plain or glued)[0]))
+    return found
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.lists(st.text(alphabet="abs+-.1", min_size=1, max_size=5), min_size=1, max_size=4),
+    st.data(),
+)
+def test_the_colon_trigger_finds_what_its_rule_says(raw: list[str], data: st.DataObject) -> None:
+    # The letter pre-test (the last three letters of the words) and the per-length
+    # look-behinds only make the search faster: every colon the rule accepts is found,
+    # with its word, whatever the configured names' lengths and endings. The text is made
+    # of the names (in any case), "url", colons, "//" and single characters.
+    names = sorted({name for name in raw if name[0].isalpha()} | {"url"})
+    pieces = st.one_of(
+        st.sampled_from(names).map(str.upper),
+        st.sampled_from(names),
+        st.sampled_from([":", "://", "//", " ", "\n"]),
+        st.text(alphabet=_WORD_CHARS, min_size=1, max_size=2),
+    )
+    text = "".join(data.draw(st.lists(pieces, max_size=24)))
+    patterns = _context.compile_patterns(tuple(n for n in names if n != "url"), 4096)
+    found = [
+        (m.start(), m[m.lastindex or 0].lower()) for m in patterns.colon_trigger.finditer(text)
+    ]
+    assert found == _reference_words(text, names)
+
+
+def test_url_alone_as_scheme_gives_no_glue_branch() -> None:
+    # With "url" the only scheme there are no glued words: the trigger must not fire at
+    # every "url://" after a letter (it once matched an empty glue branch: "l://q").
+    scanner = Scanner(["url"])
+    found = scanner.feed("see url://x.y Xurl://q .url://z and URL:http://a.b/ ") + scanner.close()
+    assert [c.raw for c in found] == ["URL:http://a.b/"]

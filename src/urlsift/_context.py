@@ -98,20 +98,22 @@ def glued_words(length: int, words: Iterable[str]) -> str:
 ANGLE_TRIGGER = rf"<(?={SCHEME}:)"
 #   ":" preceded by a known scheme word -> a bare URL, or the URL: prefix
 # It finds the colon first and then checks the word before it with bounded look-behinds. A
-# cheap one first tests the two characters before the colon against the words' last two
-# (``last_two``: character classes of both ASCII cases, see _letters_class; the first is
-# empty when a word has one letter), which turns away most colons of prose and headers
-# ("Subject:", "12:30"). Then one look-behind per word length (``re`` wants a fixed width
+# cheap one first tests the three characters before the colon against the words' last
+# three (``last_letters``: character classes of both ASCII cases, see _letters_class; a
+# class is left out when a word is too short to have that letter), which turns away most
+# colons of prose and headers ("Subject:", "12:30", "Note:"; with the last two letters
+# alone, "Date:", "To:" and "time:" passed, and the search was a quarter slower on real
+# mail). Then one look-behind per word length (``re`` wants a fixed width
 # in each), the words of that length captured as group ``w<length>`` (see colon_words):
 # the group that matched is ``m.lastgroup``. The word must be the whole run of scheme
 # characters before the colon but a glue "+" or "-" and what precedes it; a word that ends
 # another goes after it: "s-ftp:" is "s-ftp" when both "ftp" and "s-ftp" are configured
 # (the order costs nothing at the colons that match no word, which are nearly all). Scheme
 # names are ASCII, so the words are matched ASCII-only (``(?i)`` alone would let the
-# Kelvin sign match "k" and the long s "s"). The two-letter test and the fixed-width
+# Kelvin sign match "k" and the long s "s"). The letter test and the fixed-width
 # look-behinds each make the search faster (see bench_patterns.py). The glued words (groups
 # ``g<length>``) come after the plain words behind a "//" test, so they cost nothing but
-# that test, and only at colons that passed the two-letter test. The source is built by
+# that test, and only at colons that passed the letter test. The source is built by
 # colon_trigger from colon_words and glued_words.
 
 
@@ -121,12 +123,14 @@ def colon_words(length: int, words: Iterable[str]) -> str:
     return rf"(?<={NOT_AFTER_SCHEME_CHAR}(?P<w{length}>(?ai:{'|'.join(words)})):)"
 
 
-def colon_trigger(last_two: str, words: str, glued: str) -> str:
-    """The colon trigger: a ":" whose two preceding characters pass ``last_two`` (a
+def colon_trigger(last_letters: str, words: str, glued: str) -> str:
+    """The colon trigger: a ":" whose preceding characters pass ``last_letters`` (a
     sequence of character classes), then the ``words`` look-behinds (alternatives of
     :func:`colon_words`), then the ``glued`` ones (of :func:`glued_words`) where "//"
-    follows."""
-    return rf":(?<={last_two}:)(?:{words}|(?=//)(?:{glued}))"
+    follows (none when ``glued`` is empty: the schemes are "url" alone)."""
+    if not glued:
+        return rf":(?<={last_letters}:)(?:{words})"
+    return rf":(?<={last_letters}:)(?:{words}|(?=//)(?:{glued}))"
 
 
 TRIGGER_LOOKAHEAD = 1 + MAX_SCHEME_LENGTH + 1
@@ -320,10 +324,9 @@ def compile_patterns(schemes: tuple[str, ...], max_url_length: int) -> Patterns:
             if group
         )
 
-    last_two = _letters_class(names, -2) + _letters_class(names, -1)
-    trigger = colon_trigger(
-        last_two, alternatives(colon_words, by_length), alternatives(glued_words, glued_by_length)
-    )
+    last_letters = "".join(_letters_class(names, index) for index in (-3, -2, -1))
+    words = alternatives(colon_words, by_length)
+    trigger = colon_trigger(last_letters, words, alternatives(glued_words, glued_by_length))
     return Patterns(
         angle_trigger=ANGLE_TRIGGER_RE,
         colon_trigger=re.compile(trigger),
