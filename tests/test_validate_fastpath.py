@@ -280,8 +280,8 @@ def test_clean_hostname_takes_the_same_hosts_as_hostname() -> None:
 
     # Compiled as the grammar is (re on 3.11+, regex on 3.10, whose re lacks "++").
     after = r"(?::[0-9]++)?(?:/[^\n]*)?"
-    bnf = g._compile(f"(?P<host>(?>{g.HOSTNAME})){after}")
-    runs = g._compile(f"(?P<host>{g.CLEAN_HOSTNAME}){after}")
+    bnf = g.compile_grammar(f"(?P<host>(?>{g.HOSTNAME})){after}")
+    runs = g.compile_grammar(f"(?P<host>{g.CLEAN_HOSTNAME}){after}")
     checked = 0
     for size in range(7):
         for chars in itertools.product("aZ1-.:/", repeat=size):

@@ -546,7 +546,10 @@ def _stdlib_is_enough() -> bool:
 _STDLIB_RE = _stdlib_is_enough()
 
 
-def _compile(source: str) -> re.Pattern[str]:
+def compile_grammar(source: str) -> re.Pattern[str]:
+    """Compile a pattern that may hold possessive runs or atomic groups (the grammar's,
+    and normalize's shapes): with ``re`` where it has them (Python 3.11+), else with
+    ``regex``."""
     # Where ``re`` can, it compiles the grammar: it matches these patterns faster than
     # ``regex`` (benchmarks/bench_patterns.py). Python 3.10 uses
     # ``regex``, which has the same Pattern API (match/fullmatch/search/finditer with pos
@@ -559,33 +562,33 @@ def _compile(source: str) -> re.Pattern[str]:
     return cast("re.Pattern[str]", regex.compile(source))
 
 
-URL_PATTERNS: dict[str, re.Pattern[str]] = {k: _compile(v) for k, v in URL_SOURCES.items()}
+URL_PATTERNS: dict[str, re.Pattern[str]] = {k: compile_grammar(v) for k, v in URL_SOURCES.items()}
 """Full-URL patterns per lower-case scheme ("" = otherurl); use with ``fullmatch``."""
 
 COMPONENT_PATTERNS: dict[str, re.Pattern[str]] = {
-    k: _compile(v) for k, v in COMPONENT_SOURCES.items()
+    k: compile_grammar(v) for k, v in COMPONENT_SOURCES.items()
 }
 """Component repetitions; ``match`` gives the longest valid prefix, ``fullmatch`` the test."""
 
-SCHEME_PATTERN = _compile(SCHEME)
-HOST_PATTERN = _compile(HOST)
-HOSTNUMBER_PATTERN = _compile(HOSTNUMBER)
-GROUP_PATTERN = _compile(GROUP)
+SCHEME_PATTERN = compile_grammar(SCHEME)
+HOST_PATTERN = compile_grammar(HOST)
+HOSTNUMBER_PATTERN = compile_grammar(HOSTNUMBER)
+GROUP_PATTERN = compile_grammar(GROUP)
 HOST_DIAGNOSTICS: tuple[tuple[str, re.Pattern[str], str], ...] = tuple(
-    (rule, _compile(source), what) for rule, source, what in HOST_DIAGNOSTIC_SOURCES
+    (rule, compile_grammar(source), what) for rule, source, what in HOST_DIAGNOSTIC_SOURCES
 )
-LEXICAL_OFFENDER_PATTERN = _compile(LEXICAL_OFFENDER)
-LEXICAL_RUN_PATTERN = _compile(LEXICAL_RUN)
-FRAGMENT_OFFENDER_PATTERN = _compile(FRAGMENT_OFFENDER)
-ENCODED_CONTROL_PATTERN = _compile(ENCODED_CONTROL)
-ESCAPE_PATTERN = _compile(ESCAPE)
-HTTP_CLEAN_PATTERN = _compile(clean_ip_schemepart(HTTP_CLEAN_TAIL))
-FTP_CLEAN_PATTERN = _compile(clean_ip_schemepart(FTP_CLEAN_TAIL, user=True))
-GOPHER_CLEAN_PATTERN = _compile(clean_ip_schemepart(GOPHER_CLEAN_TAIL))
-NNTP_CLEAN_PATTERN = _compile(clean_ip_schemepart(NNTP_CLEAN_TAIL))
-TELNET_CLEAN_PATTERN = _compile(clean_ip_schemepart(TELNET_CLEAN_TAIL, user=True))
-WAIS_CLEAN_PATTERN = _compile(clean_ip_schemepart(WAIS_CLEAN_TAIL))
-FILE_CLEAN_PATTERN = _compile(FILE_CLEAN_SCHEMEPART)
-PROSPERO_CLEAN_PATTERN = _compile(clean_ip_schemepart(PROSPERO_CLEAN_TAIL))
-MAILTO_CLEAN_PATTERN = _compile(MAILTO_CLEAN_SCHEMEPART)
-NEWS_CLEAN_PATTERN = _compile(NEWS_CLEAN_SCHEMEPART)
+LEXICAL_OFFENDER_PATTERN = compile_grammar(LEXICAL_OFFENDER)
+LEXICAL_RUN_PATTERN = compile_grammar(LEXICAL_RUN)
+FRAGMENT_OFFENDER_PATTERN = compile_grammar(FRAGMENT_OFFENDER)
+ENCODED_CONTROL_PATTERN = compile_grammar(ENCODED_CONTROL)
+ESCAPE_PATTERN = compile_grammar(ESCAPE)
+HTTP_CLEAN_PATTERN = compile_grammar(clean_ip_schemepart(HTTP_CLEAN_TAIL))
+FTP_CLEAN_PATTERN = compile_grammar(clean_ip_schemepart(FTP_CLEAN_TAIL, user=True))
+GOPHER_CLEAN_PATTERN = compile_grammar(clean_ip_schemepart(GOPHER_CLEAN_TAIL))
+NNTP_CLEAN_PATTERN = compile_grammar(clean_ip_schemepart(NNTP_CLEAN_TAIL))
+TELNET_CLEAN_PATTERN = compile_grammar(clean_ip_schemepart(TELNET_CLEAN_TAIL, user=True))
+WAIS_CLEAN_PATTERN = compile_grammar(clean_ip_schemepart(WAIS_CLEAN_TAIL))
+FILE_CLEAN_PATTERN = compile_grammar(FILE_CLEAN_SCHEMEPART)
+PROSPERO_CLEAN_PATTERN = compile_grammar(clean_ip_schemepart(PROSPERO_CLEAN_TAIL))
+MAILTO_CLEAN_PATTERN = compile_grammar(MAILTO_CLEAN_SCHEMEPART)
+NEWS_CLEAN_PATTERN = compile_grammar(NEWS_CLEAN_SCHEMEPART)
