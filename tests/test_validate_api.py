@@ -96,6 +96,19 @@ def test_default_registry_is_fresh_each_time() -> None:
     assert not validate("ftp:anything").valid
 
 
+def test_callers_without_a_registry_share_one_built_once() -> None:
+    # validate() and Judge() given no registry use one registry, built once (building it
+    # cost more than a validation); one given a registry keeps its own.
+    from urlsift.api import Judge
+    from urlsift.schemes import shared_default_registry
+
+    assert Judge()._registry is Judge()._registry is shared_default_registry()
+    mine = default_registry()
+    assert Judge(registry=mine)._registry is mine
+    assert validate("http://a.example/").valid
+    assert shared_default_registry() is not mine
+
+
 def test_registry_names_and_lookup() -> None:
     registry = default_registry()
     assert list(registry) == sorted(

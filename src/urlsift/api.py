@@ -19,7 +19,7 @@ from ._model import Candidate, Defect, MessageContext, Parts, Policy, TextUnit, 
 from .normalize import normalize
 from .rejoin import rejoin_lines, single_reading_of
 from .scanner import DEFAULT_MAX_URL_LENGTH, Scanner
-from .schemes import SchemeRegistry, default_registry
+from .schemes import SchemeRegistry, shared_default_registry
 from .validation import CleanFields, clean_fields, fields_of, primary_reading, validate_checks
 
 _READ_SIZE = 1 << 16
@@ -109,11 +109,12 @@ class Judge:
 
         Args:
             policy: validation strictness (default :class:`Policy`).
-            registry: scheme validators (default: a fresh :func:`default_registry`).
+            registry: scheme validators (default: those of :func:`default_registry`, in one
+                registry shared by every judge given none).
             cache_size: distinct readings remembered (0 disables the cache).
         """
         self._policy = policy if policy is not None else Policy()
-        self._registry = registry if registry is not None else default_registry()
+        self._registry = registry if registry is not None else shared_default_registry()
         # Keyed by the reading itself for one-reading candidates (most), else by the
         # tuple of readings: a str never equals a tuple, so the two cannot collide.
         self._cache: dict[str | tuple[str, ...], _Verdict] = {}

@@ -911,3 +911,18 @@ def default_registry() -> SchemeRegistry:
         A new :class:`SchemeRegistry` (callers may register into it freely).
     """
     return SchemeRegistry(_default_schemes())
+
+
+_SHARED: list[SchemeRegistry] = []
+
+
+def shared_default_registry() -> SchemeRegistry:
+    """The default registry of callers given none (``validate``, ``Judge``), built once.
+
+    Building one costs more than validating a URL, and its fast table (the clean patterns
+    by scheme name as written) is filled again by each new registry; shared, both are paid
+    once per process. Nothing registers into it: it is never handed to a caller.
+    """
+    if not _SHARED:
+        _SHARED.append(default_registry())
+    return _SHARED[0]

@@ -31,10 +31,10 @@ from .schemes import (
     Level,
     SchemeContext,
     SchemeRegistry,
-    default_registry,
     port_finding,
     quote,
     severity_of,
+    shared_default_registry,
 )
 
 __all__ = ["LENIENT_UNSAFE_CHARACTERS", "Validation", "validate", "validate_readings"]
@@ -348,7 +348,8 @@ def validate(
         url: the URL exactly as found (wrapper removed); it is neither stripped nor
             decoded.
         policy: strictness; default ``Policy()`` (lenient findings are warnings).
-        registry: scheme checks; default a fresh :func:`~urlsift.schemes.default_registry`.
+        registry: scheme checks; default the schemes of
+            :func:`~urlsift.schemes.default_registry` (one registry, shared).
 
     Returns:
         A :class:`Validation` with the defects (ordered by offset), parts and fragment.
@@ -358,7 +359,7 @@ def validate(
     """
     if not isinstance(url, str):
         raise TypeError(f"validate() needs a str, not {type(url).__name__}")
-    registry = registry if registry is not None else default_registry()
+    registry = registry if registry is not None else shared_default_registry()
     quick = validate_clean(url, registry, policy)
     if quick is not None:
         return quick
@@ -411,7 +412,7 @@ def validate_readings(
     Args:
         readings: the rejoiner's readings, primary first.
         policy: strictness, as for :func:`validate`.
-        registry: scheme checks, as for :func:`validate` (one default is built and shared).
+        registry: scheme checks, as for :func:`validate`.
 
     Returns:
         ``(index of the primary reading, validations in the order given)``.
@@ -421,7 +422,7 @@ def validate_readings(
     """
     if not readings:
         raise ValueError("validate_readings() needs at least one reading")
-    registry = registry if registry is not None else default_registry()
+    registry = registry if registry is not None else shared_default_registry()
     results = tuple(validate(r, policy=policy, registry=registry) for r in readings)
     return primary_reading([result.valid for result in results]), results
 
