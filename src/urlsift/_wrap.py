@@ -41,7 +41,7 @@ The signals (measured on ``corpora/wrapjoin/judged.txt``; figures in benchmarks/
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from ._context import BARE_STOP, QUOTE_PREFIX, SCHEME, quote_key
 
@@ -99,13 +99,16 @@ _SENTENCE_END = ".,;:!?\"')]"
 _CONTINUATION_START = frozenset("/%=&?._~#;")
 # The cut URL ends in a character after which a URL rarely ends.
 _OPEN_ENDINGS = frozenset("-_?&=%")
+# A letter or digit, and a digit, "." or "_" (the word is ASCII when they are asked).
+_ALNUM = re.compile(r"[A-Za-z0-9]")
+_DIGIT_OR_DOT = re.compile(r"[0-9._]")
 # Signs in the continuation that it is part of a URL, not prose.
 _URL_SIGNS = frozenset("?=&%#~")
 
 
-@dataclass(frozen=True, slots=True)
-class Continuation:
-    """A bare URL's apparent continuation on the next line."""
+class Continuation(NamedTuple):
+    """A bare URL's apparent continuation on the next line (a named tuple: made in one
+    step, a quarter of the time a frozen dataclass takes, on the scanner's path)."""
 
     start: int
     """Index in the next line of the continuation's first character."""
@@ -174,7 +177,7 @@ def continuation(url: str, line: str, next_line: str) -> Continuation | None:
     assert head is not None  # the pattern matches ""
     if quote_key(head.group(1)) != quote_key(nxt.group(1)):
         return None  # another speaker's text
-    if not any(c.isalnum() for c in word) or _LIST_ITEM.fullmatch(raw):
+    if _ALNUM.search(word) is None or _LIST_ITEM.fullmatch(raw):
         return None  # a rule ("______") or a list item ("2) https://...")
     if _PROSE_WORD.fullmatch(word) or _PROSE_WORD.fullmatch(raw):
         return None  # "e.g.", "12:30", "joe@example.com"
@@ -193,7 +196,7 @@ def continuation(url: str, line: str, next_line: str) -> Continuation | None:
         return None
     signs = not _URL_SIGNS.isdisjoint(word)
     slash = "/" in word and (
-        word.count("/") > 1 or any(c.isdigit() or c in "._" for c in word) or word[0] == "/"
+        word.count("/") > 1 or _DIGIT_OR_DOT.search(word) is not None or word[0] == "/"
     )
     strong = signs or slash or _has_extension(word) or gains_extension or last in _OPEN_ENDINGS
     prefix = head.group(1)
