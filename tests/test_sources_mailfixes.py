@@ -14,6 +14,7 @@ fix's function directly.
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -23,7 +24,7 @@ from hypothesis import strategies as st
 from test_sources_streamed import assert_same_both_ways
 from urlsift.sources import parts, streamed
 from urlsift.sources.charsets import decode_text
-from urlsift.sources.headers import find_body
+from urlsift.sources.headers import _url_line, find_body
 from urlsift.sources.options import MailOptions
 from urlsift.sources.parts import message_units
 
@@ -219,3 +220,22 @@ def test_calendar_is_not_streamed() -> None:
     raw = b"Subject: s\nContent-Type: text/calendar\n\n"
     head = streamed.single_part_head(raw, len(raw) - 1, MailOptions())
     assert head is None
+
+
+# find_body's URL line, the rule written as one regular expression (what the code used).
+_URL_LINE_RULE = re.compile(rb"^[A-Za-z][A-Za-z0-9+.\-]*://", re.MULTILINE)
+_HEADER_PIECES = [b"a", b"Z", b"1", b"+", b".", b"-", b":", b"/", b"://", b"\n", b"\r\n", b" "]
+
+
+@settings(max_examples=400, deadline=None)
+@given(
+    st.lists(st.sampled_from(_HEADER_PIECES), max_size=40),
+    st.integers(min_value=0, max_value=80),
+)
+def test_the_url_line_search_is_the_rule(pieces: list[bytes], cut: int) -> None:
+    # The URL line is searched from each "://" back to its line's start; it must find what
+    # the rule finds: the first line starting "scheme://" whose "://" ends before the end.
+    data = b"".join(pieces)
+    end = min(cut, len(data))
+    rule = _URL_LINE_RULE.search(data, 0, end)
+    assert _url_line(data, end) == (rule.start() if rule else -1)

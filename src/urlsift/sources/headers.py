@@ -160,9 +160,9 @@ def find_body(data: bytes) -> tuple[int, int]:
         offset of the body (equal to ``header`` when the block ends at a URL line).
     """
     header, body = _blank_line(data)
-    url_line = _URL_LINE.search(data, 0, header)
-    if url_line is not None:
-        return url_line.start(), url_line.start()
+    url_line = _url_line(data, header)
+    if url_line >= 0:
+        return url_line, url_line
     return header, body
 
 
@@ -184,8 +184,27 @@ def url_line_defect(data_length: int, header: int, body: int) -> Defect | None:
     )
 
 
-# A line starting "scheme://" (RFC 1738 §2.1 scheme characters, lower or upper case).
-_URL_LINE = re.compile(rb"^" + scheme_name(None).encode("ascii") + rb"://", re.MULTILINE)
+# A scheme name (RFC 1738 §2.1 scheme characters, lower or upper case), as bytes.
+_SCHEME_NAME = re.compile(scheme_name(None).encode("ascii"))
+
+
+def _url_line(data: bytes, end: int) -> int:
+    # The start of the first line of data[:end] that starts with "scheme://", or -1. Found
+    # from each "://" (a fast search; header blocks hold few) back to its line's start: a
+    # search for a scheme at every line start cost a tenth of reading a generated mbox.
+    # Only a line's first "://" can follow a scheme from the line's start (scheme
+    # characters hold no ":"), so after it the search goes on from the next line: each
+    # character is read a bounded number of times.
+    found = data.find(b"://", 0, end)
+    while found >= 0:
+        start = data.rfind(b"\n", 0, found) + 1
+        if _SCHEME_NAME.fullmatch(data, start, found) is not None:
+            return start
+        newline = data.find(b"\n", found, end)
+        if newline < 0:
+            return -1
+        found = data.find(b"://", newline, end)
+    return -1
 
 
 def _blank_line(data: bytes) -> tuple[int, int]:
