@@ -101,30 +101,6 @@ class TextBuffer:
         self._cur = i
         return self._cur_line, self._cur_line_start
 
-    def line_and_prefix(self, i: int) -> tuple[int, int, str]:
-        """Return (line number, absolute line start, quote prefix) of index ``i``.
-
-        :meth:`line_at` and :meth:`quote_prefix` in one call (the scanner asks both for
-        every span it reports); moves the cursor.
-        """
-        text = self.text
-        cur = self._cur
-        if i >= cur:
-            newlines = text.count("\n", cur, i)
-            if newlines:
-                self._cur_line += newlines
-                self._cur_line_start = self.base + text.rfind("\n", cur, i) + 1
-            self._cur = i
-            line, line_start = self._cur_line, self._cur_line_start
-        else:
-            line, line_start = self.line_at(i)
-        start = line_start - self.base
-        if start < 0:
-            return line, line_start, self._head_prefix
-        if text[start] not in QUOTE_PREFIX_CHARS:  # most lines: no quote prefix at all
-            return line, line_start, ""
-        return line, line_start, self._prefix_at(start, i)
-
     def quote_prefix(self, line_start: int, i: int) -> str:
         """Return the mail quote prefix of the line that holds index ``i``.
 

@@ -55,7 +55,7 @@ from __future__ import annotations
 import re
 
 from ._grammar import SCHEME_CHARS, compile_grammar
-from .schemes import default_registry
+from .schemes import shared_default_registry
 
 __all__ = ["normalize"]
 
@@ -88,7 +88,7 @@ _ASCII_LOWER = str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrst
 # The RFC 1738 schemes whose port and empty path have defaults: their default ports in
 # decimal (from the scheme table, so there is one list; compared as text, without leading
 # zeros: int() refuses a port of 4,300 digits) and whether an empty path is "/".
-_REGISTRY = default_registry()
+_REGISTRY = shared_default_registry()  # read only: the default ports
 _DEFAULT_PORTS: dict[str, str] = {}
 for _name in _REGISTRY:
     _port = _REGISTRY.lookup(_name).default_port

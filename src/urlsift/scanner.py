@@ -502,8 +502,8 @@ class Scanner:
         """Find the end of a ``<...>`` span whose content starts at ``content``."""
         buf = self._text.text
         n = len(buf)
-        line, line_start, prefix = self._text.line_and_prefix(t)
-        at = (line, line_start)
+        at = self._text.line_at(t)
+        prefix = self._text.quote_prefix(at[1], t)
         key = quote_key(prefix) if prefix else ""
         limit = t + self._max_wrapper
         stop = self._p.wrapper_stop
@@ -634,7 +634,8 @@ class Scanner:
         # A double colon is a Perl or C++ name ("HTTP::Request", "File::Find").
         if buf.startswith(":", colon + 1):
             return -1
-        line, line_start, prefix = self._text.line_and_prefix(start)
+        line, line_start = self._text.line_at(start)
+        prefix = self._text.quote_prefix(line_start, start)
         key = quote_key(prefix) if prefix else ""
         cap = url_start + self._max_url + 1  # reaching it means the URL is too long
         limit = cap if cap < n else n

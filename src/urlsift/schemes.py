@@ -913,9 +913,7 @@ def default_registry() -> SchemeRegistry:
     return SchemeRegistry(_default_schemes())
 
 
-_SHARED: list[SchemeRegistry] = []
-
-
+@functools.cache
 def shared_default_registry() -> SchemeRegistry:
     """The default registry of callers given none (``validate``, ``Judge``), built once.
 
@@ -923,6 +921,4 @@ def shared_default_registry() -> SchemeRegistry:
     by scheme name as written) is filled again by each new registry; shared, both are paid
     once per process. Nothing registers into it: it is never handed to a caller.
     """
-    if not _SHARED:
-        _SHARED.append(default_registry())
-    return _SHARED[0]
+    return default_registry()
