@@ -104,6 +104,66 @@ _ALNUM = re.compile(r"[A-Za-z0-9]")
 _DIGIT_OR_DOT = re.compile(r"[0-9._]")
 # Signs in the continuation that it is part of a URL, not prose.
 _URL_SIGNS = frozenset("?=&%#~")
+# Words that begin a line of prose, never a path step after a directory URL ("...files/"
+# + "and mirrors carry it too"): English articles, conjunctions, prepositions, pronouns and
+# auxiliaries.
+_FUNCTION_WORD_LIST = (
+    "a an the and or but nor so yet for to of in on at by from with into onto as if then "
+    "than that this these those it its is are was were be been being has have had do does "
+    "did will would can could should may might must not no i you he she we they which who "
+    "where when while also there here"
+)
+_FUNCTION_WORDS = frozenset(_FUNCTION_WORD_LIST.split())
+# A header, property or directive name ("ATTENDEE;ROLE=...", "Subject:", "X-Foo:"): a
+# line of its own, never a URL's rest.
+_FIELD_NAME = re.compile(r"[A-Z][A-Z0-9-]{1,63}[;:]")
+# A continuation that starts with a percent escape ("%20a%20report") or the rest of a hex
+# id ("84295c22%40example.org"): prose never starts so.
+_ESCAPE_START = re.compile(r"%[0-9A-Fa-f]{2}")
+_HEX_RUN = re.compile(r"(?=[0-9a-f]{0,15}[0-9])(?=[0-9a-f]{0,15}[a-f])[0-9a-f]{6,16}")
+# Quotes that may enclose a URL, by opener: a wrap inside them is closed on the next line.
+_QUOTE_CLOSERS = {'"': '"', "`": "'", "'": "'", "\u201c": "\u201d", "\u2018": "\u2019"}
+# The cut ends in one of these: a query half written ("?os=", "&", "?"); a space may follow
+# it before the break (a client wrapped at the space, the URL was not complete).
+_HALF_QUERY = frozenset("?=&")
+# A run of this many "_" or "=" ends a bare URL: a rule line written right after it.
+_RULE_RUN = 3
+# A playlist or preprocessor directive after a URL ("#EXTM3U", "#EXT-X-ENDLIST", "#IF").
+_DIRECTIVE = re.compile(r"#[A-Z]{2,}(?![a-z])")
+# A quoted-printable escape ("=3D", "=20"): text left encoded.
+_QP_ESCAPE = re.compile(r"=[0-9A-F]{2}")
+# A query half written at the line's end: "?os=", "&type=".
+_HALF_WRITTEN = re.compile(r"[?&][^?&=/\s]{1,64}=\Z")
+_RULES = frozenset({"_" * _RULE_RUN, "=" * _RULE_RUN})
+
+
+class PossibleWrap(str):
+    """The body of a bare URL that the scanner carried over line breaks a client may have
+    wrapped, without the signs of a decided wrap (the answer "both").
+
+    The text is the span's, unchanged (it compares, hashes and slices as that ``str``);
+    the type tells :func:`urlsift.rejoin.rejoin` to keep the reading cut at the first line
+    break as the URL and to offer the joined one in ``alternatives``, with a
+    ``possible-wrap`` warning.
+    """
+
+    __slots__ = ()
+
+
+class SoftBreakWrap(PossibleWrap):
+    """A :class:`PossibleWrap` whose lines end in the ``=`` of a quoted-printable soft line
+    break, in text left encoded: the joined reading leaves each such ``=`` out (as decoding
+    would)."""
+
+    __slots__ = ()
+
+
+JOIN, BOTH, SOFT_BOTH = 0, 1, 2
+"""The answers of :func:`wrapped_continuation` when the URL goes on: a decided wrap, a
+possible one, a possible one after a quoted-printable soft line break."""
+
+BODY_TYPES: tuple[type[str], ...] = (str, PossibleWrap, SoftBreakWrap)
+"""The body type of a URL by its strongest answer (:data:`JOIN` ... :data:`SOFT_BOTH`)."""
 
 
 class Continuation(NamedTuple):
@@ -118,8 +178,13 @@ class Continuation(NamedTuple):
     word: str
     """The continuation as written, sentence punctuation at its end removed."""
     wrapped: bool
-    """True when every sign says a client wrapped the URL there (the scanner joins);
-    False when it only seems to continue (``urlsift lint`` warns)."""
+    """True when every sign says a client wrapped the URL there: the scanner joins (the
+    answer "join")."""
+    possible: bool
+    """True when the signs are real but not decisive: the scanner keeps the cut reading
+    first and offers the joined one (the answer "both", a ``possible-wrap`` warning).
+    Both False: the URL only seems to continue (``urlsift lint`` warns, the scanner
+    does not join)."""
 
 
 def _line_width(text: str) -> int:
@@ -133,7 +198,19 @@ def _has_extension(text: str) -> bool:
     return dot >= 0 and _EXTENSION.fullmatch(text, dot) is not None
 
 
-def continuation(url: str, line: str, next_line: str) -> Continuation | None:
+def _quoted(url: str, line: str, next_line: str, after: int) -> bool:
+    """Is the URL inside a quote opened right before it and closed right after the
+    continuation (``"https://x/`` + ``Users"``, TeX's `` `http://x/`` + ``y.html'``)?"""
+    opener = line[-len(url) - 1 : -len(url)] if len(line) > len(url) else ""
+    closer = _QUOTE_CLOSERS.get(opener)
+    if closer is None or closer in url:
+        return False
+    return next_line[after : after + 1] == closer or next_line[after - 1 : after] == closer
+
+
+def continuation(
+    url: str, line: str, next_line: str, *, spaced: bool = False
+) -> Continuation | None:
     """Return the continuation of a bare URL that ends its line, if it seems to have one.
 
     Args:
@@ -142,10 +219,13 @@ def continuation(url: str, line: str, next_line: str) -> Continuation | None:
         line: the URL's line up to the URL's end (what follows on the line is blank).
         next_line: the following line without its line break (may be cut after
             :data:`MAX_NEXT_LINE` characters).
+        spaced: a space stands between the URL and the line break (only a half-written
+            query, ending in ``? = &``, may go on then, and only as "both").
 
     Returns:
-        The continuation (``wrapped`` tells the scanner's join from lint's warning), or
-        None when the next line does not continue the URL.
+        The continuation (``wrapped``: the scanner joins; ``possible``: it offers both
+        readings; neither: only ``urlsift lint`` warns), or None when the next line does
+        not continue the URL.
     """
     # The cheap tests first: most URLs at a line end are followed by prose.
     nxt = _NEXT_LINE.match(next_line)
@@ -156,33 +236,58 @@ def continuation(url: str, line: str, next_line: str) -> Continuation | None:
     last = url[-1]
     if not word or last in _SENTENCE_STOPS:
         return None  # "ftp://oss.sgi.com." ends a sentence
-    material = _MATERIAL.search(word) is not None or last in _OPEN_ENDINGS
-    if not material and len(word) > _LONGEST_EXTENSION:
+    if spaced and last not in _HALF_QUERY:
+        return None  # a space before the break: the URL was complete
+    if url[-_RULE_RUN:] in _RULES:
+        return None  # "index.html______": a rule line runs into the URL, it ends there
+    quoted = _quoted(url, line, next_line, nxt.end(3))
+    material = _MATERIAL.search(word) is not None or last in _OPEN_ENDINGS or quoted
+    # A directory URL before a lower-case word: the word may be the next path step
+    # ("http://www.example.com/people/" + "gstein"), or prose; only a full line tells.
+    # Not before aligned columns (a signature's or a table's next row: a tab, three spaces).
+    step = (
+        not material
+        and last == "/"
+        and word == raw
+        and word.isalnum()
+        and word.islower()
+        and "\t" not in next_line
+        and "   " not in next_line[nxt.end(3) :]
+        and word not in _FUNCTION_WORDS
+    )
+    if not material and len(word) > _LONGEST_EXTENSION and not step:
         return None  # a word of prose (too long to be a file name's extension)
+    # A piece led by a hyphen ("budget-cut-9" + "-billion-plan/"): the cut ends in a
+    # slug's word and the piece goes on with one.
+    hyphen_led = (
+        word[0] == "-"
+        and word[1:2].isalnum()
+        and last.isalnum()
+        and "-" in url[url.rfind("/") + 1 :]
+    )
     if (
         raw.endswith(":")  # a label: "Binaries:", "then:"
-        or not (word[0].isalnum() or word[0] in _CONTINUATION_START)
+        or not (word[0].isalnum() or word[0] in _CONTINUATION_START or hyphen_led)
         or not _URL_CHARS.fullmatch(word)
         or _HAS_SCHEME.match(word)
         or word[:4].lower() == "www."
+        or _FIELD_NAME.match(word)  # "ATTENDEE;ROLE=...": a property line of its own
     ):
         return None
     cut_complete = _has_extension(url)
     gains_extension = len(word) <= _LONGEST_EXTENSION and (
         not cut_complete and _has_extension(url + word)
     )
-    if not material and not gains_extension:
+    if not material and not gains_extension and not step:
         return None  # a word of prose
     head = _HEAD.match(line)
     assert head is not None  # the pattern matches ""
-    if quote_key(head.group(1)) != quote_key(nxt.group(1)):
-        return None  # another speaker's text
     if _ALNUM.search(word) is None or _LIST_ITEM.fullmatch(raw):
         return None  # a rule ("______") or a list item ("2) https://...")
     if _PROSE_WORD.fullmatch(word) or _PROSE_WORD.fullmatch(raw):
         return None  # "e.g.", "12:30", "joe@example.com"
-    if word[0] == "#" and (":" in word or word[1:].isupper()):
-        return None  # a directive ("#EXTINF:9.0", "#EXT-X-ENDLIST")
+    if word[0] == "#" and (":" in word or _DIRECTIVE.match(word)):
+        return None  # a directive ("#EXTINF:9.0", "#EXT-X-ENDLIST"), not "#L2685"
     rest = next_line[nxt.end() : nxt.end() + MAX_NEXT_LINE].split()
     if rest and (rest[0] in _TABLE_SEPARATORS or _HAS_URL.search(rest[0])):
         return None  # a table row ("g?y  =  http://a/b/c/g?y") or a list of URLs
@@ -191,10 +296,19 @@ def continuation(url: str, line: str, next_line: str) -> Continuation | None:
         return None  # a table row in aligned columns ("C#     Compression     https://...")
     if rest and _ATTRIBUTE.match(word) and _ATTRIBUTE.match(rest[0]):
         return None  # an attribute list: "width=300 height=200"
-    if (cut_complete or _BARE_HOST.fullmatch(url)) and (word[0].isalnum() or word[0] == "#"):
+    signs = not _URL_SIGNS.isdisjoint(word)
+    # Another quote depth: a client re-wrapped a reply (the continuation lost its "> " or
+    # took another one), or another speaker. Only URL signs in the continuation tell.
+    same_depth = quote_key(head.group(1)) == quote_key(nxt.group(1))
+    if not same_depth and not signs:
+        return None  # another speaker's text
+    if (
+        (cut_complete or _BARE_HOST.fullmatch(url))
+        and (word[0].isalnum() or word[0] == "#")
+        and not quoted
+    ):
         # "vortex.html" + "3c59x.c:...", "errata.pdf" + "#28", "aachen.de" + "D-52062"
         return None
-    signs = not _URL_SIGNS.isdisjoint(word)
     slash = "/" in word and (
         word.count("/") > 1 or _DIGIT_OR_DOT.search(word) is not None or word[0] == "/"
     )
@@ -202,17 +316,30 @@ def continuation(url: str, line: str, next_line: str) -> Continuation | None:
     prefix = head.group(1)
     next_prefix = nxt.group(1)
     width = _line_width(line[len(prefix) :])
-    wrapped = (
-        head.group(2) == nxt.group(2)
-        and MIN_URL_LINE <= width <= WRAP_COLUMN_MAX
+    full = (
+        MIN_URL_LINE <= width <= WRAP_COLUMN_MAX
         and width + len(word) > WRAP_COLUMN_MIN
         # The line after a wrap was wrapped at the same column (or ends the paragraph).
         and _line_width(next_line[len(next_prefix) :]) <= WRAP_COLUMN_MAX
     )
-    if not (wrapped or strong):
+    decisive = same_depth and not spaced and not hyphen_led
+    wrapped = decisive and (
+        (head.group(2) == nxt.group(2) and full and (material or gains_extension))
+        # Inside a quote opened before the URL and closed after the continuation.
+        or quoted
+    )
+    possible = not wrapped and (
+        strong
+        or quoted
+        # A continuation only a URL starts so: a percent escape, the rest of a hex id.
+        or _ESCAPE_START.match(word) is not None
+        or _HEX_RUN.match(word) is not None
+        or (step and full and head.group(2) == nxt.group(2) and same_depth)
+    )
+    if not (wrapped or possible):
         return None
     start = nxt.start(3)
-    return Continuation(start, start + len(raw), word, wrapped)
+    return Continuation(start, start + len(raw), word, wrapped, possible)
 
 
 # Longest stretch of a URL's line searched back for its start: a longer line is wider than
@@ -224,17 +351,30 @@ def _unwrapped_line(buf: str, start: int, end: int) -> bool:
     """Does the line ``buf[start:end]`` (ending where the URL does) rule a wrap out?
 
     Yes when it is too short to have been wrapped (the quote prefix only shortens it; a
-    tab may widen it), or when it ends in the "=" of a quoted-printable soft line break
-    left encoded (that "=" is no URL's).
+    tab may widen it).
     """
-    if end - start < MIN_URL_LINE and buf.find("\t", start, end) < 0:
-        return True
-    return buf[end - 1] == "=" and end - start <= QP_LINE_LENGTH
+    return end - start < MIN_URL_LINE and buf.find("\t", start, end) < 0
+
+
+def _soft_break(line: str) -> bool:
+    """Does ``line`` (ending where the URL does) end in a quoted-printable soft line break
+    of text left encoded? Yes for a line of at most 76 characters ending in "=", but a
+    query's half-written "?key=" on a line without quoted-printable escapes ("=3D")."""
+    if line[-1:] != "=" or len(line) > QP_LINE_LENGTH:
+        return False
+    return _HALF_WRITTEN.search(line) is None or _QP_ESCAPE.search(line) is not None
+
+
+NO_CONTINUATION = (-1, JOIN)
+""":func:`wrapped_continuation`'s answer when the URL ends at its line end."""
+
+# Most spaces read between a half-written query's end and the line break.
+_MAX_TRAILING_SPACE = 16
 
 
 def wrapped_continuation(
     buf: str, url_start: int, end: int, line_start: int, final: bool
-) -> int | None:
+) -> tuple[int, int] | None:
     """Decide, in the scanner's buffer, whether a bare URL goes on past a wrapped line.
 
     The scanner's hook at a bare URL's end. Reads only ``buf`` from the URL's line to the
@@ -251,25 +391,34 @@ def wrapped_continuation(
         final: no more text will come.
 
     Returns:
-        The index where the URL continues on the next line, -1 when it does not, or None
-        when the answer needs text not yet in the buffer.
+        ``(index, answer)``: the index where the URL continues on the next line, and
+        :data:`JOIN`, :data:`BOTH` or :data:`SOFT_BOTH`; :data:`NO_CONTINUATION` when it
+        does not continue; None when the answer needs text not yet in the buffer.
     """
     # The cheapest answer first, from the URL's first line alone: the line holding ``end``
     # starts at or after it, so if the first line is too short or soft-broken, so is that
     # one, whatever comes next (the same "no" as the test on that line below).
     if line_start >= 0 and _unwrapped_line(buf, line_start, end):
-        return -1
+        return NO_CONTINUATION
     n = len(buf)
     k = end
+    spaced = False
+    if k < n and buf[k] in " \t" and buf[end - 1] in _HALF_QUERY:
+        # "forum.php? " + "thread=77114": a client wrapped at a space after a half-written
+        # query (bounded: a longer run of spaces is a layout, not a wrap).
+        stop = min(n, k + _MAX_TRAILING_SPACE)
+        while k < stop and buf[k] in " \t":
+            k += 1
+        spaced = True
     if k < n and buf[k] == "\r":
         k += 1
     if k >= n:
-        return None if not final else -1
+        return None if not final else NO_CONTINUATION
     if buf[k] != "\n":
-        return -1  # more text on the line, or a space before the break (a word wrap)
+        return NO_CONTINUATION  # more text on the line, or a space before the break
     following = k + 1
     if following < n and buf[following] in "\r\n":
-        return -1  # a blank line ends the paragraph (the cheapest test: first)
+        return NO_CONTINUATION  # a blank line ends the paragraph (the cheapest test: first)
     low = max(line_start, end - _LINE_LOOKBACK, 0)
     newline = buf.rfind("\n", low, end)
     if newline >= 0:
@@ -277,18 +426,27 @@ def wrapped_continuation(
     elif low == line_start:
         start = line_start
     else:
-        return -1  # the line is longer than any wrap column
+        return NO_CONTINUATION  # the line is longer than any wrap column
     if start != line_start and _unwrapped_line(buf, start, end):  # (else: asked above)
-        return -1
+        return NO_CONTINUATION
     stop = buf.find("\n", following, following + MAX_NEXT_LINE)
     if stop < 0:
         if following + MAX_NEXT_LINE > n and not final:
             return None
-        stop = min(n, following + MAX_NEXT_LINE)
+        if following + MAX_NEXT_LINE <= n:
+            return NO_CONTINUATION  # a next line this long was not wrapped
+        stop = n
     next_line = buf[following:stop]
     if next_line.endswith("\r"):
         next_line = next_line[:-1]
-    found = continuation(buf[url_start:end], buf[start:end], next_line)
-    if found is None or not found.wrapped:
-        return -1
-    return following + found.start
+    url = buf[url_start:end]
+    line = buf[start:end]
+    if _soft_break(line):
+        # A soft line break of quoted-printable text left encoded: its "=" is no URL's.
+        # The join is what decoding would do, but the text is not decoded: at most "both".
+        found = continuation(url[:-1], line[:-1], next_line, spaced=spaced)
+        return NO_CONTINUATION if found is None else (following + found.start, SOFT_BOTH)
+    found = continuation(url, line, next_line, spaced=spaced)
+    if found is None:
+        return NO_CONTINUATION
+    return following + found.start, JOIN if found.wrapped else BOTH

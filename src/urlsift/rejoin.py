@@ -23,8 +23,15 @@ from __future__ import annotations
 from dataclasses import dataclass
 from itertools import combinations
 
-from ._context import PAGE_BREAK_IN_BODY_RE, TRAILING_PUNCT, quote_key, strip_quote_prefix
+from ._context import (
+    PAGE_BREAK_IN_BODY_RE,
+    QUOTE_PREFIX_RE,
+    TRAILING_PUNCT,
+    quote_key,
+    strip_quote_prefix,
+)
 from ._model import Candidate, Defect, Kind, _direct_init
+from ._wrap import PossibleWrap, SoftBreakWrap
 
 # What the scanner trims from a bare URL's end (the cut reading is trimmed the same way).
 _TRIMMED = "".join(sorted(TRAILING_PUNCT))
@@ -119,10 +126,17 @@ def rejoin_lines(candidate: Candidate) -> Readings:
     hyphen_breaks: list[int] = []  # indexes of pieces that end in an ambiguous hyphen
     wrap_breaks: list[int] = []  # offsets in the primary reading of wrapped line ends
     one_token = candidate.kind in _ONE_TOKEN_KINDS
+    soft = type(candidate.body) is SoftBreakWrap
     last = len(lines) - 1
     length = 0
     for index, line in enumerate(lines):
-        if index and key:
+        if index and one_token:
+            # A bare URL's continuation has the first line's quote prefix, or another
+            # one where a client re-wrapped a reply (a possible wrap): never URL text.
+            prefix = QUOTE_PREFIX_RE.match(line)
+            if prefix is not None:
+                line = line[prefix.end() :]
+        elif index and key:
             line = strip_quote_prefix(line, key)
         piece = "".join(line.split())
         length += len(piece)
@@ -131,6 +145,11 @@ def rejoin_lines(candidate: Candidate) -> Readings:
                 hyphen_breaks.append(index)
             elif one_token:  # the scanner joined a line a mail client wrapped
                 wrap_breaks.append(length)
+        if soft and index < last and piece.endswith("="):
+            piece = piece[:-1]  # a quoted-printable soft line break's "="
+            length -= 1
+            if wrap_breaks and wrap_breaks[-1] > length:
+                wrap_breaks[-1] = length
         pieces.append(piece)
     primary = "".join(pieces)
     if wrap_breaks and wrap_breaks[-1] >= len(primary):  # a break with nothing after it
@@ -185,6 +204,29 @@ def rejoin_lines(candidate: Candidate) -> Readings:
             alternatives.append("".join(primary[a:b] for a, b in zip(starts, ends, strict=True)))
             removed_offsets.append(tuple(cuts))
 
+    if isinstance(candidate.body, PossibleWrap) and wrap_breaks:
+        # The answer "both": the reading cut at the first wrap break stays the URL, the
+        # joined one is offered (the hyphen breaks' readings are not combined with it).
+        cut = primary[: wrap_breaks[0]].rstrip(_TRIMMED)
+        alternatives = [primary]
+        removed_offsets = [()]
+        defects = [
+            d
+            for d in defects
+            if d.code == "ambiguous-hyphen" and d.offset is not None and d.offset < len(cut)
+        ]
+        defects.append(
+            Defect(
+                "possible-wrap",
+                "the bare URL ends at a line end and the next line may continue it (a mail "
+                "client or editor may have wrapped it there), but the signs are not "
+                "decisive: the reading cut at the line end is kept, the joined reading is "
+                "in alternatives",
+                "warning",
+                len(cut),
+            )
+        )
+        primary = cut
     if not candidate.terminated:
         closer = "<URL:...>" if candidate.kind == "wrapped" else "<...>"
         defects.append(

@@ -58,7 +58,7 @@ from ._context import (
 )
 from ._model import Candidate, Kind
 from ._textbuffer import TextBuffer
-from ._wrap import wrapped_continuation
+from ._wrap import BODY_TYPES, JOIN, wrapped_continuation
 from .errors import ConfigError
 
 DEFAULT_SCHEMES: tuple[str, ...] = (
@@ -114,6 +114,9 @@ _BRACE_SIGILS = frozenset("$%@")
 # Markdown emphasis marks: dropped from a bare URL's end when one stands right before it.
 _EMPHASIS = frozenset("*_~")
 _LINE_ENDS = ("\n", "\r")
+_SPACES = (" ", "\t")
+# A bare URL ending in one of these before spaces and a line break may go on (see _wrap).
+_HALF_QUERY = frozenset("?=&")
 # A continuation line of a hyphen-broken bare URL must hold more than prose punctuation.
 _NOT_CONTINUATION = frozenset(".,;:!?'\")]}")
 # Characters of a continuation line read to decide that it continues the URL.
@@ -641,6 +644,8 @@ class Scanner:
         limit = cap if cap < n else n
         segment = self._p.bare_segment
         depth: dict[str, int] | None = None  # the balance rule's state, from the first closer
+        possible = JOIN  # the URL crosses a possible wrap: _wrap's BOTH or SOFT_BOTH
+        wrap_joined = False  # ... or a decided one before
         counted = url_start  # openers before this index are in ``depth``
         i = url_start
         while True:
@@ -688,10 +693,24 @@ class Scanner:
                 break
             if buf[e - 1] == "-":
                 j = self._next_line(e, key, final)
-            elif kind == "bare" and buf[e : e + 1] in _LINE_ENDS and buf[e + 1 : e + 2] != buf[e]:
+            elif (buf[e : e + 1] in _LINE_ENDS and buf[e + 1 : e + 2] != buf[e]) or (
+                buf[e : e + 1] in _SPACES and buf[e - 1] in _HALF_QUERY
+            ):
                 # A line end, not a blank line after it ("\n\n", "\r\r"; "\r\n\r\n" is
-                # _wrap's own first test): the wrap evidence decides.
-                j = wrapped_continuation(buf, url_start, e, line_start - self._text.base, final)
+                # _wrap's own first test), or spaces before one: the wrap evidence decides.
+                # It answers "join", "both" (a possible wrap: the cut reading stays the
+                # URL) or no. A possible wrap after decided joins ends the URL; after a
+                # possible one, the URL goes on over decided and possible ones alike.
+                found = wrapped_continuation(buf, url_start, e, line_start - self._text.base, final)
+                if found is None:
+                    return None
+                j, answer = found
+                if answer != JOIN:
+                    if wrap_joined:
+                        break
+                    possible = max(possible, answer)
+                elif j >= 0 and not possible:
+                    wrap_joined = True
             else:
                 break
             if j is None:
@@ -711,7 +730,8 @@ class Scanner:
         # trim may have dropped the colon too: "http:".)
         if end - colon - 1 <= buf.count("/", colon + 1, end):
             return -1
-        out.append(self._make(kind, start, end, buf[url_start:end], prefix, (line, line_start)))
+        body = buf[url_start:end] if not possible else BODY_TYPES[possible](buf[url_start:end])
+        out.append(self._make(kind, start, end, body, prefix, (line, line_start)))
         return end
 
     def _balance(
