@@ -72,7 +72,9 @@ URL_PREFIX_WORD = "url"
 # A scheme name must not continue a word: "xhttp:" is not "http:". The plain trigger
 # refuses a letter, a digit or "." before the word (the scheme characters but "+" and
 # "-"), but not "+" or "-" ("+news:", "-http://"): the scanner decides those (see GLUE).
-NOT_AFTER_SCHEME_CHAR = rf"(?<![{ALPHA_CHARS}{DIGIT_CHARS}.])"
+# It refuses a "/" too: a scheme name that ends a path is no URL's start
+# ("PATH=/usr/lib/news:/bin", "/var/spool/ftp:").
+NOT_AFTER_SCHEME_CHAR = rf"(?<![{ALPHA_CHARS}{DIGIT_CHARS}./])"
 
 # A URL glued to the text before it: "(R-XX)   -http://...", "fiber.https://...",
 # "git+https://..." (pip's VCS URLs: the https URL is what is fetched). A scheme word right

@@ -334,6 +334,7 @@ def continuation(
         # A continuation only a URL starts so: a percent escape, the rest of a hex id.
         or _ESCAPE_START.match(word) is not None
         or _HEX_RUN.match(word) is not None
+        or hyphen_led
         or (step and full and head.group(2) == nxt.group(2) and same_depth)
     )
     if not (wrapped or possible):

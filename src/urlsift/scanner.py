@@ -107,7 +107,10 @@ _PSEUDO_LEADS = frozenset(" \t" + "".join(s[0] + s[0].upper() for s in PSEUDO_SC
 # rule), "[" (an IP literal host), "{" (a sigil before it is dropped).
 _RARE_STOPS = frozenset(_CLOSERS) | {"[", "{"}
 # Characters _trim may drop from a bare URL's end.
-_TRIMMED = TRAILING_PUNCT | {"-"}
+_TRIMMED = TRAILING_PUNCT | {"-", "_", "="}
+# A run of this many of one of these ends a bare URL: a rule line ("index.html______").
+_RULE_CHARS = frozenset("_=")
+_RULE_RUN = 3
 # Sigils of brace templates and markup ("${USER}", "%{d}", AmigaGuide's "@{fg text}"):
 # dropped from a bare URL's end when the "{" that follows ended the URL.
 _BRACE_SIGILS = frozenset("$%@")
@@ -828,6 +831,11 @@ class Scanner:
                 # A run of two or more hyphens at the end is a dash, a ruler or a signature
                 # separator ("http://x.example/.--"), not part of the URL.
                 while buf[end - 1] == "-":
+                    end -= 1
+            elif char in _RULE_CHARS and buf[end - _RULE_RUN : end] == char * _RULE_RUN:
+                # A run of three or more "_" or "=" is a rule line written right after the
+                # URL ("index.html______"), not part of it.
+                while buf[end - 1] == char:
                     end -= 1
             else:
                 break

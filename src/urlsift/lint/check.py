@@ -40,6 +40,7 @@ DEFECT_RULES: dict[str, tuple[str, str, bool]] = {
     "search-without-path": ("URL009", "URL001", False),
     "invalid-utf8": ("URL009", "URL001", False),
     "continued-line": ("URL008", "URL008", False),
+    "possible-wrap": ("URL008", "URL008", False),
 }
 """Core defect code -> (rule if warning, rule if error, keep the defect's severity)."""
 
@@ -170,6 +171,11 @@ def _defect_message(code: str, finding: Finding, defect: Defect) -> str:
         cut = finding.alternatives[0]
         if finding.url.startswith(cut):
             return _continued_message(cut, finding.url[len(cut) :])
+    if defect.code == "possible-wrap" and finding.alternatives:
+        # The core kept the cut reading and offers the joined one: name both.
+        joined = finding.alternatives[0]
+        if joined.startswith(finding.url):
+            return _continued_message(finding.url, joined[len(finding.url) :])
     if code == "URL003" and finding.alternatives:
         readings = " or ".join(visible(alt) for alt in finding.alternatives)
         return f"{url}: line break after a hyphen: reads {url} or {readings}"
