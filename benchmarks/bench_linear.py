@@ -146,6 +146,22 @@ FAMILIES: dict[str, tuple[str, Callable[[int], str]]] = {
         "a full line ending in a URL, then a line starting with URL material, repeated",
         lambda n: _repeat("t" * 40 + " http://a.example/b/c/d/e/f/g\nh/i.j k\n", n),
     ),
+    # Issue 23: joins over three lines, possible wraps (another quote depth, a space after
+    # a half-written query) one after another, and a possible wrap that never ends.
+    "wrapped-three-lines": (
+        "a URL over three full lines, a blank line, repeated",
+        lambda n: _repeat(
+            "http://a.example/" + "b" * 59 + "\n" + "c/" * 38 + "\n" + "d/" * 30 + "e.html\n\n", n
+        ),
+    ),
+    "possible-wraps": (
+        "a quoted full line ending in a URL, then URL signs at another depth, repeated",
+        lambda n: _repeat("> " + "t" * 40 + " http://a.example/b/c/d? \n>> e=f&g k\n", n),
+    ),
+    "possible-wrap-chain": (
+        '"> http://a.example/...?" then ">> &c=ddd..." lines to the end',
+        lambda n: "> http://a.example/" + "b" * 50 + "?\n" + _repeat(">> &c=" + "d" * 60 + "\n", n),
+    ),
     "page-breaks": (
         "a wrapper broken by RFC page breaks, repeated",
         lambda n: _repeat("<URL:http://a.example/\n\nX [Page 1]\n\fRFC 1 Y\n\nb>\n", n),

@@ -440,7 +440,9 @@ def wrapped_continuation(
     next_line = buf[following:stop]
     if next_line.endswith("\r"):
         next_line = next_line[:-1]
-    url = buf[url_start:end]
+    # The URL's part on this line (all of it on its first line): a URL joined over many
+    # lines is not copied again for each.
+    url = buf[max(url_start, start) : end]
     line = buf[start:end]
     if _soft_break(line):
         # A soft line break of quoted-printable text left encoded: its "=" is no URL's.

@@ -204,29 +204,6 @@ def rejoin_lines(candidate: Candidate) -> Readings:
             alternatives.append("".join(primary[a:b] for a, b in zip(starts, ends, strict=True)))
             removed_offsets.append(tuple(cuts))
 
-    if isinstance(candidate.body, PossibleWrap) and wrap_breaks:
-        # The answer "both": the reading cut at the first wrap break stays the URL, the
-        # joined one is offered (the hyphen breaks' readings are not combined with it).
-        cut = primary[: wrap_breaks[0]].rstrip(_TRIMMED)
-        alternatives = [primary]
-        removed_offsets = [()]
-        defects = [
-            d
-            for d in defects
-            if d.code == "ambiguous-hyphen" and d.offset is not None and d.offset < len(cut)
-        ]
-        defects.append(
-            Defect(
-                "possible-wrap",
-                "the bare URL ends at a line end and the next line may continue it (a mail "
-                "client or editor may have wrapped it there), but the signs are not "
-                "decisive: the reading cut at the line end is kept, the joined reading is "
-                "in alternatives",
-                "warning",
-                len(cut),
-            )
-        )
-        primary = cut
     if not candidate.terminated:
         closer = "<URL:...>" if candidate.kind == "wrapped" else "<...>"
         defects.append(
@@ -247,4 +224,32 @@ def rejoin_lines(candidate: Candidate) -> Readings:
                 len(primary),
             )
         )
+    if isinstance(candidate.body, PossibleWrap) and wrap_breaks:
+        # The answer "both": the reading cut at the first wrap break stays the URL, the
+        # joined one is offered (the hyphen breaks' readings are not combined with it).
+        cut = primary[: wrap_breaks[0]].rstrip(_TRIMMED)
+        alternatives = [primary]
+        removed_offsets = [()]
+        # Offsets index the URL, now the cut reading: a hyphen break past it has no
+        # place in it, a bound (url-too-long) is the joined reading's.
+        defects = [
+            d
+            if d.offset is None or d.offset < len(cut)
+            else Defect(d.code, d.message, d.severity, None)
+            for d in defects
+            if d.code != "continued-line"
+            and (d.code != "ambiguous-hyphen" or (d.offset is not None and d.offset < len(cut)))
+        ]
+        defects.append(
+            Defect(
+                "possible-wrap",
+                "the bare URL ends at a line end and the next line may continue it (a mail "
+                "client or editor may have wrapped it there), but the signs are not "
+                "decisive: the reading cut at the line end is kept, the joined reading is "
+                "in alternatives",
+                "warning",
+                len(cut),
+            )
+        )
+        primary = cut
     return Readings(primary, tuple(alternatives), tuple(defects), tuple(removed_offsets))

@@ -682,9 +682,10 @@ class Scanner:
                 # A bound inside the line break of a wrap join: cut at the line's end.
                 while buf[cut - 1] in "\r\n\t " and cut - 1 > colon:
                     cut -= 1
-                out.append(
-                    self._make(kind, start, cut, buf[url_start:cut], prefix, None, True, True)
-                )
+                body = buf[url_start:cut]
+                if possible:
+                    body = BODY_TYPES[possible](body)
+                out.append(self._make(kind, start, cut, body, prefix, None, True, True))
                 self._skipping = True
                 return cut
             if not closed and e == n and not final:
