@@ -142,3 +142,42 @@ def test_scanner_defect_codes_are_documented() -> None:
     reported = set(re.findall(r'Defect\(\s*"([a-z-]+)"', source))
     assert "possible-wrap" in reported
     assert reported <= documented
+
+
+def test_every_read_path_gives_the_same_answer(tmp_path: Path) -> None:
+    # Plain text, a message of an mbox (its MIME part) and a message longer than the
+    # streaming threshold (read as a stream): the same records for each shape's URL.
+    import json
+
+    from click.testing import CliRunner
+
+    from urlsift.cli import main
+    from urlsift.sources.archive import STREAM_MIN_BYTES
+
+    body = "".join(shape.text + "\n" for shape in SHAPE_CASES if shape.answer != "none")
+    headers = (
+        "From: joe@example.com\nTo: list@example.org\nSubject: links\n"
+        "Message-ID: <1@example.com>\nContent-Type: text/plain; charset=utf-8\n\n"
+    )
+    filler = "filler words without links, just to make the message long\n"
+    long_body = filler * (STREAM_MIN_BYTES // len(filler) + 1) + body
+    (tmp_path / "plain.txt").write_text(body, "utf-8")
+    (tmp_path / "list.mbox").write_text(
+        "From joe@example.com Thu Nov 26 12:00:00 2026\n" + headers + body, "utf-8"
+    )
+    (tmp_path / "long.eml").write_text(headers + long_body, "utf-8")
+    runner = CliRunner()
+    seen = []
+    for name in ("plain.txt", "list.mbox", "long.eml"):
+        result = runner.invoke(main, ["scan", "--format", "jsonl", str(tmp_path / name)])
+        assert result.exit_code == 0, result.output
+        records = [json.loads(line) for line in result.stdout.splitlines()]
+        seen.append(
+            [
+                (r["url"], r["alternatives"], [d["code"] for d in r["defects"]])
+                for r in records
+                if "url" in r and r.get("record", "url") == "url"
+            ]
+        )
+    assert seen[0] == seen[1] == seen[2]
+    assert sum("possible-wrap" in codes for _, _, codes in seen[0]) >= 8

@@ -3,39 +3,71 @@
 RFC 1738's appendix leaves a bare URL broken across lines to the reader: only a wrapper
 (``<URL:...>``) or a hyphen at the break says the URL goes on. Mail clients and editors
 still cut long bare URLs where the line is full. This module holds the one definition of
-the evidence, used by the scanner (to widen the span: :func:`continuation` with
-``wrapped=True`` answers) and by ``urlsift lint``'s ``URL008`` (which warns on the looser
-"seems to continue" answers too).
+the evidence, used by the scanner (to widen the span) and by ``urlsift lint``'s ``URL008``
+(which warns on every answer but "no").
+
+Three answers (issue 23), from :func:`continuation` and :func:`wrapped_continuation`:
+
+* **join** (``wrapped``): every sign says a client wrapped the URL there. The joined
+  reading is the URL, the cut one its first alternative (``continued-line``).
+* **both** (``possible``): the signs are real but not decisive. The cut reading stays the
+  URL, the joined one is offered (``possible-wrap``): the scanner gives the candidate a
+  :class:`PossibleWrap` body, which :mod:`urlsift.rejoin` reads. A quoted-printable soft
+  line break of text left encoded gives a :class:`SoftBreakWrap`: the joined reading
+  leaves its ``=`` out, as decoding would.
+* **no**: the URL ends at the line end.
+
+A continuation may span several lines: each line end is asked again, and the URL stops at
+the first line that is not its continuation. After a possible wrap the URL goes on over
+decided and possible ones alike (the whole is one possible reading); after decided joins a
+possible wrap ends it (the decided reading stays whole).
 
 Promises:
 
 * Pure and sans-IO: strings in, a small verdict out; nothing here reads the text around
   the two lines, so a decision never depends on where chunk boundaries fall.
 * Bounded: every pattern is bounded, the next line is read at most
-  :data:`MAX_NEXT_LINE` characters far, so one call costs a bounded number of steps.
-* Precision first: a wrong join costs a user more than a missed one, so the join
-  (``wrapped``) needs every sign at once -- the shape of the next line, URL material in
-  the continuation or at the cut, and a line as full as a wrapping client leaves it.
+  :data:`MAX_NEXT_LINE` characters far (a longer one was not wrapped), and only the URL's
+  part on its own line is read, so one call costs a bounded number of steps.
+* Precision first: a wrong join costs a user more than a missed one, so the join needs
+  every sign at once -- the shape of the next line, URL material in the continuation or
+  at the cut, and a line as full as a wrapping client leaves it -- or a quote that the
+  continuation closes. Weaker signs only offer the joined reading.
 
-The signals (measured on ``corpora/wrapjoin/judged.txt``; figures in benchmarks/README.md):
+The signals (measured on ``corpora/wrapjoin/judged.txt`` and ``drawn.txt``; figures in
+benchmarks/README.md; one case per shape in ``corpora/wrapjoin/shapes.txt``):
 
-1. *Shape.* The next line has the same mail quote depth (a quote-level change is another
-   speaker) and the same indentation (a paragraph's lines share it), and starts with one
-   run of URL characters (RFC 3986 characters and ``%``), without a scheme of its own,
-   that does not start like prose punctuation, a list item, a label (``Binaries:``), a
+1. *Shape.* The next line starts with one run of URL characters (RFC 3986 characters and
+   ``%``), without a scheme of its own, that does not start like prose punctuation, a
+   list item, a label (``Binaries:``), a header or property name (``ATTENDEE;ROLE=``), a
    directive (``#EXTINF:``), a table row or an attribute list (``width=300 height=...``),
    and is no word of prose that holds URL material (``e.g.``, ``12:30``, a mail address).
+   A piece led by a hyphen (``budget-cut-9`` + ``-billion-plan/``) may continue a slug:
+   "both".
 2. *URL material.* The continuation holds ``? = & % # ~``, a ``/`` with another sign, a
    file extension, or the cut ends where URLs rarely end (``- _ ? & = %``); or the joined
    reading gains a file extension the cut one lacks (``.tar.g`` + ``z``). A cut reading
-   ending in a file name (``vortex.html``) followed by a word is a complete URL.
+   ending in a file name (``vortex.html``) followed by a word is a complete URL. A
+   lower-case word after a directory URL (``.../people/`` + ``gstein``) that a full line
+   could not hold is a possible path step ("both"), unless it is a function word of prose
+   (``and``) or the next line is aligned in columns (a signature).
 3. *Wrap column.* Clients wrap at 70 to 80 columns: the URL's line and the next one
    (without their quote prefixes, tabs expanded) are at most :data:`WRAP_COLUMN_MAX`
    wide, and the continuation would not have fitted on the URL's line (the two together
    exceed :data:`WRAP_COLUMN_MIN`). Shorter lines are ended by their writer (signatures,
-   lists, a URL on a line of its own); a wider next line was not wrapped at all. A line of
-   at most 76 characters ending in ``=`` is a quoted-printable soft break of text left
-   encoded: joining would keep the ``=`` in the URL, so it is left to decoding.
+   lists, a URL on a line of its own); a wider next line was not wrapped at all. Without
+   the column (or with another indentation) URL material gives "both".
+4. *Quote depth.* The same mail quote depth on both lines is needed for a join. Another
+   depth (a reply re-wrapped by Exchange, GroupWise or Gmail: the continuation lost its
+   ``> `` or took another) gives "both" when the continuation holds URL signs
+   (``? = & % # ~``), else "no" (another speaker).
+5. *Quotes.* A URL right after an opening quote (``"``, TeX's `` ` ``, ``\u201c``) that
+   the continuation closes (``"https://x/`` + ``passport.cer"``) is joined.
+6. *Ends.* A half-written query (``?os=``) before a space and the break may go on
+   ("both"). A line of at most 76 characters ending in ``=`` is a quoted-printable soft
+   break of text left encoded ("both", the ``=`` left out) unless it ends a half-written
+   query on a line without quoted-printable escapes (``=3D``). A run of three ``_`` or
+   ``=`` ends the URL (a rule line).
 """
 
 from __future__ import annotations

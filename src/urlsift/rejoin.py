@@ -7,8 +7,14 @@ Strategy: a pure function from :class:`Candidate` to :class:`Readings`; no I/O, 
   or where a mail client wrapped it (the scanner decides, see :mod:`urlsift._wrap`).
 * A wrapped line end of a bare URL gives the joined reading first and the reading cut at
   the line end in ``alternatives``, with a ``continued-line`` defect at the break.
+* A possible wrap (the scanner's answer "both": a :class:`urlsift._wrap.PossibleWrap`
+  body) gives the reading cut at the first wrap break first and the joined one in
+  ``alternatives``, with a ``possible-wrap`` defect at the cut reading's end; after a
+  quoted-printable soft line break (:class:`urlsift._wrap.SoftBreakWrap`) the joined
+  reading leaves each line's final ``=`` out.
 * Continuation lines that carry the same mail quote prefix as the span's first line
-  (``> ``, ``>> ``, ``> > ``) lose it before whitespace is removed.
+  (``> ``, ``>> ``, ``> > ``) lose it before whitespace is removed; a bare URL's
+  continuation lines lose any quote prefix (a possible wrap may cross quote depths).
 * A line break right after a hyphen is ambiguous ("the hyphen may or may not actually be
   part of the URL"): the primary reading keeps the hyphen (every attested case in the RFC
   corpora keeps it), and the readings without it go to ``alternatives``, with an

@@ -14,8 +14,10 @@ never validates (see :mod:`urlsift.rejoin` and :mod:`urlsift.validation`).
 * **Left to right, never back.** After a span is decided the scan resumes at its end, so an
   occurrence is reported once, in the widest form it is in (a wrapped URL is not also bare).
 * **A bare URL crosses a line end** after a hyphen (RFC 1738 appendix), or where the
-  evidence of :mod:`urlsift._wrap` says a mail client wrapped it; that decision reads the
-  whole next line, so it waits until the line is in the buffer.
+  evidence of :mod:`urlsift._wrap` says a mail client wrapped it (a join) or may have (a
+  possible wrap: the candidate's body is then a :class:`urlsift._wrap.PossibleWrap`, so
+  that rejoining keeps the cut reading first); that decision reads the whole next line,
+  so it waits until the line is in the buffer.
 * **One buffer, one decider.** The text, its absolute offsets, line numbers and the quote
   prefix of the line it starts in are kept by :class:`urlsift._textbuffer.TextBuffer`;
   this module decides, and tells the buffer which text is decided.
@@ -695,10 +697,11 @@ class Scanner:
             # evidence of urlsift._wrap; the cheap tests first, as most URLs end here.
             if closed or e == i:
                 break
+            after = buf[e : e + 1]
             if buf[e - 1] == "-":
                 j = self._next_line(e, key, final)
-            elif (buf[e : e + 1] in _LINE_ENDS and buf[e + 1 : e + 2] != buf[e]) or (
-                buf[e : e + 1] in _SPACES and buf[e - 1] in _HALF_QUERY
+            elif (after in _LINE_ENDS and buf[e + 1 : e + 2] != after) or (
+                after in _SPACES and buf[e - 1] in _HALF_QUERY
             ):
                 # A line end, not a blank line after it ("\n\n", "\r\r"; "\r\n\r\n" is
                 # _wrap's own first test), or spaces before one: the wrap evidence decides.
