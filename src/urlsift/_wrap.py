@@ -270,25 +270,30 @@ def continuation(
         return None  # "ftp://oss.sgi.com." ends a sentence
     if spaced and last not in _HALF_QUERY:
         return None  # a space before the break: the URL was complete
+    material = _MATERIAL.search(word) is not None or last in _OPEN_ENDINGS
+    quoted = step = False
+    if not material:
+        # A quote opened before the URL and closed after the word makes it material.
+        quoted = _quoted(url, line, next_line, nxt.end(3))
+        # A directory URL before a lower-case word: the word may be the next path step
+        # ("http://www.example.com/people/" + "gstein"), or prose; only a full line
+        # tells. Not before aligned columns (a signature's or a table's next row: a tab,
+        # three spaces), not a function word of prose.
+        step = (
+            last == "/"
+            and not quoted
+            and word == raw
+            and word.isalnum()
+            and word.islower()
+            and word not in _FUNCTION_WORDS
+            and "\t" not in next_line
+            and "   " not in next_line[nxt.end(3) :]
+        )
+        if not (quoted or step) and len(word) > _LONGEST_EXTENSION:
+            return None  # a word of prose (too long to be a file name's extension)
+        material = quoted
     if url[-_RULE_RUN:] in _RULES:
         return None  # "index.html______": a rule line runs into the URL, it ends there
-    quoted = _quoted(url, line, next_line, nxt.end(3))
-    material = _MATERIAL.search(word) is not None or last in _OPEN_ENDINGS or quoted
-    # A directory URL before a lower-case word: the word may be the next path step
-    # ("http://www.example.com/people/" + "gstein"), or prose; only a full line tells.
-    # Not before aligned columns (a signature's or a table's next row: a tab, three spaces).
-    step = (
-        not material
-        and last == "/"
-        and word == raw
-        and word.isalnum()
-        and word.islower()
-        and "\t" not in next_line
-        and "   " not in next_line[nxt.end(3) :]
-        and word not in _FUNCTION_WORDS
-    )
-    if not material and len(word) > _LONGEST_EXTENSION and not step:
-        return None  # a word of prose (too long to be a file name's extension)
     # A piece led by a hyphen ("budget-cut-9" + "-billion-plan/"): the cut ends in a
     # slug's word and the piece goes on with one.
     hyphen_led = (
@@ -334,6 +339,8 @@ def continuation(
     same_depth = quote_key(head.group(1)) == quote_key(nxt.group(1))
     if not same_depth and not signs:
         return None  # another speaker's text
+    if material and not quoted:
+        quoted = _quoted(url, line, next_line, nxt.end(3))
     if (
         (cut_complete or _BARE_HOST.fullmatch(url))
         and (word[0].isalnum() or word[0] == "#")

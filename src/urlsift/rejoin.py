@@ -31,6 +31,7 @@ from itertools import combinations
 
 from ._context import (
     PAGE_BREAK_IN_BODY_RE,
+    QUOTE_PREFIX_CHARS,
     QUOTE_PREFIX_RE,
     TRAILING_PUNCT,
     quote_key,
@@ -139,7 +140,7 @@ def rejoin_lines(candidate: Candidate) -> Readings:
         if index and one_token:
             # A bare URL's continuation has the first line's quote prefix, or another
             # one where a client re-wrapped a reply (a possible wrap): never URL text.
-            prefix = QUOTE_PREFIX_RE.match(line)
+            prefix = QUOTE_PREFIX_RE.match(line) if line[:1] in QUOTE_PREFIX_CHARS else None
             if prefix is not None:
                 line = line[prefix.end() :]
         elif index and key:
