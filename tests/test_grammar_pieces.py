@@ -277,7 +277,8 @@ _WORD_CHARS = "aAbBsSx+-.1"
 
 def _reference_words(text: str, names: list[str]) -> list[tuple[int, str]]:
     # Each colon preceded by a configured word (ASCII case-insensitive) that does not
-    # continue a word (no letter, digit or "." before it), or, for all but "url", that
+    # continue a word or end a path (no letter, digit, "." or "/" before it), or, for all
+    # but "url", that
     # follows a "." or digit with "//" after the colon (glue); the longest word first when
     # one word ends another, as compile_patterns orders them.
     longest_first = any(len(a) < len(b) and b.endswith(a) for a in names for b in names)
@@ -291,7 +292,7 @@ def _reference_words(text: str, names: list[str]) -> list[tuple[int, str]]:
             w
             for w in order
             if before.endswith(w)
-            and not re.match(r"[a-zA-Z0-9.]", text[t - len(w) - 1 : t - len(w)])
+            and not re.match(r"[a-zA-Z0-9./]", text[t - len(w) - 1 : t - len(w)])
         ]
         glued = [
             w

@@ -16,7 +16,7 @@ from typing import NamedTuple
 import pytest
 
 from urlsift import Candidate, Scanner, extract
-from urlsift._wrap import PossibleWrap, SoftBreakWrap
+from urlsift._context import PossibleWrap, SoftBreakWrap
 from urlsift.lint.config import ALL_CODES, LintSettings
 from urlsift.lint.engine import lint_text
 

@@ -153,6 +153,31 @@ QUOTE_PREFIX_RE = re.compile(QUOTE_PREFIX)
 """The quote prefix at a line start (use with ``match``)."""
 
 
+# The bodies of bare URLs carried over a possible wrap (urlsift._wrap decides, the
+# scanner makes them, urlsift.rejoin reads them): here, below both in the import order.
+
+
+class PossibleWrap(str):
+    """The body of a bare URL that the scanner carried over line breaks a client may have
+    wrapped, without the signs of a decided wrap (the answer "both").
+
+    The text is the span's, unchanged (it compares, hashes and slices as that ``str``);
+    the type tells :func:`urlsift.rejoin.rejoin` to keep the reading cut at the first line
+    break as the URL and to offer the joined one in ``alternatives``, with a
+    ``possible-wrap`` warning.
+    """
+
+    __slots__ = ()
+
+
+class SoftBreakWrap(PossibleWrap):
+    """A :class:`PossibleWrap` whose lines end in the ``=`` of a quoted-printable soft line
+    break, in text left encoded: the joined reading leaves each such ``=`` out (as decoding
+    would)."""
+
+    __slots__ = ()
+
+
 def quote_key(prefix: str) -> str:
     """Return a quote prefix with its spaces removed: ``"> > "`` and ``">>"`` match."""
     return prefix.replace(" ", "").replace("\t", "")

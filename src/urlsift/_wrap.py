@@ -12,9 +12,10 @@ Three answers (issue 23), from :func:`continuation` and :func:`wrapped_continuat
   reading is the URL, the cut one its first alternative (``continued-line``).
 * **both** (``possible``): the signs are real but not decisive. The cut reading stays the
   URL, the joined one is offered (``possible-wrap``): the scanner gives the candidate a
-  :class:`PossibleWrap` body, which :mod:`urlsift.rejoin` reads. A quoted-printable soft
-  line break of text left encoded gives a :class:`SoftBreakWrap`: the joined reading
-  leaves its ``=`` out, as decoding would.
+  :class:`~urlsift._context.PossibleWrap` body, which :mod:`urlsift.rejoin` reads. A
+  quoted-printable soft line break of text left encoded gives a
+  :class:`~urlsift._context.SoftBreakWrap`: the joined reading leaves its ``=`` out, as
+  decoding would.
 * **no**: the URL ends at the line end.
 
 A continuation may span several lines: each line end is asked again, and the URL stops at
@@ -75,7 +76,7 @@ from __future__ import annotations
 import re
 from typing import NamedTuple
 
-from ._context import BARE_STOP, QUOTE_PREFIX, SCHEME, quote_key
+from ._context import BARE_STOP, QUOTE_PREFIX, SCHEME, PossibleWrap, SoftBreakWrap, quote_key
 
 WRAP_COLUMN_MIN = 70
 """Narrowest wrap column taken into account: a URL line plus its continuation must be
@@ -167,27 +168,6 @@ _QP_ESCAPE = re.compile(r"=[0-9A-F]{2}")
 # A query half written at the line's end: "?os=", "&type=".
 _HALF_WRITTEN = re.compile(r"[?&][^?&=/\s]{1,64}=\Z")
 _RULES = frozenset({"_" * _RULE_RUN, "=" * _RULE_RUN})
-
-
-class PossibleWrap(str):
-    """The body of a bare URL that the scanner carried over line breaks a client may have
-    wrapped, without the signs of a decided wrap (the answer "both").
-
-    The text is the span's, unchanged (it compares, hashes and slices as that ``str``);
-    the type tells :func:`urlsift.rejoin.rejoin` to keep the reading cut at the first line
-    break as the URL and to offer the joined one in ``alternatives``, with a
-    ``possible-wrap`` warning.
-    """
-
-    __slots__ = ()
-
-
-class SoftBreakWrap(PossibleWrap):
-    """A :class:`PossibleWrap` whose lines end in the ``=`` of a quoted-printable soft line
-    break, in text left encoded: the joined reading leaves each such ``=`` out (as decoding
-    would)."""
-
-    __slots__ = ()
 
 
 JOIN, BOTH, SOFT_BOTH = 0, 1, 2

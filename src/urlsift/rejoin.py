@@ -7,10 +7,10 @@ Strategy: a pure function from :class:`Candidate` to :class:`Readings`; no I/O, 
   or where a mail client wrapped it (the scanner decides, see :mod:`urlsift._wrap`).
 * A wrapped line end of a bare URL gives the joined reading first and the reading cut at
   the line end in ``alternatives``, with a ``continued-line`` defect at the break.
-* A possible wrap (the scanner's answer "both": a :class:`urlsift._wrap.PossibleWrap`
+* A possible wrap (the scanner's answer "both": a :class:`urlsift._context.PossibleWrap`
   body) gives the reading cut at the first wrap break first and the joined one in
   ``alternatives``, with a ``possible-wrap`` defect at the cut reading's end; after a
-  quoted-printable soft line break (:class:`urlsift._wrap.SoftBreakWrap`) the joined
+  quoted-printable soft line break (:class:`urlsift._context.SoftBreakWrap`) the joined
   reading leaves each line's final ``=`` out.
 * Continuation lines that carry the same mail quote prefix as the span's first line
   (``> ``, ``>> ``, ``> > ``) lose it before whitespace is removed; a bare URL's
@@ -34,11 +34,12 @@ from ._context import (
     QUOTE_PREFIX_CHARS,
     QUOTE_PREFIX_RE,
     TRAILING_PUNCT,
+    PossibleWrap,
+    SoftBreakWrap,
     quote_key,
     strip_quote_prefix,
 )
 from ._model import Candidate, Defect, Kind, _direct_init
-from ._wrap import PossibleWrap, SoftBreakWrap
 
 # What the scanner trims from a bare URL's end (the cut reading is trimmed the same way).
 _TRIMMED = "".join(sorted(TRAILING_PUNCT))

@@ -15,7 +15,7 @@ never validates (see :mod:`urlsift.rejoin` and :mod:`urlsift.validation`).
   occurrence is reported once, in the widest form it is in (a wrapped URL is not also bare).
 * **A bare URL crosses a line end** after a hyphen (RFC 1738 appendix), or where the
   evidence of :mod:`urlsift._wrap` says a mail client wrapped it (a join) or may have (a
-  possible wrap: the candidate's body is then a :class:`urlsift._wrap.PossibleWrap`, so
+  possible wrap: the candidate's body is then a :class:`urlsift._context.PossibleWrap`, so
   that rejoining keeps the cut reading first); that decision reads the whole next line,
   so it waits until the line is in the buffer.
 * **One buffer, one decider.** The text, its absolute offsets, line numbers and the quote
