@@ -37,8 +37,8 @@ from bench_scan import MBOXES, SEED, SHARED  # noqa: E402
 
 import urlsift  # noqa: E402
 import urlsift.api  # noqa: E402
-from urlsift import formats  # noqa: E402
-from urlsift.normalize import _PLAIN, normalize  # noqa: E402
+from urlsift.output import formats  # noqa: E402
+from urlsift.validation.normalize import _PLAIN, normalize  # noqa: E402
 
 MB = 1_000_000
 

@@ -26,7 +26,7 @@ sys.path.insert(0, str(ROOT / "benchmarks"))
 import gen_text  # noqa: E402
 
 import urlsift  # noqa: E402
-from urlsift.formats import url_json  # noqa: E402
+from urlsift.output.formats import url_json  # noqa: E402
 
 
 def best(step: Callable[[], object], rounds: int) -> float:

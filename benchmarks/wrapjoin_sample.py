@@ -11,7 +11,7 @@ Usage::
     python benchmarks/wrapjoin_sample.py --judge corpora/wrapjoin/judged.txt
 
 With ``--judge`` it reads the judged fixture instead and prints the precision and recall
-of urlsift's wrap evidence (:func:`urlsift._wrap.continuation_end`) on it.
+of urlsift's wrap evidence (:func:`urlsift.extraction.wrap.continuation_end`) on it.
 """
 
 from __future__ import annotations

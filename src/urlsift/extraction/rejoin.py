@@ -4,7 +4,7 @@ Strategy: a pure function from :class:`Candidate` to :class:`Readings`; no I/O, 
 
 * Inside a wrapper all whitespace (spaces, tabs, CR, LF, ...) is ignored: the URL is the
   wrapper's content with whitespace removed. A bare URL only spans lines at a hyphen break
-  or where a mail client wrapped it (the scanner decides, see :mod:`urlsift._wrap`).
+  or where a mail client wrapped it (the scanner decides, see :mod:`urlsift.extraction.wrap`).
 * A wrapped line end of a bare URL gives the joined reading first and the reading cut at
   the line end in ``alternatives``, with a ``continued-line`` defect at the break.
 * Continuation lines that carry the same mail quote prefix as the span's first line
@@ -23,8 +23,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from itertools import combinations
 
-from ._context import PAGE_BREAK_IN_BODY_RE, TRAILING_PUNCT, quote_key, strip_quote_prefix
-from ._model import Candidate, Defect, Kind, _direct_init
+from .._model import Candidate, Defect, Kind, _direct_init
+from ..grammar.context import PAGE_BREAK_IN_BODY_RE, TRAILING_PUNCT, quote_key, strip_quote_prefix
 
 # What the scanner trims from a bare URL's end (the cut reading is trimmed the same way).
 _TRIMMED = "".join(sorted(TRAILING_PUNCT))

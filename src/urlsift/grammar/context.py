@@ -34,7 +34,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from functools import lru_cache
 
-from ._grammar import ALPHA_CHARS, DIGIT_CHARS, SCHEME_CHARS
+from .rfc import ALPHA_CHARS, DIGIT_CHARS, SCHEME_CHARS
 
 MAX_SCHEME_LENGTH = 64
 """Longest scheme name recognised (bounds every look-around)."""
@@ -140,7 +140,7 @@ TRIGGER_LOOKAHEAD = 1 + MAX_SCHEME_LENGTH + 1
 # spaces (as in indented quotations). Bounded: at most 16 levels.
 # Two prefixes are the same speaker's when their keys (quote_key) are equal. This is the
 # one definition: the scanner, the rejoiner (strip_quote_prefix) and the wrap evidence of
-# urlsift._wrap all read prefixes with it.
+# urlsift.extraction.wrap all read prefixes with it.
 QUOTE_PREFIX = r"(?:[ \t]{0,3}>){1,16}[ \t]?"
 QUOTE_PREFIX_SPAN = 16 * 4 + 1
 """Longest text :data:`QUOTE_PREFIX` can match (a match never extends past it)."""

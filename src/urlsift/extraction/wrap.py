@@ -43,7 +43,7 @@ from __future__ import annotations
 import re
 from typing import NamedTuple
 
-from ._context import BARE_STOP, QUOTE_PREFIX, SCHEME, quote_key
+from ..grammar.context import BARE_STOP, QUOTE_PREFIX, SCHEME, quote_key
 
 WRAP_COLUMN_MIN = 70
 """Narrowest wrap column taken into account: a URL line plus its continuation must be
