@@ -14,12 +14,15 @@ lists them.
 from __future__ import annotations
 
 import importlib
-import importlib.abc
 import importlib.machinery
 import sys
 import warnings
 from collections.abc import Sequence
 from types import ModuleType
+from typing import TYPE_CHECKING, cast
+
+if TYPE_CHECKING:
+    from importlib.abc import Loader
 
 MOVED: dict[str, str] = {
     "urlsift.scanner": "urlsift.extraction.scanner",
@@ -38,8 +41,13 @@ MOVED: dict[str, str] = {
 """Old module path -> the module's path now."""
 
 
-class _MovedModules(importlib.abc.MetaPathFinder, importlib.abc.Loader):
-    """Finds the old paths of :data:`MOVED` (asked last, after the real files)."""
+class _MovedModules:
+    """Finds the old paths of :data:`MOVED` (asked last, after the real files).
+
+    A meta path finder and its loader by their protocols, not by subclassing
+    ``importlib.abc``, whose import costs ``import urlsift`` a dozen modules (tempfile,
+    shutil, importlib.resources).
+    """
 
     def find_spec(
         self,
@@ -49,7 +57,7 @@ class _MovedModules(importlib.abc.MetaPathFinder, importlib.abc.Loader):
     ) -> importlib.machinery.ModuleSpec | None:
         if fullname not in MOVED:
             return None
-        return importlib.machinery.ModuleSpec(fullname, self)
+        return importlib.machinery.ModuleSpec(fullname, cast("Loader", self))
 
     def create_module(self, spec: importlib.machinery.ModuleSpec) -> None:
         return None  # a placeholder module, replaced in exec_module
