@@ -14,7 +14,7 @@ Run it alternately for the two checkouts, a few rounds: on a shared machine a si
 close together in time is stable to a few per cent. Prints, per text, the best time of
 the ``floor-schemes`` regex of ``bench_scan.py``, the best time of ``bench_scan.py``'s
 ``urlsift+jsonl`` tool (``urlsift.extract`` then the JSON Lines writer of
-``urlsift.formats``, into a sink that discards), and the share (floor time / urlsift
+``urlsift.output.formats``, into a sink that discards), and the share (floor time / urlsift
 time). Texts: ``gen_text.py mail`` (20 MB, seed 1), the two real archives
 ``bench_scan.py`` uses, decompressed, and its RFC text (the RFCs of ``rfc-url-wrapper``
 concatenated).
@@ -40,7 +40,7 @@ import gen_text  # noqa: E402
 import regex  # noqa: E402
 
 import urlsift  # noqa: E402
-from urlsift.formats import make_writer  # noqa: E402
+from urlsift.output.formats import make_writer  # noqa: E402
 
 FLOOR = regex.compile(r'(?i)\b(?:https?|ftp|mailto|news):[^\s<>"]+')
 MBOXES = ("linux-mips-2001.mbox.gz", "usrp-users-2019.mbox.gz")

@@ -4,7 +4,7 @@ Strategy: for each archive, time in one run, side by side,
 
 * ``decode``: the source layer alone (decompress, split, MIME-decode every part) - the
   floor for anything that reads mail properly;
-* ``scan -j1``: :func:`urlsift.runner.iter_results` with one process (sources, scanner,
+* ``scan -j1``: :func:`urlsift.engines.runner.iter_results` with one process (sources, scanner,
   rejoiner, validator), records rendered as JSON Lines into memory;
 * ``scan -j2``: the same with two worker processes;
 * ``cli -j1`` / ``cli -j2``: ``urlsift scan -q --format jsonl ARCHIVE`` as a subprocess,
@@ -28,8 +28,8 @@ import sys
 import time
 from collections.abc import Callable
 
-from urlsift.formats import make_writer
-from urlsift.runner import ScanConfig, iter_results
+from urlsift.engines.runner import ScanConfig, iter_results
+from urlsift.output.formats import make_writer
 from urlsift.sources.archive import ArchiveStats, open_units
 
 CORPUS = os.environ.get("URLSIFT_CORPORA", "/work/shared/corpora")

@@ -11,7 +11,7 @@ Usage::
     python benchmarks/wrapjoin_sample.py --judge corpora/wrapjoin/judged.txt
 
 With ``--judge`` it reads the judged fixture instead and prints the precision and recall
-of urlsift's wrap evidence (:func:`urlsift._wrap.continuation_end`) on it.
+of urlsift's wrap evidence (:func:`urlsift.extraction.wrap.continuation_end`) on it.
 """
 
 from __future__ import annotations
@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from urlsift import Scanner, Url, extract
-from urlsift._context import TRAILING_PUNCT
+from urlsift.grammar.context import TRAILING_PUNCT
 from urlsift.sources.archive import open_units
 
 _CONTEXT_LINES = 3

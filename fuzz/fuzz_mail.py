@@ -8,8 +8,8 @@ check. The rest is the file's content.
 
 Invariants (anything else is a finding):
 
-* :func:`urlsift.runner.iter_results` on the file yields only :class:`~urlsift.Url`,
-  :class:`~urlsift.runner.UnitDefects` and :class:`~urlsift.runner.ReadFailure` records
+* :func:`urlsift.engines.runner.iter_results` on the file yields only :class:`~urlsift.Url`,
+  :class:`~urlsift.UnitDefects` and :class:`~urlsift.ReadFailure` records
   and raises nothing; a read failure only happens when the file's decompressed stream is
   damaged; every defect code is one documented in ``docs/defects.md`` and every source
   defect is a warning; every URL record has a non-empty ``raw`` of length ``end - start``
@@ -40,7 +40,7 @@ from _harness import split as split_chunks
 # branches are worth coverage feedback too.
 with instrumented(__name__, ("urlsift", "email", "html")):
     from urlsift import Url
-    from urlsift.runner import ReadFailure, ScanConfig, UnitDefects, iter_results
+    from urlsift.engines.runner import ReadFailure, ScanConfig, UnitDefects, iter_results
     from urlsift.sources.archive import ArchiveStats, InputKind
     from urlsift.sources.compress import MAGIC_LENGTH, sniff_compression
     from urlsift.sources.mbox import MAX_SEPARATOR_LINE, MboxSplitter, RawMessage

@@ -1,4 +1,4 @@
-"""Tests for the parallel scan (urlsift.parallel): same records, same order, same totals."""
+"""Tests for the parallel scan (engines.processes): same records, same order, same totals."""
 
 from __future__ import annotations
 
@@ -17,16 +17,17 @@ from typing import Any, TypedDict
 
 import pytest
 
-from urlsift import Url, parallel
-from urlsift.errors import ConfigError
-from urlsift.plan import FolderItem
-from urlsift.runner import (
+from urlsift import Url
+from urlsift.engines import processes as parallel
+from urlsift.engines.plan import FolderItem
+from urlsift.engines.runner import (
     ReadFailure,
     Result,
     ScanConfig,
     UnitDefects,
     iter_results,
 )
+from urlsift.errors import ConfigError
 from urlsift.sources import archive
 from urlsift.sources.archive import ArchiveStats, MailOptions
 

@@ -1,4 +1,4 @@
-"""Tests for the Parquet output (urlsift.parquet, ``--format parquet --output DIR``).
+"""Tests for the Parquet output (urlsift.output.parquet, ``--format parquet --output DIR``).
 
 They need the ``dask`` extra (pyarrow; duckdb for the README's query) and skip without it.
 """
@@ -20,8 +20,8 @@ from urlsift.cli import main
 pa = pytest.importorskip("pyarrow", reason="Parquet output needs the dask extra (pyarrow)")
 pq = pytest.importorskip("pyarrow.parquet", reason="Parquet output needs the dask extra")
 
-from urlsift.parquet import ParquetWriter, records_table, schema  # noqa: E402
-from urlsift.runner import ScanConfig, UnitDefects, iter_results  # noqa: E402
+from urlsift.engines.runner import ScanConfig, UnitDefects, iter_results  # noqa: E402
+from urlsift.output.parquet import ParquetWriter, records_table, schema  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 

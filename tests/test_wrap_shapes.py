@@ -16,7 +16,7 @@ from typing import NamedTuple
 import pytest
 
 from urlsift import Candidate, Scanner, extract
-from urlsift._context import PossibleWrap, SoftBreakWrap
+from urlsift.grammar.context import PossibleWrap, SoftBreakWrap
 from urlsift.lint.config import ALL_CODES, LintSettings
 from urlsift.lint.engine import lint_text
 
@@ -138,7 +138,7 @@ def test_scanner_defect_codes_are_documented() -> None:
     text = (ROOT / "docs" / "defects.md").read_text("utf-8")
     scanner = text.split("## Scanner defects", 1)[1].split("\n## ", 1)[0]
     documented = set(re.findall(r"^\| `([a-z-]+)` \|", scanner, re.MULTILINE))
-    source = (ROOT / "src" / "urlsift" / "rejoin.py").read_text("utf-8")
+    source = (ROOT / "src" / "urlsift" / "extraction" / "rejoin.py").read_text("utf-8")
     reported = set(re.findall(r'Defect\(\s*"([a-z-]+)"', source))
     assert "possible-wrap" in reported
     assert reported <= documented

@@ -17,8 +17,8 @@ from typing import Any
 import pytest
 
 from urlsift import Candidate, Scanner, extract
-from urlsift._wrap import WRAP_COLUMN_MAX, continuation
 from urlsift.api import Judge
+from urlsift.extraction.wrap import WRAP_COLUMN_MAX, continuation
 from urlsift.lint.check import continuation as lint_continuation
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -16,11 +16,11 @@ from dataclasses import replace
 from typing import Protocol
 
 from ._model import Candidate, Defect, MessageContext, Parts, Policy, TextUnit, Url
-from .normalize import normalize
-from .rejoin import rejoin_lines, single_reading_of
-from .scanner import DEFAULT_MAX_URL_LENGTH, Scanner
-from .schemes import SchemeRegistry, shared_default_registry
-from .validation import CleanFields, clean_fields, fields_of, primary_reading, validate_checks
+from .extraction.rejoin import rejoin_lines, single_reading_of
+from .extraction.scanner import DEFAULT_MAX_URL_LENGTH, Scanner
+from .validation.normalize import normalize
+from .validation.rules import CleanFields, clean_fields, fields_of, primary_reading, validate_checks
+from .validation.schemes import SchemeRegistry, shared_default_registry
 
 _READ_SIZE = 1 << 16
 
@@ -158,8 +158,8 @@ class Judge:
     def _choose(self, texts: tuple[str, ...]) -> _Verdict:
         """The verdict on a candidate with several readings (a hyphen at a line break).
 
-        :func:`~urlsift.validation.validate_readings`'s choice
-        (:func:`~urlsift.validation.primary_reading`), made on the fields of each
+        :func:`~urlsift.validation.rules.validate_readings`'s choice
+        (:func:`~urlsift.validation.rules.primary_reading`), made on the fields of each
         reading's validation: no record is built per reading.
         """
         hit = self._cache.get(texts)

@@ -18,7 +18,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from .._model import Defect
-from .._wrap import continuation as wrap_evidence
+from ..extraction.wrap import continuation as wrap_evidence
 from .model import RULE_BY_CODE, Diagnostic, Finding, LintSeverity
 
 # Core defect code -> (rule when the defect is a warning, rule when it is an error,
@@ -100,7 +100,7 @@ _BLANK_TO_END = re.compile(r"\s*\Z")
 def continuation(url: str, rest_of_line: str, url_line: str, next_line: str) -> str | None:
     """Return the next line's first word when a URL at a line end seems to continue there.
 
-    The evidence is the core's (:func:`urlsift._wrap.continuation`, one definition for the
+    The evidence is the core's (:func:`urlsift.extraction.wrap.continuation`, one definition for the
     scanner's join and this rule): lint warns on its looser "seems to continue" answers
     too, where the scanner joins only lines a client wrapped.
 

@@ -31,6 +31,7 @@ from dataclasses import dataclass
 from email.utils import parsedate_to_datetime
 
 from .._model import Defect, MessageContext, Url
+from ..output.summary import fold_host
 
 DEFAULT_TOP_HOSTS = 10
 """Hosts shown in the hosts-over-time view."""
@@ -172,15 +173,6 @@ def facts_from_record(record: Mapping[str, object]) -> Facts:
     return UrlFacts(
         _record_ref(record), scheme, host if isinstance(host, str) else None, valid, defects
     )
-
-
-def fold_host(host: str) -> str:
-    """The host as the report (and ``scan --count host``) groups it: lower case, one
-    leading ``www.`` removed."""
-    folded = host.lower()
-    if folded.startswith("www.") and len(folded) > 4:
-        folded = folded[4:]
-    return folded
 
 
 def month_of(date: str | None) -> str | None:

@@ -1,7 +1,7 @@
 """The scanner's text buffer: undecided text with its offsets, line numbers and quote prefix.
 
 Strategy: the buffer keeps text and answers questions about where things are in it; it
-decides nothing about URLs (that is :mod:`urlsift.scanner`'s work, as h11 keeps its receive
+decides nothing about URLs (that is :mod:`.scanner`'s work, as h11 keeps its receive
 buffer apart from its readers). What it promises:
 
 * ``text[0]`` is at absolute offset ``base`` of the whole text; chunks added wait apart,
@@ -18,7 +18,7 @@ buffer apart from its readers). What it promises:
 
 from __future__ import annotations
 
-from ._context import QUOTE_PREFIX_CHARS, QUOTE_PREFIX_RE, QUOTE_PREFIX_SPAN
+from ..grammar.context import QUOTE_PREFIX_CHARS, QUOTE_PREFIX_RE, QUOTE_PREFIX_SPAN
 
 # When the line holding a cut began at most this many characters before it, the text is
 # kept from the line start (so the line's quote prefix can be read from it).

@@ -19,8 +19,7 @@ import re
 from collections.abc import Callable
 from typing import Literal, TextIO, get_args
 
-from ._model import CONTEXT_KEYS, Defect, Kind, MessageContext, Url, context_values
-from .runner import UnitDefects
+from .._model import CONTEXT_KEYS, Defect, Kind, MessageContext, UnitDefects, Url, context_values
 from .summary import HostCount, UrlCount
 
 CountBy = Literal["url", "host"]

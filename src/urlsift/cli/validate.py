@@ -1,7 +1,7 @@
 """``urlsift validate``: check URLs given as arguments or on standard input.
 
 Strategy: click glue only. Options come in, each URL goes through one library call
-(:func:`urlsift.validation.validate`), and the result is rendered as one line: text (one
+(:func:`urlsift.validation.rules.validate`), and the result is rendered as one line: text (one
 greppable line per URL) or JSON Lines (``Validation.to_dict()``). Nothing here decides
 validity. Exit status: 0 when every URL is valid, 1 when any is invalid, 2 for usage
 errors (click's ``UsageError``). Standard input is read as bytes and decoded as UTF-8 with
@@ -16,10 +16,10 @@ from collections.abc import Callable, Iterable, Iterator
 
 import click
 
-from ._model import Defect, Policy
-from .normalize import normalize
-from .schemes import default_registry
-from .validation import Validation, validate
+from .._model import Defect, Policy
+from ..validation.normalize import normalize
+from ..validation.rules import Validation, validate
+from ..validation.schemes import default_registry
 
 __all__ = ["render_jsonl", "render_text", "validate_command"]
 

@@ -54,7 +54,7 @@ from __future__ import annotations
 
 import re
 
-from ._grammar import SCHEME_CHARS, compile_grammar
+from ..grammar.rfc import SCHEME_CHARS, compile_grammar
 from .schemes import shared_default_registry
 
 __all__ = ["normalize"]

@@ -19,9 +19,9 @@ from typing import TextIO
 
 import click
 
-from ._model import Url
-from .cli import EXIT_UNREADABLE, scan_config
-from .report.aggregate import (
+from .._model import Url
+from ..engines.runner import UnitDefects, iter_results
+from ..report.aggregate import (
     DEFAULT_TOP_HOSTS,
     DEFAULT_TOP_MESSAGES,
     Aggregator,
@@ -31,8 +31,9 @@ from .report.aggregate import (
     facts_from_record,
     facts_from_url,
 )
-from .runner import UnitDefects, iter_results
-from .sources.kinds import INPUT_KINDS, InputKind
+from ..sources.kinds import INPUT_KINDS, InputKind
+from .main import EXIT_UNREADABLE
+from .scan import scan_config
 
 MISSING_EXTRA = (
     "urlsift report draws its charts with matplotlib, which is not installed: "
@@ -118,7 +119,7 @@ def report_command(
     records.
     """
     try:
-        from .report.render import render_html
+        from ..report.render import render_html
     except ImportError:
         click.echo(f"urlsift: {MISSING_EXTRA}", err=True)
         sys.exit(2)

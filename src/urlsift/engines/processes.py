@@ -1,9 +1,9 @@
 """Scan paths in worker processes and give back the same ordered stream as one process.
 
-Strategy: the parent process plans the work (:func:`urlsift.plan.plan_paths`, in input
+Strategy: the parent process plans the work (:func:`urlsift.engines.plan.plan_paths`, in input
 order); worker processes (:class:`concurrent.futures.ProcessPoolExecutor`) run the items
-with :func:`urlsift.work.run_item`, and the parent yields their results strictly in plan
-order, so the stream is the one :func:`urlsift.runner.iter_results` gives with
+with :func:`urlsift.engines.work.run_item`, and the parent yields their results strictly in plan
+order, so the stream is the one :func:`urlsift.engines.runner.iter_results` gives with
 ``jobs=1``: same records, same order, ``ReadFailure`` and ``UnitDefects`` at the same
 places, same message numbers and offsets. How paths are cut is the plan's business; this
 module only decides where each item runs and keeps the window.
@@ -14,13 +14,13 @@ module only decides where each item runs and keeps the window.
   workers); a compressed or MMDF archive given alone, read by the parent and cut into
   batches of ``batch_bytes`` or ``batch_messages`` messages; plain text in pieces of
   ``batch_bytes // TEXT_PIECE_DIVISOR`` characters; folders in batches of
-  ``batch_messages`` files or ``batch_bytes`` bytes (:class:`urlsift.plan.Cuts`).
+  ``batch_messages`` files or ``batch_bytes`` bytes (:class:`urlsift.engines.plan.Cuts`).
 * **Where items run.** In a worker, except what would make a worker return a long
   stream of records at once, or must be read once: standard input, a FIFO or device, a
   single message (or a folder's message file) longer than
   :data:`~urlsift.sources.archive.STREAM_MIN_BYTES`, the tail of a text file with no
   blank line to cut at. Those run in the parent, streaming, once every item before them
-  is yielded (:func:`urlsift.work.iter_item`).
+  is yielded (:func:`urlsift.engines.work.iter_item`).
 * **Bounded window.** At most ``window`` items (default ``2 * jobs``) are queued or
   running. Before a new item is submitted the oldest is waited for and yielded when the
   window is full, and every finished item at the head of the queue is yielded at once; so
@@ -57,6 +57,10 @@ from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from multiprocessing.context import BaseContext
 
+from .._model import ReadFailure, Result
+from ..sources.archive import STREAM_MIN_BYTES, open_units
+from ..sources.kinds import INPUT_KINDS
+from ..sources.reading import ArchiveStats
 from .plan import (
     DEFAULT_BATCH_BYTES,
     DEFAULT_BATCH_MESSAGES,
@@ -72,10 +76,7 @@ from .plan import (
     plan_paths,
     regular_size,
 )
-from .sources.archive import STREAM_MIN_BYTES, open_units
-from .sources.kinds import INPUT_KINDS
-from .sources.reading import ArchiveStats
-from .work import ItemResults, Merger, ReadFailure, Result, ScanConfig, iter_item, run_item
+from .work import ItemResults, Merger, ScanConfig, iter_item, run_item
 
 __all__ = [
     "DEFAULT_BATCH_BYTES",
@@ -89,7 +90,7 @@ MAX_TEXT_PIECES = DEFAULT_TEXT_PIECES
 
 STREAM_BATCHES = 8
 """Nominal bytes of a piece of a compressed mbox among several paths, in batches (8 MiB
-by default; see :func:`urlsift.plan.plan_stream_ranges`)."""
+by default; see :func:`urlsift.engines.plan.plan_stream_ranges`)."""
 
 WINDOW_PER_JOB = 2
 """Items queued or running per worker process (the default window is ``2 * jobs``)."""
@@ -276,7 +277,7 @@ def iter_results_parallel(
             platform's.
 
     Returns:
-        An iterator of :data:`~urlsift.runner.Result` records, in the order of
+        An iterator of :data:`~urlsift.engines.runner.Result` records, in the order of
         ``iter_results(paths, config, jobs=1)``.
 
     Raises:

@@ -3,16 +3,16 @@
 Needs the ``dask`` extra (``pip install 'urlsift[dask]'``: dask, distributed, pyarrow,
 fsspec); a plain install never imports this module.
 
-The engine adds execution only: the items are those of :func:`urlsift.plan.plan_paths`,
+The engine adds execution only: the items are those of :func:`urlsift.engines.plan.plan_paths`,
 the plan every engine runs (byte ranges of uncompressed mbox archives, a few ranges of a
 compressed one's decompressed stream, batches of a folder's message files, pieces of a
 plain-text file cut at blank lines, whole paths), each run by
-:func:`urlsift.work.run_item` in a worker, one partition per item, in plan order. The
+:func:`urlsift.engines.work.run_item` in a worker, one partition per item, in plan order. The
 plan is made here, on the client: it reads nothing but the first bytes of each file,
 except plain text, which it reads and cuts into pieces (shipped with the tasks). The
 partitions are merged as one pass gives them (a range's local message numbers become the
 file's; a read error that ends a folder's scan in one pass ends it here too): by the
-client with :class:`urlsift.work.Merger` when the records come back to it
+client with :class:`urlsift.engines.work.Merger` when the records come back to it
 (:func:`iter_results_dask`, one task per item, a few per worker submitted ahead so that
 the workers' memory stays bounded), or on the cluster when they do not (the bag, the
 frame and the Parquet files: a small second task per item takes the message counts of
@@ -27,9 +27,9 @@ loses nothing: the scheduler runs its tasks again elsewhere (each task is a pure
 of its item).
 
 * :func:`records_bag`: a :class:`dask.bag.Bag` of :class:`~urlsift.Url`,
-  :class:`~urlsift.work.UnitDefects` and :class:`~urlsift.work.ReadFailure` records.
+  :class:`~urlsift.engines.work.UnitDefects` and :class:`~urlsift.engines.work.ReadFailure` records.
 * :func:`records_frame`: a :class:`dask.dataframe.DataFrame` with the Parquet schema
-  (:func:`urlsift.parquet.schema`, documented in ``docs/parquet.md``); read failures
+  (:func:`urlsift.output.parquet.schema`, documented in ``docs/parquet.md``); read failures
   are not rows.
 * :func:`iter_results_dask`: the records in output order, for the CLI
   (``urlsift scan --engine dask``), with the statistics merged as partitions arrive.
@@ -53,7 +53,11 @@ from typing import Any
 import dask.bag
 from dask.delayed import Delayed, delayed
 
-from ._model import Url
+from .._model import READ_ERROR_CODES, ReadFailure, Result, UnitDefects, Url
+from ..sources.compress import sniff_compression
+from ..sources.kinds import SNIFF_BYTES, sniff_kind
+from ..sources.mbox import MMDF_DELIMITER
+from ..sources.reading import ArchiveStats
 from .plan import (
     DEFAULT_FOLDER_BATCH,
     DEFAULT_RANGE_BYTES,
@@ -67,18 +71,10 @@ from .plan import (
     plan_ranges,
 )
 from .plan import plan_paths as _plan_paths
-from .sources.compress import sniff_compression
-from .sources.kinds import SNIFF_BYTES, sniff_kind
-from .sources.mbox import MMDF_DELIMITER
-from .sources.reading import ArchiveStats
 from .work import (
-    READ_ERROR_CODES,
     ItemResults,
     Merger,
-    ReadFailure,
-    Result,
     ScanConfig,
-    UnitDefects,
     is_url,
     run_item,
     shift,
@@ -99,7 +95,7 @@ __all__ = [
 
 STREAM_RANGES = 2
 """A compressed mbox is cut into pieces of ``STREAM_RANGES * range_bytes`` decompressed
-bytes (at most :data:`urlsift.plan.DEFAULT_STREAM_PIECES` of them)."""
+bytes (at most :data:`urlsift.engines.plan.DEFAULT_STREAM_PIECES` of them)."""
 
 Piece = tuple[list[Result], ArchiveStats]
 """What one partition's task gives: its records and the statistics it counted."""
@@ -142,7 +138,7 @@ def plan(
     range_bytes: int = DEFAULT_RANGE_BYTES,
     folder_batch: int = DEFAULT_FOLDER_BATCH,
 ) -> list[WorkItem | RemoteItem]:
-    """Return the items of a scan, in output order (see :func:`urlsift.plan.plan_paths`).
+    """Return the items of a scan, in output order (see :func:`urlsift.engines.plan.plan_paths`).
 
     Raises:
         ValueError: for ``-`` (standard input cannot be read by a worker).
@@ -243,7 +239,7 @@ def _finish(done: tuple[ItemResults, ArchiveStats], base: int, dropped: bool) ->
 def _pieces(items: list[WorkItem | RemoteItem], config: ScanConfig) -> list[Delayed]:
     """One delayed :data:`Piece` per item, in order, merged on the cluster.
 
-    What :class:`urlsift.work.Merger` does on a client, as tasks: a range's base number
+    What :class:`urlsift.engines.work.Merger` does on a client, as tasks: a range's base number
     is the sum of the message counts of its group's earlier ranges; a folder batch gives
     nothing when an earlier batch of its group stopped the folder's scan.
     """
@@ -299,7 +295,7 @@ def _pandas(table: Any) -> Any:
 
 
 def _frame(records: list[Result]) -> Any:
-    from .parquet import records_table
+    from ..output.parquet import records_table
 
     return _pandas(records_table(records))
 
@@ -320,7 +316,7 @@ def records_frame(
 
     dd: Any = dask.dataframe
 
-    from .parquet import schema
+    from ..output.parquet import schema
 
     bag = records_bag(paths, config, range_bytes=range_bytes, folder_batch=folder_batch)
     meta = _pandas(schema().empty_table())
@@ -430,7 +426,7 @@ class Written:
 
 def _write_part(piece: Piece, path: str, invalid_only: bool) -> Written:
     # Runs on a worker: the partition's records to one Parquet file at ``path``.
-    from .parquet import write_partition
+    from ..output.parquet import write_partition
 
     results, stats = piece
     rows: list[Result] = []
@@ -472,7 +468,7 @@ def write_parquet_dask(
     """Scan on the cluster, each worker writing its partitions as Parquet files.
 
     One file per partition (one partition per planned item), ``part-NNNNN.parquet`` in
-    plan order, with the schema of :func:`urlsift.parquet.schema`: read in name order,
+    plan order, with the schema of :func:`urlsift.output.parquet.schema`: read in name order,
     the rows are those one process writes, in the same order. Nothing but a small
     :class:`Written` summary comes back to the client. An empty plan writes one empty
     file, so the schema is always there.

@@ -1,11 +1,13 @@
-"""What ``Url.normalized`` costs: normalize() per URL, and the scan with and without it.
+"""What the record's derived fields cost: ``Url.normalized`` and ``Url.parts``.
 
 Usage::
 
-    .venv/bin/python benchmarks/bench_normalize.py [--quick] [--rounds N]
+    .venv/bin/python benchmarks/bench_records.py normalized [--quick] [--rounds N]
+    .venv/bin/python benchmarks/bench_records.py parts [--rounds N] [--size BYTES]
+    PYTHONPATH=/path/to/other/src .venv/bin/python benchmarks/bench_records.py parts
 
-For each text (generated mail and URL-dense text from ``gen_text.py``; the real mail of
-``bench_scan.py`` when ``/work/shared/corpora`` is there) it reports:
+``normalized``: for each text (generated mail and URL-dense text from ``gen_text.py``; the
+real mail of ``bench_scan.py`` when ``/work/shared/corpora`` is there) it reports:
 
 * the URLs found, the share that ``normalize`` decides by its one-match shortcut, and the
   share it changes;
@@ -16,6 +18,11 @@ For each text (generated mail and URL-dense text from ``gen_text.py``; the real 
   ``--rounds`` each): the difference is what normalization costs the pipeline. The JSONL
   ``normalized`` field is written either way.
 
+``parts`` (:class:`urlsift.Parts`, a mapping since it replaced a tuple): on URL-dense text
+(the worst case: a record per few dozen bytes), ``extract`` and JSON Lines to a discarding
+sink; a pickle round trip of the records (what ``--jobs`` workers send back); and
+``dict(url.parts)`` over the records. Run it on two trees, interleaved, to compare them.
+
 CPU time (``time.process_time``), best of the rounds: on a shared machine wall time
 mostly measures the neighbours. Figures: ``benchmarks/README.md``.
 """
@@ -25,6 +32,7 @@ from __future__ import annotations
 import argparse
 import gzip
 import io
+import pickle
 import sys
 import time
 from collections.abc import Callable
@@ -37,8 +45,9 @@ from bench_scan import MBOXES, SEED, SHARED  # noqa: E402
 
 import urlsift  # noqa: E402
 import urlsift.api  # noqa: E402
-from urlsift import formats  # noqa: E402
-from urlsift.normalize import _PLAIN, normalize  # noqa: E402
+from urlsift.output import formats  # noqa: E402
+from urlsift.output.formats import url_json  # noqa: E402
+from urlsift.validation.normalize import _PLAIN, normalize  # noqa: E402
 
 MB = 1_000_000
 
@@ -111,12 +120,13 @@ def _cpu(run: Callable[[], object]) -> float:
     return time.process_time() - start
 
 
-def main() -> int:
-    """Measure and print one row per text."""
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--quick", action="store_true", help="2 MB texts, 3 rounds")
-    parser.add_argument("--rounds", type=int, help="runs per mode (default 7; quick 3)")
-    args = parser.parse_args()
+def _best(step: Callable[[], object], rounds: int) -> float:
+    """Best CPU time of ``rounds`` calls, in seconds."""
+    return min(_cpu(step) for _ in range(rounds))
+
+
+def normalized(args: argparse.Namespace) -> None:
+    """One row per text: what normalization costs (see the module notes)."""
     rounds = args.rounds or (3 if args.quick else 7)
     texts = _texts(args.quick)
     header = (
@@ -131,6 +141,43 @@ def main() -> int:
             f"{r['shortcut']:8.1%} {r['changed']:7.1%} {r['us_per_url']:6.2f} "
             f"{r['with_mbps']:9.1f} {r['without_mbps']:8.1f} {r['cost']:6.1%}"
         )
+
+
+def parts(args: argparse.Namespace) -> None:
+    """What ``Url.parts`` costs the pipeline, a worker's pickles and a reader."""
+    rounds = args.rounds or 9
+    text, _ = gen_text.generate("dense", args.size, seed=5)
+    urls = urlsift.extract(text)
+    per = 1e6 / len(urls)
+    print(f"urlsift from {Path(urlsift.__file__).parent}; {len(urls):,} URLs")
+
+    def scan() -> None:
+        for url in urlsift.extract(text):
+            url_json(url)
+
+    rows = [
+        ("extract + JSON Lines", _best(scan, rounds)),
+        ("pickle round trip", _best(lambda: pickle.loads(pickle.dumps(urls)), rounds)),
+        ("dict(url.parts)", _best(lambda: [dict(u.parts) for u in urls], rounds)),
+    ]
+    for name, seconds in rows:
+        print(f"{name:22} {seconds:7.3f} s  {seconds * per:6.2f} us per URL")
+
+
+def main() -> int:
+    """Measure the field named on the command line."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    fields = parser.add_subparsers(dest="field", required=True)
+    one = fields.add_parser("normalized", help="normalize() alone and in the pipeline")
+    one.add_argument("--quick", action="store_true", help="2 MB texts, 3 rounds")
+    one.add_argument("--rounds", type=int, help="runs per mode (default 7; quick 3)")
+    one.set_defaults(run=normalized)
+    two = fields.add_parser("parts", help="Url.parts in JSON Lines, pickles and dict()")
+    two.add_argument("--rounds", type=int, help="runs per step (default 9)")
+    two.add_argument("--size", type=int, default=1_000_000)
+    two.set_defaults(run=parts)
+    args = parser.parse_args()
+    args.run(args)
     return 0
 
 

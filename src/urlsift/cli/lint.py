@@ -24,13 +24,13 @@ from typing import BinaryIO, TextIO, cast
 
 import click
 
-from .cli import exit_broken_pipe
-from .errors import ConfigError
-from .lint.config import CliOptions, SettingsResolver
-from .lint.engine import LintResult, lint_paths, lint_stream
-from .lint.extract_rst_docutils import RST_PARSERS
-from .lint.model import RULE_BY_CODE
-from .lint.report import REPORTERS
+from ..errors import ConfigError
+from ..lint.config import CliOptions, SettingsResolver
+from ..lint.engine import LintResult, lint_paths, lint_stream
+from ..lint.extract_rst_docutils import RST_PARSERS
+from ..lint.model import RULE_BY_CODE
+from ..lint.report import REPORTERS
+from .main import exit_broken_pipe
 
 __all__ = ["lint_command", "summary"]
 

@@ -4,13 +4,13 @@ Strategy: a pure function from :class:`Candidate` to :class:`Readings`; no I/O, 
 
 * Inside a wrapper all whitespace (spaces, tabs, CR, LF, ...) is ignored: the URL is the
   wrapper's content with whitespace removed. A bare URL only spans lines at a hyphen break
-  or where a mail client wrapped it (the scanner decides, see :mod:`urlsift._wrap`).
+  or where a mail client wrapped it (the scanner decides, see :mod:`urlsift.extraction.wrap`).
 * A wrapped line end of a bare URL gives the joined reading first and the reading cut at
   the line end in ``alternatives``, with a ``continued-line`` defect at the break.
-* A possible wrap (the scanner's answer "both": a :class:`urlsift._context.PossibleWrap`
+* A possible wrap (the scanner's answer "both": a :class:`urlsift.grammar.context.PossibleWrap`
   body) gives the reading cut at the first wrap break first and the joined one in
   ``alternatives``, with a ``possible-wrap`` defect at the cut reading's end; after a
-  quoted-printable soft line break (:class:`urlsift._context.SoftBreakWrap`) the joined
+  quoted-printable soft line break (:class:`urlsift.grammar.context.SoftBreakWrap`) the joined
   reading leaves each line's final ``=`` out.
 * Continuation lines that carry the same mail quote prefix as the span's first line
   (``> ``, ``>> ``, ``> > ``) lose it before whitespace is removed; a bare URL's
@@ -29,7 +29,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from itertools import combinations
 
-from ._context import (
+from .._model import Candidate, Defect, Kind, _direct_init
+from ..grammar.context import (
     PAGE_BREAK_IN_BODY_RE,
     QUOTE_PREFIX_CHARS,
     QUOTE_PREFIX_RE,
@@ -39,7 +40,6 @@ from ._context import (
     quote_key,
     strip_quote_prefix,
 )
-from ._model import Candidate, Defect, Kind, _direct_init
 
 # What the scanner trims from a bare URL's end (the cut reading is trimmed the same way).
 _TRIMMED = "".join(sorted(TRAILING_PUNCT))

@@ -3,7 +3,7 @@
 Strategy: a scheme's check walks the scheme-specific part once, splitting it at the
 delimiters its BNF production names (``//``, ``@``, ``:``, ``/``, ``?``, ``;type=``,
 ``%09``...) with ``str.find`` and checking each component span against the compiled rule
-from :mod:`urlsift._grammar`. The rule's ``fullmatch`` decides; only when it fails does a
+from :mod:`urlsift.grammar.rfc`. The rule's ``fullmatch`` decides; only when it fails does a
 diagnostic pass find the first offending position. Every finding is a
 :class:`~urlsift._model.Defect` appended to a :class:`SchemeContext`, with the BNF line in
 its message and its offset in the URL as given; nothing raises for bad input.
@@ -13,7 +13,7 @@ Invariants:
 * Offsets are always into the full URL string (fragment included); spans are passed as
   ``(start, end)`` pairs, never as re-based substrings.
 * Characters that are wrong anywhere (a ``%`` that is no escape, unsafe, control and
-  non-ASCII characters) are reported once by the lexical scan in :mod:`urlsift.validation`;
+  non-ASCII characters) are reported once by the lexical scan in :mod:`urlsift.validation.rules`;
   component checks skip over them and report only what their own rule forbids (reserved
   characters out of place, a non-digit in a port ...), so one mistake is one defect. The
   exceptions are rules narrower than "any character": a host, a port or a group with an
@@ -32,9 +32,9 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Literal, Protocol
 
-from . import _grammar as g
-from ._model import Defect, Policy
-from .errors import ConfigError
+from .._model import Defect, Policy
+from ..errors import ConfigError
+from ..grammar import rfc as g
 
 __all__ = [
     "DEFAULT_MAX_DEFECTS_PER_CODE",
@@ -96,7 +96,7 @@ class SchemeContext:
     """What a scheme check reads (the URL, the policy) and writes (defects, parts).
 
     A mutable accumulator, on purpose: it lives for a single
-    :func:`urlsift.validation.validate` call and is frozen into a ``Validation`` at the end.
+    :func:`urlsift.validation.rules.validate` call and is frozen into a ``Validation`` at the end.
     """
 
     url: str

@@ -25,8 +25,7 @@ import os
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
-from ._model import CONTEXT_KEYS, Defect, Url, context_values
-from .work import Result, UnitDefects
+from .._model import CONTEXT_KEYS, Defect, Result, UnitDefects, Url, context_values
 
 if TYPE_CHECKING:  # pragma: no cover - types only
     import pyarrow as pa
@@ -97,7 +96,7 @@ def records_table(records: Iterable[Result]) -> pa.Table:
     """Return URLs and defect records as one table (read failures are not records here).
 
     Args:
-        records: results in output order; :class:`~urlsift.work.ReadFailure` records are
+        records: results in output order; :class:`~urlsift.engines.work.ReadFailure` records are
             skipped (the CLI reports them on stderr, as for every format).
     """
     pa = _pyarrow()

@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from email.utils import parsedate_to_datetime
 
-from ._model import Url
+from .._model import Url
 
 
 @dataclass(slots=True)
@@ -155,8 +155,6 @@ class HostCounts:
 
     def __init__(self) -> None:
         # Hosts fold as the report folds them (imported here: only --count host needs it).
-        from .report.aggregate import fold_host
-
         self._fold = fold_host
         self._rows: dict[str, HostCount] = {}
 
@@ -176,3 +174,12 @@ class HostCounts:
     def rows(self) -> list[HostCount]:
         """Return the rows, most frequent first (ties in order of first occurrence)."""
         return sorted(self._rows.values(), key=lambda row: -row.count)
+
+
+def fold_host(host: str) -> str:
+    """The host as the report (and ``scan --count host``) groups it: lower case, one
+    leading ``www.`` removed."""
+    folded = host.lower()
+    if folded.startswith("www.") and len(folded) > 4:
+        folded = folded[4:]
+    return folded

@@ -2,9 +2,9 @@
 
 :func:`plan_paths` turns paths into :data:`WorkItem` records, in output order: frozen,
 picklable records naming a piece of the input. Every engine (one process, the process
-pool of :mod:`urlsift.parallel`, a Dask cluster in :mod:`urlsift.dask`) runs items with
-:func:`urlsift.work.run_item` (or :func:`urlsift.work.iter_item`, streaming) and merges
-their records in plan order (:class:`urlsift.work.Renumbering`), so the output is that of
+pool of :mod:`.processes`, a Dask cluster in :mod:`.dask`) runs items with
+:func:`.work.run_item` (or :func:`.work.iter_item`, streaming) and merges
+their records in plan order (:class:`urlsift.engines.work.Renumbering`), so the output is that of
 one sequential pass. How a path is cut is decided here, once, for every engine; an engine
 only chooses where an item runs.
 
@@ -13,7 +13,7 @@ only chooses where an item runs.
   archive among several paths, standard input, a FIFO, a path that cannot be opened
   (its run reports what one pass reports).
 * :class:`RangeItem`: the messages of an mbox whose ``From_`` line starts in a byte range
-  (see :mod:`urlsift.work` for how a range finds its first message and how its message
+  (see :mod:`urlsift.engines.work` for how a range finds its first message and how its message
   numbers become the file's). :func:`plan_ranges` cuts an *uncompressed* file into ranges
   of about ``range_bytes`` from its size alone: the item finds its own boundaries, so
   planning never reads the file. A *compressed* mbox cannot be entered in the middle, so
@@ -55,18 +55,18 @@ import stat
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, fields, replace
 
-from ._model import Defect
-from .scanner import find_boundary
-from .sources.archive import STREAM_MIN_BYTES, text_chunks
-from .sources.compress import (
+from .._model import Defect
+from ..extraction.scanner import find_boundary
+from ..sources.archive import STREAM_MIN_BYTES, text_chunks
+from ..sources.compress import (
     CountedStream,
     open_counted,
 )
-from .sources.kinds import SNIFF_BYTES, InputKind, folder_files, sniff_kind
-from .sources.mbox import MMDF_DELIMITER, MboxSplitter, RawMessage
-from .sources.options import MailOptions
-from .sources.reading import ArchiveStats, BlockReader
-from .sources.tree import WalkConfig, expand_paths
+from ..sources.kinds import SNIFF_BYTES, InputKind, folder_files, sniff_kind
+from ..sources.mbox import MMDF_DELIMITER, MboxSplitter, RawMessage
+from ..sources.options import MailOptions
+from ..sources.reading import ArchiveStats, BlockReader
+from ..sources.tree import WalkConfig, expand_paths
 
 __all__ = [
     "DEFAULT_FOLDER_BATCH",
@@ -496,7 +496,7 @@ def text_pieces(
 ) -> Iterator[TextPieceItem | TextTailItem | FailedItem]:
     """Read and decode an opened plain-text file, cutting it at blank lines into pieces.
 
-    Pieces are cut only where :func:`~urlsift.scanner.find_boundary` says no span can
+    Pieces are cut only where :func:`~urlsift.extraction.scanner.find_boundary` says no span can
     cross. When no such point comes within ``max_pieces`` pieces' worth of text (a file
     with no blank line), the rest is one :class:`TextTailItem` and the file is left
     unread here (memory stays bounded; the tail's run counts the file). A read error

@@ -34,7 +34,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from functools import lru_cache
 
-from ._grammar import ALPHA_CHARS, DIGIT_CHARS, SCHEME_CHARS
+from .rfc import ALPHA_CHARS, DIGIT_CHARS, SCHEME_CHARS
 
 MAX_SCHEME_LENGTH = 64
 """Longest scheme name recognised (bounds every look-around)."""
@@ -142,7 +142,7 @@ TRIGGER_LOOKAHEAD = 1 + MAX_SCHEME_LENGTH + 1
 # spaces (as in indented quotations). Bounded: at most 16 levels.
 # Two prefixes are the same speaker's when their keys (quote_key) are equal. This is the
 # one definition: the scanner, the rejoiner (strip_quote_prefix) and the wrap evidence of
-# urlsift._wrap all read prefixes with it.
+# urlsift.extraction.wrap all read prefixes with it.
 QUOTE_PREFIX = r"(?:[ \t]{0,3}>){1,16}[ \t]?"
 QUOTE_PREFIX_SPAN = 16 * 4 + 1
 """Longest text :data:`QUOTE_PREFIX` can match (a match never extends past it)."""
@@ -153,8 +153,8 @@ QUOTE_PREFIX_RE = re.compile(QUOTE_PREFIX)
 """The quote prefix at a line start (use with ``match``)."""
 
 
-# The bodies of bare URLs carried over a possible wrap (urlsift._wrap decides, the
-# scanner makes them, urlsift.rejoin reads them): here, below both in the import order.
+# The bodies of bare URLs carried over a possible wrap (urlsift.extraction.wrap decides, the
+# scanner makes them, urlsift.extraction.rejoin reads them): here, below both in the import order.
 
 
 class PossibleWrap(str):
@@ -162,8 +162,8 @@ class PossibleWrap(str):
     wrapped, without the signs of a decided wrap (the answer "both").
 
     The text is the span's, unchanged (it compares, hashes and slices as that ``str``);
-    the type tells :func:`urlsift.rejoin.rejoin` to keep the reading cut at the first line
-    break as the URL and to offer the joined one in ``alternatives``, with a
+    the type tells :func:`urlsift.extraction.rejoin.rejoin` to keep the reading cut at the
+    first line break as the URL and to offer the joined one in ``alternatives``, with a
     ``possible-wrap`` warning.
     """
 

@@ -1,13 +1,14 @@
-"""Command line: ``urlsift scan`` and ``urlsift validate``. Click glue, no logic.
+"""``urlsift scan``: print the URLs found in files, mail archives and folders.
 
-Options in, one call into the library (:func:`urlsift.runner.iter_results`), rendering out.
-A path that cannot be read (missing, permission denied, a read error part-way, such as a
-truncated compressed archive) is reported on stderr and the other paths are still
-scanned; the exit status is then 2. Progress (terminals only), the message summary and the
-defect lines of the text and CSV formats go to stderr, so stdout holds only the results.
+Options in, one call into the library (:func:`urlsift.engines.runner.iter_results`),
+rendering out. A path that cannot be read (missing, permission denied, a read error
+part-way, such as a truncated compressed archive) is reported on stderr and the other paths
+are still scanned; the exit status is then 2. Progress (terminals only), the message
+summary and the defect lines of the text and CSV formats go to stderr, so stdout holds only
+the results.
 
-Exit status of ``scan``: 0; 1 with ``--check`` when a URL is invalid; 2 when a path (or
-part of one) could not be read, which wins over 1; :data:`EXIT_BROKEN_PIPE` (141, as a
+Exit status: 0; 1 with ``--check`` when a URL is invalid; 2 when a path (or part of one)
+could not be read, which wins over 1; :data:`~urlsift.cli.main.EXIT_BROKEN_PIPE` (141, as a
 shell reports a program killed by SIGPIPE) when the reader of standard output went away
 before the scan ended (``urlsift scan ... | head``): the output was cut short, so neither
 "clean" nor "invalid URL found" can be claimed.
@@ -16,64 +17,27 @@ before the scan ended (``urlsift scan ... | head``): the output was cut short, s
 from __future__ import annotations
 
 import contextlib
-import gc
-import importlib
-import io
 import os
-import signal
 import stat
 import sys
 import time
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
-from typing import Any, ClassVar, NoReturn, TextIO
+from typing import Any, TextIO
 
 import click
 
-from ._cli_validate import validate_command
-from ._model import Policy, Url
-from .errors import ConfigError
-from .formats import WRITERS, CountBy, Writer, location, make_writer
-from .parquet import ParquetWriter
-from .runner import READ_ERROR_CODES, Result, ScanConfig, UnitDefects, iter_results
-from .scanner import normalize_schemes
-from .sources.kinds import INPUT_KINDS, InputKind
-from .sources.options import MailOptions
-from .sources.reading import ArchiveStats
-from .summary import HostCounts, UrlCounts
-
-EXIT_UNREADABLE = 2
-EXIT_INVALID = 1
-EXIT_BROKEN_PIPE = 128 + signal.SIGPIPE
-"""The status of a command whose standard output was closed by its reader (141)."""
-
-
-def exit_broken_pipe() -> NoReturn:
-    """Stop quietly because the reader of standard output went away (``| head``).
-
-    Standard output is pointed at ``/dev/null`` so that the interpreter's final flush
-    cannot fail again, and the process exits with :data:`EXIT_BROKEN_PIPE`, the status a
-    shell gives ``cat`` or ``grep`` in the same place.
-    """
-    with contextlib.suppress(OSError, ValueError):
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, sys.stdout.fileno())
-    sys.exit(EXIT_BROKEN_PIPE)
-
-
-def _stdout() -> TextIO:
-    """Standard output as UTF-8 that writes undecodable input bytes back as they were."""
-    buffer = getattr(sys.stdout, "buffer", None)
-    if buffer is None:  # already a text-only stream (e.g. under a test runner)
-        return sys.stdout
-    return io.TextIOWrapper(
-        buffer,
-        encoding="utf-8",
-        errors="surrogateescape",
-        newline="\n",
-        line_buffering=False,
-        write_through=False,
-    )
+from .._model import Policy, Url
+from ..engines.runner import READ_ERROR_CODES, Result, ScanConfig, UnitDefects, iter_results
+from ..errors import ConfigError
+from ..extraction.scanner import normalize_schemes
+from ..output.formats import WRITERS, CountBy, Writer, location, make_writer
+from ..output.parquet import ParquetWriter
+from ..output.summary import HostCounts, UrlCounts
+from ..sources.kinds import INPUT_KINDS, InputKind
+from ..sources.options import MailOptions
+from ..sources.reading import ArchiveStats
+from .main import EXIT_INVALID, EXIT_UNREADABLE, exit_broken_pipe, utf8_stdout
 
 
 def _split_schemes(values: Iterable[str]) -> list[str] | None:
@@ -108,50 +72,6 @@ def scan_config(
         exclude=exclude,
         respect_gitignore=respect_gitignore,
     )
-
-
-class _LazyGroup(click.Group):
-    """A group that imports a subcommand's module only when the subcommand is used.
-
-    ``lint`` pulls in Markdown, gitignore and report machinery (about 50 ms of imports);
-    ``scan`` on a small file should not pay for it.
-    """
-
-    lazy: ClassVar[dict[str, tuple[str, str]]] = {
-        "lint": ("urlsift._cli_lint", "lint_command"),
-        "report": ("urlsift._cli_report", "report_command"),
-    }
-
-    def list_commands(self, ctx: click.Context) -> list[str]:
-        return sorted({*super().list_commands(ctx), *self.lazy})
-
-    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
-        if cmd_name in self.lazy:
-            module, attribute = self.lazy[cmd_name]
-            command: click.Command = getattr(importlib.import_module(module), attribute)
-            return command
-        return super().get_command(ctx, cmd_name)
-
-
-@click.group(cls=_LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})
-@click.version_option(package_name="urlsift")
-def main() -> None:
-    """Find URLs in free text as RFC 1738's appendix describes."""
-
-
-def run() -> None:
-    """The ``urlsift`` program: :func:`main`, with the garbage collector set for a stream.
-
-    A scan makes millions of short-lived objects and almost no reference cycles. The
-    objects alive after start-up (modules, compiled patterns) are frozen out of the
-    collector's passes, and the youngest generation is collected every 20,000 allocations
-    instead of 700: 5% faster on mail text, and cycles are still collected. (Only the
-    program does this; :func:`main` called in-process, as by tests, leaves the collector
-    alone.)
-    """
-    gc.freeze()
-    gc.set_threshold(20_000, 50, 100)
-    main(prog_name="urlsift")
 
 
 class _Progress:
@@ -284,7 +204,7 @@ def _dask_client(cluster: contextlib.ExitStack, jobs: int, scheduler: str | None
     try:
         import distributed as _distributed
 
-        from .dask import local_cluster
+        from ..engines.dask import local_cluster
     except ImportError as exc:
         raise click.UsageError(
             f"--engine dask needs the dask extra: pip install 'urlsift[dask]' ({exc})"
@@ -311,7 +231,7 @@ def _dask_parquet(
 ) -> int:
     # --engine dask --format parquet: the workers write one file per partition; the
     # client reports what one process reports (unreadable paths, the exit status).
-    from .dask import write_parquet_dask
+    from ..engines.dask import write_parquet_dask
 
     status = 0
     try:
@@ -405,8 +325,8 @@ def _write_results(
     return status
 
 
-@main.command(
-    cls=_ScanCommand, short_help="Print the URLs found in files, mail archives and folders."
+@click.command(
+    "scan", cls=_ScanCommand, short_help="Print the URLs found in files, mail archives and folders."
 )
 # readable=False: click's own access check would turn one unreadable path into a usage
 # error and scan nothing; the sources report it (ReadFailure) and go on with the others.
@@ -557,7 +477,7 @@ def scan(
     config = scan_config(
         schemes, input_kind, include_attachments, scan_headers, strict, exclude, not no_gitignore
     )
-    out = _stdout()
+    out = utf8_stdout()
     # Parquet from a Dask cluster is written by the workers, a file per partition
     # (--unique needs every URL in one place: then the client writes, as for the others).
     on_workers = engine == "dask" and fmt == "parquet" and output is not None and not unique
@@ -584,7 +504,7 @@ def scan(
             )
         else:
             if client is not None:
-                from .dask import iter_results_dask
+                from ..engines.dask import iter_results_dask
 
                 results = iter_results_dask(
                     paths, config, stats=stats, client=client, on_task=progress.task_done
@@ -603,6 +523,3 @@ def scan(
     if not quiet and (stats.messages or stats.binaries_skipped):
         click.echo(f"urlsift: {stats.summary()}", err=True)
     sys.exit(status)
-
-
-main.add_command(validate_command)

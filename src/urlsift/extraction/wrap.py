@@ -12,10 +12,10 @@ Three answers (issue 23), from :func:`continuation` and :func:`wrapped_continuat
   reading is the URL, the cut one its first alternative (``continued-line``).
 * **both** (``possible``): the signs are real but not decisive. The cut reading stays the
   URL, the joined one is offered (``possible-wrap``): the scanner gives the candidate a
-  :class:`~urlsift._context.PossibleWrap` body, which :mod:`urlsift.rejoin` reads. A
-  quoted-printable soft line break of text left encoded gives a
-  :class:`~urlsift._context.SoftBreakWrap`: the joined reading leaves its ``=`` out, as
-  decoding would.
+  :class:`~urlsift.grammar.context.PossibleWrap` body, which
+  :mod:`urlsift.extraction.rejoin` reads. A quoted-printable soft line break of text left
+  encoded gives a :class:`~urlsift.grammar.context.SoftBreakWrap`: the joined reading
+  leaves its ``=`` out, as decoding would.
 * **no**: the URL ends at the line end.
 
 A continuation may span several lines: each line end is asked again, and the URL stops at
@@ -76,7 +76,14 @@ from __future__ import annotations
 import re
 from typing import NamedTuple
 
-from ._context import BARE_STOP, QUOTE_PREFIX, SCHEME, PossibleWrap, SoftBreakWrap, quote_key
+from ..grammar.context import (
+    BARE_STOP,
+    QUOTE_PREFIX,
+    SCHEME,
+    PossibleWrap,
+    SoftBreakWrap,
+    quote_key,
+)
 
 WRAP_COLUMN_MIN = 70
 """Narrowest wrap column taken into account: a URL line plus its continuation must be

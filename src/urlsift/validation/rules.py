@@ -9,7 +9,7 @@ Strategy: :func:`validate` takes the URL exactly as given (no stripping, no deco
    escapes of CR, LF and NUL. Each distinct offending character is reported once, at its
    first offset, with a count, so a hostile input cannot produce a flood of defects;
 3. reads ``scheme ":"`` and hands the rest to the scheme's check from a
-   :class:`~urlsift.schemes.SchemeRegistry`, which adds structural defects and the parts.
+   :class:`~urlsift.validation.schemes.SchemeRegistry`, which adds structural defects and the parts.
 
 A URL is valid iff no defect is an error. Strictness is :class:`~urlsift._model.Policy`:
 the lenient findings (``~``, ``host?search`` without a path) are warnings by default and
@@ -24,8 +24,8 @@ import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from . import _grammar as g
-from ._model import Defect, Parts, Policy, _direct_init
+from .._model import Defect, Parts, Policy, _direct_init
+from ..grammar import rfc as g
 from .schemes import (
     FastEntry,
     Level,
@@ -349,7 +349,7 @@ def validate(
             decoded.
         policy: strictness; default ``Policy()`` (lenient findings are warnings).
         registry: scheme checks; default the schemes of
-            :func:`~urlsift.schemes.default_registry` (one registry, shared).
+            :func:`~urlsift.validation.schemes.default_registry` (one registry, shared).
 
     Returns:
         A :class:`Validation` with the defects (ordered by offset), parts and fragment.

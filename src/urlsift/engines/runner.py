@@ -1,29 +1,22 @@
 """Run a scan over paths and give one ordered stream of results, whatever the engine.
 
-The layers read in one direction: :mod:`urlsift.plan` (what to scan, as data) ->
-:mod:`urlsift.work` (the records, and how one item is opened, cut into units, scanned and
-judged; :class:`~urlsift.work.Merger` puts items back together) -> the engines that run
+The layers read in one direction: :mod:`urlsift.engines.plan` (what to scan, as data) ->
+:mod:`urlsift.engines.work` (the records, and how one item is opened, cut into units, scanned and
+judged; :class:`~urlsift.engines.work.Merger` puts items back together) -> the engines that run
 the items: this process (:func:`iter_sequential`, each path one item), a pool of worker
-processes (:mod:`urlsift.parallel`, ``jobs > 1``) or a Dask cluster (:mod:`urlsift.dask`,
+processes (:mod:`.processes`, ``jobs > 1``) or a Dask cluster (:mod:`.dask`,
 with the ``dask`` extra). Every engine gives the same records in the same order. The
-record types are defined in :mod:`urlsift.work` and re-exported here.
+record types are defined in :mod:`urlsift.engines.work` and re-exported here.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 
+from .._model import READ_ERROR_CODES, ReadFailure, Result, UnitDefects
+from ..sources.reading import ArchiveStats
 from .plan import failure_reason
-from .sources.reading import ArchiveStats
-from .work import (
-    READ_ERROR_CODES,
-    ReadFailure,
-    Result,
-    ScanConfig,
-    UnitDefects,
-    iter_sequential,
-    scan_text_units,
-)
+from .work import ScanConfig, iter_sequential, scan_text_units
 
 __all__ = [
     "READ_ERROR_CODES",
@@ -64,7 +57,7 @@ def iter_results(
     if jobs > 1:
         # Imported here only to keep a one-process scan's start-up light (the pool brings
         # multiprocessing); parallel never imports this module, so this is no cycle.
-        from .parallel import iter_results_parallel
+        from .processes import iter_results_parallel
 
         return iter_results_parallel(paths, config, stats=stats, jobs=jobs)
     return iter_sequential(paths, config, stats)

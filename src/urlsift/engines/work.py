@@ -1,6 +1,6 @@
 """How one work item runs: the records of a scan, and the scan of one planned item.
 
-Every engine runs the items of a plan (:mod:`urlsift.plan`) with :func:`run_item`, in this
+Every engine runs the items of a plan (:mod:`urlsift.engines.plan`) with :func:`run_item`, in this
 process or another, and merges what they give back in plan order
 (:class:`Renumbering`), so the records are those of one sequential pass wherever they ran.
 The result stream holds three kinds of record:
@@ -51,8 +51,24 @@ from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from typing import BinaryIO
 
-from ._model import Defect, MessageContext, Policy, TextUnit, Url
-from .api import Judge, scan_unit
+from .._model import (
+    Defect,
+    Policy,
+    ReadFailure,
+    Result,
+    TextUnit,
+    UnitDefects,
+    Url,
+)
+from ..api import Judge, scan_unit
+from ..extraction.scanner import Scanner
+from ..sources.archive import folder_units, open_units, raw_message_units, text_chunks
+from ..sources.compress import open_counted
+from ..sources.kinds import InputKind
+from ..sources.mbox import MAX_SEPARATOR_LINE, MboxSplitter, RawMessage, is_envelope_line
+from ..sources.options import MailOptions
+from ..sources.reading import ArchiveStats, BlockReader
+from ..sources.tree import expand_paths
 from .plan import (
     FailedItem,
     FolderItem,
@@ -64,56 +80,9 @@ from .plan import (
     WorkItem,
     failure_reason,
 )
-from .scanner import Scanner
-from .sources.archive import folder_units, open_units, raw_message_units, text_chunks
-from .sources.compress import open_counted
-from .sources.kinds import InputKind
-from .sources.mbox import MAX_SEPARATOR_LINE, MboxSplitter, RawMessage, is_envelope_line
-from .sources.options import MailOptions
-from .sources.reading import ArchiveStats, BlockReader
-from .sources.tree import expand_paths
 
 _BLOCK = 1 << 20
 _NEEDLE = b"\nFrom "
-
-
-@dataclass(frozen=True, slots=True)
-class ReadFailure:
-    """A path that could not be read; the scan goes on with the next one."""
-
-    path: str
-    """The path as given."""
-    reason: str
-    """Why, in words (e.g. ``No such file or directory``)."""
-
-
-@dataclass(frozen=True, slots=True)
-class UnitDefects:
-    """Problems of one message (or file) found while reading it, reported once."""
-
-    source: str
-    """Path the text came from."""
-    context: MessageContext | None
-    """The message, when the text came from a mail or news archive."""
-    defects: tuple[Defect, ...]
-    """The problems, each with a stable code."""
-
-    def to_dict(self) -> dict[str, object]:
-        """Return the record as a JSON-ready mapping (``record`` is ``defects``)."""
-        out: dict[str, object] = {"record": "defects", "source": self.source}
-        if self.context is not None:
-            out.update(self.context.to_dict())
-        out["defects"] = [d.to_dict() for d in self.defects]
-        return out
-
-
-Result = Url | UnitDefects | ReadFailure
-"""One record of a scan's output stream."""
-
-READ_ERROR_CODES = frozenset({"stream-read-error", "message-unreadable"})
-"""Source defects saying that part of a path could not be read (a truncated compressed
-archive, a folder's message file that cannot be opened): what was read is reported, and
-the command line then exits as for a path that cannot be read at all."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -4,22 +4,22 @@ Strategy
 --------
 The scanner finds where URLs are written, in the four forms of RFC 1738's appendix and
 RFC 3986 App. C, and decides each span's extent; it never reads files, never rejoins and
-never validates (see :mod:`urlsift.rejoin` and :mod:`urlsift.validation`).
+never validates (see :mod:`urlsift.extraction.rejoin` and :mod:`urlsift.validation.rules`).
 
-* **Two trigger patterns** (:data:`urlsift._context.ANGLE_TRIGGER` and
-  :data:`~urlsift._context.COLON_TRIGGER_TEMPLATE`) find every place a candidate may
+* **Two trigger patterns** (:data:`urlsift.grammar.context.ANGLE_TRIGGER` and
+  :data:`~urlsift.grammar.context.COLON_TRIGGER_TEMPLATE`) find every place a candidate may
   start: a ``<`` followed by ``scheme:``, or a ``:`` preceded by a known scheme word or by
   ``URL``; the scanner takes whichever comes first. A small handler per form then decides
   the span.
 * **Left to right, never back.** After a span is decided the scan resumes at its end, so an
   occurrence is reported once, in the widest form it is in (a wrapped URL is not also bare).
 * **A bare URL crosses a line end** after a hyphen (RFC 1738 appendix), or where the
-  evidence of :mod:`urlsift._wrap` says a mail client wrapped it (a join) or may have (a
-  possible wrap: the candidate's body is then a :class:`urlsift._context.PossibleWrap`, so
+  evidence of :mod:`urlsift.extraction.wrap` says a mail client wrapped it (a join) or may have (a
+  possible wrap: the candidate's body is then a :class:`urlsift.grammar.context.PossibleWrap`, so
   that rejoining keeps the cut reading first); that decision reads the whole next line,
   so it waits until the line is in the buffer.
 * **One buffer, one decider.** The text, its absolute offsets, line numbers and the quote
-  prefix of the line it starts in are kept by :class:`urlsift._textbuffer.TextBuffer`;
+  prefix of the line it starts in are kept by :class:`urlsift.extraction.textbuffer.TextBuffer`;
   this module decides, and tells the buffer which text is decided.
 * **Chunking never changes results.** Every decision reads only characters present in the
   buffer; a decision that would read past the buffer's end is *deferred* (the handler
@@ -28,7 +28,7 @@ never validates (see :mod:`urlsift.rejoin` and :mod:`urlsift.validation`).
   ``DEFAULT_MAX_WRAPPER_LENGTH``), so a deferred span holds at most that much text; what
   is decided is dropped from the buffer. Text is scanned in blocks of ``block_size``
   characters, so feeding one character at a time costs no more than feeding it whole.
-  Every pattern is bounded (see :mod:`urlsift._context`). Inside one span too: a handler
+  Every pattern is bounded (see :mod:`urlsift.grammar.context`). Inside one span too: a handler
   that refuses its trigger (the scan then resumes one character later) decides it before
   walking text that may hold later triggers, a bare URL is walked in segments that stop at
   each closing bracket (never past the bracket that ends it), and a deferred span is
@@ -43,7 +43,9 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 
-from ._context import (
+from .._model import Candidate, Kind
+from ..errors import ConfigError
+from ..grammar.context import (
     BLANK_LINE_RE,
     IP_LITERAL_SPAN,
     MAX_SCHEME_LENGTH,
@@ -58,10 +60,8 @@ from ._context import (
     compile_patterns,
     quote_key,
 )
-from ._model import Candidate, Kind
-from ._textbuffer import TextBuffer
-from ._wrap import BODY_TYPES, JOIN, wrapped_continuation
-from .errors import ConfigError
+from .textbuffer import TextBuffer
+from .wrap import BODY_TYPES, JOIN, wrapped_continuation
 
 DEFAULT_SCHEMES: tuple[str, ...] = (
     "ftp",
@@ -694,7 +694,7 @@ class Scanner:
                 return None
             # The URL's text stops at e. Whether it continues on the next line is decided
             # by _next_line (the hyphen rule) or, for a bare URL at a line end, by the wrap
-            # evidence of urlsift._wrap; the cheap tests first, as most URLs end here.
+            # evidence of urlsift.extraction.wrap; the cheap tests first, as most URLs end here.
             if closed or e == i:
                 break
             after = buf[e : e + 1]
