@@ -27,11 +27,11 @@ from typing import Any, TextIO
 
 import click
 
-from .._model import Policy, Url
+from .._model import Policy, ReadFailure, Url
 from ..engines.runner import READ_ERROR_CODES, Result, ScanConfig, UnitDefects, iter_results
 from ..errors import ConfigError
 from ..extraction.scanner import normalize_schemes
-from ..output.formats import WRITERS, CountBy, Writer, location, make_writer
+from ..output.formats import WRITERS, CountBy, Writer, location, make_writer, visible
 from ..output.parquet import ParquetWriter
 from ..output.summary import HostCounts, UrlCounts
 from ..sources.kinds import INPUT_KINDS, InputKind
@@ -252,17 +252,22 @@ def _dask_parquet(
                 status = EXIT_UNREADABLE
             for failure in part.failures:
                 progress.close()
-                click.echo(f"urlsift: cannot read {failure.path}: {failure.reason}", err=True)
+                click.echo(cannot_read_line(failure), err=True)
                 status = EXIT_UNREADABLE
     except OSError as exc:
         raise click.UsageError(f"cannot write to {output}: {exc.strerror or exc}") from exc
     return status
 
 
+def cannot_read_line(failure: ReadFailure) -> str:
+    """The stderr line of a path that could not be read (its name is input: made visible)."""
+    return visible(f"urlsift: cannot read {failure.path}: {failure.reason}")
+
+
 def _defect_lines(record: UnitDefects) -> Iterator[str]:
     where = location(record.source, record.context)
     for defect in record.defects:
-        yield f"{where}: {defect.severity}: {defect.code}: {defect.message}"
+        yield visible(f"{where}: {defect.severity}: {defect.code}: {defect.message}")
 
 
 @dataclass(frozen=True, slots=True)
@@ -314,7 +319,7 @@ def _write_results(
         else:
             progress.close()
             out.flush()
-            click.echo(f"urlsift: cannot read {result.path}: {result.reason}", err=True)
+            click.echo(cannot_read_line(result), err=True)
             status = EXIT_UNREADABLE
     if counts is not None:
         assert not isinstance(writer, ParquetWriter)  # refused with --count

@@ -17,19 +17,12 @@ from collections.abc import Callable, Iterable, Iterator
 import click
 
 from .._model import Defect, Policy
+from ..output.formats import visible_utf8
 from ..validation.normalize import normalize
 from ..validation.rules import Validation, validate
 from ..validation.schemes import default_registry
 
 __all__ = ["render_jsonl", "render_text", "validate_command"]
-
-# Characters that would break the one-line-per-URL text format, made visible.
-_VISIBLE = {code: f"\\x{code:02x}" for code in [*range(0x20), 0x7F]}
-
-
-def _visible(text: str) -> str:
-    # Controls as \xNN; lone surrogates (undecodable bytes) as \udcNN.
-    return text.translate(_VISIBLE).encode("utf-8", "backslashreplace").decode("utf-8")
 
 
 def _render_defect(defect: Defect) -> str:
@@ -48,10 +41,10 @@ def render_text(result: Validation) -> str:
         ``; ``, warnings prefixed with ``warning``.
     """
     status = "VALID" if result.valid else "INVALID"
-    line = f"{status} {_visible(result.url)}"
+    line = f"{status} {visible_utf8(result.url)}"
     if result.defects:
         line += " (" + "; ".join(_render_defect(d) for d in result.defects) + ")"
-    return _visible(line)
+    return visible_utf8(line)
 
 
 def render_jsonl(result: Validation) -> str:
