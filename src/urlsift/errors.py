@@ -31,3 +31,17 @@ class SourceError(UrlsiftError, OSError):
         super().__init__(f"{path}: {reason}")
         self.path = path
         self.reason = reason
+
+
+class OutputError(UrlsiftError, OSError):
+    """The output could not be written (a full disk, an I/O error): not the input's fault.
+
+    The command line exits 2 for it, never 1, which says "invalid URL found". A reader that
+    went away (``BrokenPipeError``) is not an output error: it has its own status.
+    """
+
+    def __init__(self, target: str, error: OSError) -> None:
+        reason = error.strerror or str(error)
+        super().__init__(error.errno, f"cannot write {target}: {reason}")
+        self.target = target
+        self.reason = reason

@@ -29,7 +29,7 @@ import click
 
 from .._model import Policy, ReadFailure, Url
 from ..engines.runner import READ_ERROR_CODES, Result, ScanConfig, UnitDefects, iter_results
-from ..errors import ConfigError
+from ..errors import ConfigError, OutputError
 from ..extraction.scanner import normalize_schemes
 from ..output.formats import WRITERS, CountBy, Writer, location, make_writer, visible
 from ..output.parquet import ParquetWriter
@@ -37,7 +37,13 @@ from ..output.summary import HostCounts, UrlCounts
 from ..sources.kinds import INPUT_KINDS, InputKind
 from ..sources.options import MailOptions
 from ..sources.reading import ArchiveStats
-from .main import EXIT_INVALID, EXIT_UNREADABLE, exit_broken_pipe, utf8_stdout
+from .main import (
+    EXIT_INVALID,
+    EXIT_UNREADABLE,
+    exit_broken_pipe,
+    exit_output_error,
+    utf8_stdout,
+)
 
 
 def _split_schemes(values: Iterable[str]) -> list[str] | None:
@@ -520,6 +526,8 @@ def scan(
         out.flush()
     except BrokenPipeError:
         exit_broken_pipe()  # the reader went away (e.g. "| head"): stop quietly
+    except OutputError as exc:
+        exit_output_error(exc)  # a full disk: 2, never 1 ("invalid URL found") nor 0
     finally:
         progress.close()
         with contextlib.suppress(OSError):  # whatever is still buffered, even on an error
