@@ -225,6 +225,21 @@ def _dask_client(cluster: contextlib.ExitStack, jobs: int, scheduler: str | None
         raise click.UsageError(f"--engine dask: {exc}") from exc
 
 
+def _dask_paths(paths: tuple[str, ...], output: str | None) -> None:
+    # Refuse, before a cluster starts, a path or output URL fsspec cannot serve here.
+    try:
+        from ..engines.dask import check_protocol
+        from ..engines.work import is_url
+    except ImportError:
+        return  # _dask_client says what is missing
+    for path in (*paths, *([output] if output is not None else [])):
+        if is_url(path):
+            try:
+                check_protocol(path)
+            except ConfigError as exc:
+                raise click.UsageError(str(exc)) from exc
+
+
 def _dask_parquet(
     client: Any,
     paths: tuple[str, ...],
@@ -507,6 +522,8 @@ def scan(
         jobs = os.cpu_count() or 1
     cluster = contextlib.ExitStack()  # the Dask client and cluster, closed at the end
     try:
+        if engine == "dask":
+            _dask_paths(paths, output if writer is None else None)
         client = _dask_client(cluster, jobs, scheduler) if engine == "dask" else None
         if writer is None:
             assert output is not None

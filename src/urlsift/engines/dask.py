@@ -19,7 +19,9 @@ frame and the Parquet files: a small second task per item takes the message coun
 the file's earlier ranges, so every partition holds exactly the records one pass gives
 for that piece).
 
-Paths are local files and folders, or fsspec URLs (``memory://``, ``s3://``...). An
+Paths are local files and folders, or fsspec URLs (``memory://``, ``s3://``...). A
+relative path is joined to the client's working folder before its task travels (a worker
+has a working folder of its own), and the records still name it as given. An
 uncompressed mbox behind a URL is cut into byte ranges as a local one (each worker opens
 the URL and reads only its range); any other URL is one task that copies the file to the
 worker's local disk and reads it there. Records name the URL. A worker killed mid-run
@@ -54,6 +56,7 @@ import dask.bag
 from dask.delayed import Delayed, delayed
 
 from .._model import READ_ERROR_CODES, ReadFailure, Result, UnitDefects, Url
+from ..errors import ConfigError
 from ..sources.compress import sniff_compression
 from ..sources.kinds import SNIFF_BYTES, sniff_kind
 from ..sources.mbox import MMDF_DELIMITER
@@ -66,6 +69,7 @@ from .plan import (
     FolderItem,
     PathItem,
     RangeItem,
+    TextTailItem,
     WorkItem,
     add_stats,
     plan_ranges,
@@ -84,7 +88,9 @@ _bag: Any = dask.bag  # dask's own functions are untyped: one typed entry point
 
 __all__ = [
     "RemoteItem",
+    "RootedItem",
     "Written",
+    "check_protocol",
     "iter_results_dask",
     "local_cluster",
     "plan",
@@ -142,6 +148,7 @@ def plan(
 
     Raises:
         ValueError: for ``-`` (standard input cannot be read by a worker).
+        ConfigError: an fsspec URL whose protocol cannot be served (:func:`check_protocol`).
     """
     if "-" in paths:
         raise ValueError("the dask engine cannot read standard input ('-')")
@@ -162,12 +169,32 @@ def plan(
 
     for path in paths:
         if is_url(path):
+            check_protocol(path)
+        if is_url(path):
             flush()
             items.extend(_plan_url(path, config.kind, range_bytes))
         else:
             local.append(path)
     flush()
     return items
+
+
+def check_protocol(url: str) -> None:
+    """Refuse an fsspec URL whose protocol fsspec cannot serve here, before any task runs.
+
+    Raises:
+        ConfigError: the protocol is unknown (``foo://``), or its backend is not installed
+            (``s3://`` without s3fs, ``http://`` without aiohttp): the message says which.
+    """
+    import fsspec
+
+    for link in url.split("::"):  # a chained URL (simplecache::s3://...) needs each one
+        protocol = fsspec.core.split_protocol(link)[0] or "file"
+        try:
+            fsspec.get_filesystem_class(protocol)
+        except (ImportError, ValueError) as exc:
+            reason = f"fsspec cannot serve {protocol}:// here ({exc})"
+            raise ConfigError("path", url, reason) from None
 
 
 def _plan_url(url: str, kind: str, range_bytes: int) -> list[WorkItem | RemoteItem]:
@@ -199,6 +226,8 @@ def _run_remote(item: RemoteItem, config: ScanConfig, stats: ArchiveStats) -> It
                 shutil.copyfileobj(source, target)
         except OSError as exc:
             return ItemResults([ReadFailure(item.url, exc.strerror or str(exc))], 0)
+        except (ImportError, ValueError) as exc:  # this worker lacks the protocol's backend
+            return ItemResults([ReadFailure(item.url, str(exc))], 0)
         done = run_item(PathItem(local), config, stats)
         return ItemResults([_rename(r, local, item.url) for r in done.results], 0)
     finally:
@@ -211,10 +240,53 @@ def _rename(result: Result, local: str, url: str) -> Result:
     return replace(result, source=url) if result.source == local else result
 
 
-def _run(item: WorkItem | RemoteItem, config: ScanConfig) -> tuple[ItemResults, ArchiveStats]:
+@dataclasses.dataclass(frozen=True, slots=True)
+class RootedItem:
+    """A planned item whose relative paths were joined to the client's working folder.
+
+    A worker has a working folder of its own (on a cluster, another machine's): it opens
+    the joined paths, and its records name the paths as given, as one process names them.
+    """
+
+    item: WorkItem
+    root: str
+    """The client's working folder."""
+
+
+def _relative(path: str) -> bool:
+    return not os.path.isabs(path) and not is_url(path)
+
+
+def _rooted(item: WorkItem | RemoteItem, root: str) -> WorkItem | RemoteItem | RootedItem:
+    # The item a worker can run wherever it is: relative paths joined to ``root`` (not
+    # normalised, so that taking the prefix off again gives the path exactly as given).
+    if isinstance(item, PathItem | RangeItem | TextTailItem) and _relative(item.path):
+        return RootedItem(replace(item, path=os.path.join(root, item.path)), root)
+    if isinstance(item, FolderItem) and _relative(item.folder):
+        files = tuple(os.path.join(root, name) for name in item.files)
+        return RootedItem(replace(item, folder=os.path.join(root, item.folder), files=files), root)
+    return item
+
+
+def _unrooted(result: Result, prefix: str) -> Result:
+    if isinstance(result, ReadFailure):
+        path = result.path
+        return replace(result, path=path[len(prefix) :]) if path.startswith(prefix) else result
+    source = result.source
+    return replace(result, source=source[len(prefix) :]) if source.startswith(prefix) else result
+
+
+def _run(
+    item: WorkItem | RemoteItem | RootedItem, config: ScanConfig
+) -> tuple[ItemResults, ArchiveStats]:
     stats = ArchiveStats()
     if isinstance(item, RemoteItem):
         return _run_remote(item, config, stats), stats
+    if isinstance(item, RootedItem):
+        done = run_item(item.item, config, stats)
+        prefix = os.path.join(item.root, "")
+        results = [_unrooted(result, prefix) for result in done.results]
+        return dataclasses.replace(done, results=results), stats
     return run_item(item, config, stats), stats
 
 
@@ -248,8 +320,9 @@ def _pieces(items: list[WorkItem | RemoteItem], config: ScanConfig) -> list[Dela
     counts: list[Delayed] = []  # message counts of the current group's earlier ranges
     stops: list[Delayed] = []  # whether an earlier batch of the current group stopped it
     current: object | None = None
+    root = os.getcwd()
     for item in items:
-        done = delayed(_run, pure=True)(item, config)
+        done = delayed(_run, pure=True)(_rooted(item, root), config)
         group = merger.group(item)
         if group is None or group is not current:
             counts, stops, current = [], [], group
@@ -395,7 +468,8 @@ def iter_results_dask(
     # keeps the graph small: no second task per item.
     merger = Merger()
     groups = [merger.group(item) for item in items]
-    tasks = [delayed(_run, pure=True)(item, config) for item in items]
+    root = os.getcwd()
+    tasks = [delayed(_run, pure=True)(_rooted(item, root), config) for item in items]
     for item, group, (done, delta) in zip(
         items, groups, _in_order(client, tasks, on_task), strict=True
     ):
@@ -491,6 +565,7 @@ def write_parquet_dask(
     if is_url(directory):
         import fsspec
 
+        check_protocol(directory)
         filesystem, root = fsspec.core.url_to_fs(directory)
         filesystem.makedirs(root, exist_ok=True)
     else:
