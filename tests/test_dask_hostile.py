@@ -129,3 +129,38 @@ def test_a_protocol_fsspec_cannot_serve_is_a_usage_error(path: str, says: str) -
     assert result.exit_code == 2
     assert "Traceback" not in result.output
     assert f"cannot serve {says}://" in result.output
+
+
+def test_the_workers_parts_are_final_only_when_the_run_is(
+    client: Any, folders: dict[str, Path]
+) -> None:
+    out = folders["client"] / "out-dask"
+    paths = [str(folders["client"] / "doc.mbox"), str(folders["client"] / "docs")]
+
+    def run(overwrite: bool = False) -> list[Any]:
+        return list(
+            udask.write_parquet_dask(
+                paths,
+                ScanConfig(),
+                str(out),
+                stats=ArchiveStats(),
+                client=client,
+                overwrite=overwrite,
+            )
+        )
+
+    written = run()
+    names = sorted(p.name for p in out.iterdir())
+    assert names == ["_SUCCESS", "part-00000.parquet", "part-00001.parquet"]
+    assert [Path(w.path).name for w in written] == names[1:]
+    with pytest.raises(ConfigError, match="not empty"):
+        run()
+    (out / "mine.txt").write_text("keep me\n")
+    with pytest.raises(ConfigError, match="did not write"):
+        run(overwrite=True)
+    assert (out / "mine.txt").read_text() == "keep me\n"
+    (out / "mine.txt").unlink()
+    run(overwrite=True)
+    assert sorted(p.name for p in out.iterdir()) == names
+    urls = [u for n in names[1:] for u in pq.read_table(out / n).column("url").to_pylist()]
+    assert urls == ["http://right.example/a", "http://right.example/b"]

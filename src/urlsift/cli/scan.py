@@ -181,20 +181,22 @@ class _ScanCommand(click.Command):
 
 
 def _writer(
-    fmt: str, output: str | None, out: TextIO, count: CountBy | None
+    fmt: str, output: str | None, out: TextIO, count: CountBy | None, overwrite: bool = False
 ) -> Writer | ParquetWriter:
     # The writer for --format; Parquet goes to files in --output, the others to stdout.
     if fmt != "parquet":
-        if output is not None:
-            raise click.UsageError("--output is for --format parquet")
+        if output is not None or overwrite:
+            raise click.UsageError(
+                f"--{'output' if output else 'overwrite'} is for --format parquet"
+            )
         return make_writer(fmt, out, counts=count)
     if output is None:
         raise click.UsageError("--format parquet needs --output FOLDER")
     if count is not None:
         raise click.UsageError("--count has no Parquet form; use --format jsonl or csv")
     try:
-        return ParquetWriter(output)
-    except ImportError as exc:
+        return ParquetWriter(output, overwrite=overwrite)
+    except (ImportError, ConfigError) as exc:  # no pyarrow; a folder holding other files
         raise click.UsageError(str(exc)) from exc
     except OSError as exc:
         raise click.UsageError(f"cannot write to {output}: {exc.strerror or exc}") from exc
@@ -249,6 +251,7 @@ def _dask_parquet(
     progress: _Progress,
     invalid_only: bool,
     check: bool,
+    overwrite: bool = False,
 ) -> int:
     # --engine dask --format parquet: the workers write one file per partition; the
     # client reports what one process reports (unreadable paths, the exit status).
@@ -264,6 +267,7 @@ def _dask_parquet(
             client=client,
             invalid_only=invalid_only,
             on_task=progress.task_done,
+            overwrite=overwrite,
         )
         for part in written:
             progress.tick(False, urls=part.urls)
@@ -275,8 +279,10 @@ def _dask_parquet(
                 progress.close()
                 click.echo(cannot_read_line(failure), err=True)
                 status = EXIT_UNREADABLE
-    except OSError as exc:
-        raise click.UsageError(f"cannot write to {output}: {exc.strerror or exc}") from exc
+    except ConfigError as exc:  # a folder holding other files (see --overwrite)
+        raise click.UsageError(str(exc)) from exc
+    except OSError as exc:  # a worker's or the client's write (a full disk)
+        raise OutputError(output, exc) from exc
     return status
 
 
@@ -372,7 +378,14 @@ def _write_results(
     "-o",
     type=click.Path(file_okay=False),
     default=None,
-    help="Folder for --format parquet (created if missing; part-NNNNN.parquet files).",
+    help="Folder for --format parquet (new or empty; part-NNNNN.parquet files, then a "
+    "_SUCCESS marker when the run is complete).",
+)
+@click.option(
+    "--overwrite",
+    is_flag=True,
+    help="With --format parquet: replace an earlier urlsift run in --output (only the "
+    "files urlsift wrote are removed; a folder holding any other is refused).",
 )
 @click.option(
     "--unique",
@@ -475,6 +488,7 @@ def scan(
     paths: tuple[str, ...],
     fmt: str,
     output: str | None,
+    overwrite: bool,
     unique: bool,
     count: CountBy | None,
     schemes: tuple[str, ...],
@@ -507,7 +521,7 @@ def scan(
     # Parquet from a Dask cluster is written by the workers, a file per partition
     # (--unique needs every URL in one place: then the client writes, as for the others).
     on_workers = engine == "dask" and fmt == "parquet" and output is not None and not unique
-    writer = None if on_workers and count is None else _writer(fmt, output, out, count)
+    writer = None if on_workers and count is None else _writer(fmt, output, out, count, overwrite)
     stats = ArchiveStats()
     paths = paths or ("-",)
     show = not quiet and sys.stderr.isatty()
@@ -528,7 +542,7 @@ def scan(
         if writer is None:
             assert output is not None
             status = _dask_parquet(
-                client, paths, config, output, stats, progress, invalid_only, check
+                client, paths, config, output, stats, progress, invalid_only, check, overwrite
             )
         else:
             if client is not None:

@@ -500,7 +500,7 @@ class Written:
 
 def _write_part(piece: Piece, path: str, invalid_only: bool) -> Written:
     # Runs on a worker: the partition's records to one Parquet file at ``path``.
-    from ..output.parquet import write_partition
+    from ..output.parquet import PARTIAL_SUFFIX, write_partition
 
     results, stats = piece
     rows: list[Result] = []
@@ -516,13 +516,16 @@ def _write_part(piece: Piece, path: str, invalid_only: bool) -> Written:
         else:
             continue
         rows.append(record)
+    # Under its temporary name: the client gives the parts their final names when every
+    # partition is written (output.parquet.finish_folder).
+    partial = path + PARTIAL_SUFFIX
     if is_url(path):
         import fsspec
 
-        filesystem, target = fsspec.core.url_to_fs(path)
+        filesystem, target = fsspec.core.url_to_fs(partial)
         write_partition(rows, target, filesystem)
     else:
-        write_partition(rows, path)
+        write_partition(rows, partial)
     failures = tuple(r for r in results if isinstance(r, ReadFailure))
     return Written(path, len(rows), urls, invalid, read_errors, failures, stats)
 
@@ -538,6 +541,7 @@ def write_parquet_dask(
     range_bytes: int = DEFAULT_RANGE_BYTES,
     folder_batch: int = DEFAULT_FOLDER_BATCH,
     on_task: Callable[[int, int], None] | None = None,
+    overwrite: bool = False,
 ) -> Iterator[Written]:
     """Scan on the cluster, each worker writing its partitions as Parquet files.
 
@@ -545,7 +549,11 @@ def write_parquet_dask(
     plan order, with the schema of :func:`urlsift.output.parquet.schema`: read in name order,
     the rows are those one process writes, in the same order. Nothing but a small
     :class:`Written` summary comes back to the client. An empty plan writes one empty
-    file, so the schema is always there.
+    file, so the schema is always there. The folder must be new or empty (or hold an
+    earlier urlsift run, with ``overwrite``: :func:`urlsift.output.parquet.prepare_folder`);
+    the workers write their parts under temporary names, and once the last is written the
+    client gives them their final names and writes the completion marker
+    (:func:`urlsift.output.parquet.finish_folder`).
 
     Args:
         paths: local paths (readable by the workers at the same names) or fsspec URLs.
@@ -558,32 +566,34 @@ def write_parquet_dask(
         range_bytes: nominal bytes per range of an uncompressed mbox.
         folder_batch: message files per folder batch.
         on_task: called with (partitions done, partitions) as each one is written.
+        overwrite: replace an earlier urlsift run in ``directory`` (only its files).
 
     Raises:
-        OSError: when the directory cannot be created.
+        ConfigError: the folder is not empty, or holds files urlsift did not write.
+        OSError: when the directory cannot be created or written.
     """
-    if is_url(directory):
-        import fsspec
+    from ..output.parquet import finish_folder, part_name, prepare_folder
 
+    if is_url(directory):
         check_protocol(directory)
-        filesystem, root = fsspec.core.url_to_fs(directory)
-        filesystem.makedirs(root, exist_ok=True)
     else:
         directory = os.path.abspath(directory)
-        os.makedirs(directory, exist_ok=True)
+    prepare_folder(directory, overwrite=overwrite)
     items = plan(paths, config, stats, range_bytes=range_bytes, folder_batch=folder_batch)
     pieces = _pieces(items, config)
     if not pieces:
         pieces = [delayed(_empty, pure=True)()]
+    names = [part_name(index) for index in range(len(pieces))]
     tasks = [
-        delayed(_write_part, pure=True)(
-            piece, f"{directory.rstrip('/')}/part-{index:05d}.parquet", invalid_only
-        )
-        for index, piece in enumerate(pieces)
+        delayed(_write_part, pure=True)(piece, f"{directory.rstrip('/')}/{name}", invalid_only)
+        for name, piece in zip(names, pieces, strict=True)
     ]
+    rows = 0
     for written in _in_order(client, tasks, on_task, windowed=False):
         add_stats(stats, written.stats)
+        rows += written.rows
         yield written
+    finish_folder(directory, names, rows)
 
 
 def _empty() -> Piece:
