@@ -65,7 +65,7 @@ __all__ = [
 DEFAULT_ROWS_PER_FILE = 1_000_000
 """Rows per file written by :class:`ParquetWriter`."""
 
-DEFAULT_BATCH_BYTES = 4 << 20
+DEFAULT_BATCH_BYTES = 1 << 20
 """Bytes of record text (:func:`record_bytes`) :class:`ParquetWriter` holds before it writes
 them as a row group: what bounds its memory (the records, their Arrow copy and the encoded
 row group are each a small multiple of it), whatever the number of rows."""
@@ -429,6 +429,11 @@ class ParquetWriter:
         self._file.write_table(table)
         self._file_rows += table.num_rows
         self.rows += table.num_rows
+        del table
+        # Arrow's allocator keeps freed blocks for reuse: give them back, once per batch.
+        pool = _pyarrow().default_memory_pool()
+        if hasattr(pool, "release_unused"):  # pyarrow 13 and later
+            pool.release_unused()
 
     def _end_part(self) -> None:
         if self._file is not None:
