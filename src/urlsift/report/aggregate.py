@@ -31,6 +31,7 @@ from dataclasses import dataclass
 from email.utils import parsedate_to_datetime
 
 from .._model import Defect, MessageContext, Url
+from ..errors import check_limit
 from ..output.summary import fold_host
 
 DEFAULT_TOP_HOSTS = 10
@@ -333,10 +334,10 @@ class Aggregator:
         top_schemes: int = DEFAULT_TOP_SCHEMES,
         max_months: int = MAX_MONTHS,
     ) -> None:
-        self._top_hosts = top_hosts
-        self._top_messages = top_messages
-        self._top_schemes = top_schemes
-        self._max_months = max_months
+        self._top_hosts = check_limit("top_hosts", top_hosts, least=0)
+        self._top_messages = check_limit("top_messages", top_messages, least=0)
+        self._top_schemes = check_limit("top_schemes", top_schemes, least=0)
+        self._max_months = check_limit("max_months", max_months)
         self._sources: dict[str, None] = {}
         self._urls = self._invalid = self._undated = self._hostless = self._messages = 0
         self._months: Counter[str] = Counter()
