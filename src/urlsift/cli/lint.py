@@ -30,7 +30,7 @@ from ..lint.engine import LintResult, lint_paths, lint_stream
 from ..lint.extract_rst_docutils import RST_PARSERS
 from ..lint.model import RULE_BY_CODE
 from ..lint.report import REPORTERS
-from .main import exit_broken_pipe
+from .main import exit_broken_pipe, exit_output_error
 
 __all__ = ["lint_command", "summary"]
 
@@ -329,6 +329,8 @@ def lint_command(
         out.flush()
     except BrokenPipeError:
         exit_broken_pipe()  # the reader went away (e.g. "| head"): stop quietly
+    except OSError as exc:  # a full disk: 2, never 1 ("problems found") nor 0
+        exit_output_error(exc)
     if out is not sys.stdout and isinstance(out, io.TextIOWrapper):
         out.detach()  # leave sys.stdout's buffer open for whoever owns it
     if not quiet:

@@ -17,14 +17,25 @@ import io
 import os
 import signal
 import sys
-from typing import ClassVar, NoReturn, TextIO
+from typing import Any, BinaryIO, ClassVar, NoReturn, TextIO
 
 import click
 
+from ..errors import OutputError
+
 EXIT_UNREADABLE = 2
 EXIT_INVALID = 1
+EXIT_OUTPUT = 2
+"""The status of a command whose output could not be written (a full disk)."""
 EXIT_BROKEN_PIPE = 128 + signal.SIGPIPE
 """The status of a command whose standard output was closed by its reader (141)."""
+
+
+def _stdout_to_devnull() -> None:
+    # Whatever is still buffered for standard output can no longer fail to be written.
+    with contextlib.suppress(OSError, ValueError):
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
 
 
 def exit_broken_pipe() -> NoReturn:
@@ -34,19 +45,74 @@ def exit_broken_pipe() -> NoReturn:
     cannot fail again, and the process exits with :data:`EXIT_BROKEN_PIPE`, the status a
     shell gives ``cat`` or ``grep`` in the same place.
     """
-    with contextlib.suppress(OSError, ValueError):
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, sys.stdout.fileno())
+    _stdout_to_devnull()
     sys.exit(EXIT_BROKEN_PIPE)
 
 
+def exit_output_error(error: OSError) -> NoReturn:
+    """Stop because the output could not be written (a full disk): say so, exit 2.
+
+    Not 1, which says "invalid URL found", nor 0: what was written is incomplete. Every
+    command ends so (``scan`` in every format, ``validate``, ``lint``, ``report``).
+    """
+    if isinstance(error, OutputError):
+        message = error.strerror
+    else:
+        message = f"cannot write the output: {error.strerror or error}"
+    with contextlib.suppress(OSError):
+        click.echo(f"urlsift: {message}", err=True)
+    _stdout_to_devnull()
+    sys.exit(EXIT_OUTPUT)
+
+
+class _GuardedBuffer(io.BufferedIOBase):
+    """Standard output's byte buffer, whose write errors are :class:`OutputError`.
+
+    So a command tells a failed write (a full disk) from any other error where it happens;
+    a reader going away stays ``BrokenPipeError``. Closing it leaves standard output open.
+    """
+
+    def __init__(self, buffer: BinaryIO) -> None:
+        super().__init__()
+        self._buffer = buffer
+
+    def writable(self) -> bool:
+        return True
+
+    def fileno(self) -> int:
+        return self._buffer.fileno()
+
+    def isatty(self) -> bool:
+        return self._buffer.isatty()
+
+    def write(self, data: Any) -> int:
+        try:
+            return self._buffer.write(data)
+        except BrokenPipeError:
+            raise
+        except OSError as exc:
+            raise OutputError("the output", exc) from exc
+
+    def flush(self) -> None:
+        try:
+            self._buffer.flush()
+        except BrokenPipeError:
+            raise
+        except OSError as exc:
+            raise OutputError("the output", exc) from exc
+
+
 def utf8_stdout() -> TextIO:
-    """Standard output as UTF-8 that writes undecodable input bytes back as they were."""
+    """Standard output as UTF-8 that writes undecodable input bytes back as they were.
+
+    A failed write raises :class:`~urlsift.errors.OutputError` (see :func:`exit_output_error`).
+    """
     buffer = getattr(sys.stdout, "buffer", None)
     if buffer is None:  # already a text-only stream (e.g. under a test runner)
         return sys.stdout
+    guarded: Any = _GuardedBuffer(buffer)  # a BufferedIOBase, which typeshed does not take
     return io.TextIOWrapper(
-        buffer,
+        guarded,
         encoding="utf-8",
         errors="surrogateescape",
         newline="\n",

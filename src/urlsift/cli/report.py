@@ -21,6 +21,7 @@ import click
 
 from .._model import Url
 from ..engines.runner import UnitDefects, iter_results
+from ..output.formats import visible
 from ..report.aggregate import (
     DEFAULT_TOP_HOSTS,
     DEFAULT_TOP_MESSAGES,
@@ -33,7 +34,7 @@ from ..report.aggregate import (
 )
 from ..sources.kinds import INPUT_KINDS, InputKind
 from .main import EXIT_UNREADABLE
-from .scan import scan_config
+from .scan import cannot_read_line, scan_config
 
 MISSING_EXTRA = (
     "urlsift report draws its charts with matplotlib, which is not installed: "
@@ -132,7 +133,7 @@ def report_command(
         try:
             aggregator.add_all(_jsonl_facts(jsonl))
         except _BadRecordError as exc:
-            click.echo(f"urlsift: {exc}", err=True)
+            click.echo(visible(f"urlsift: {exc}"), err=True)
             sys.exit(2)
     else:
         config = scan_config(schemes, input_kind, include_attachments, scan_headers, strict)
@@ -144,7 +145,7 @@ def report_command(
             elif isinstance(result, UnitDefects):
                 aggregator.add(facts_from_defects(result.source, result.context, result.defects))
             else:
-                click.echo(f"urlsift: cannot read {result.path}: {result.reason}", err=True)
+                click.echo(cannot_read_line(result), err=True)
                 status = EXIT_UNREADABLE
     data = aggregator.result()
     page = render_html(data, title=title, inputs=inputs)

@@ -27,17 +27,23 @@ from typing import Any, TextIO
 
 import click
 
-from .._model import Policy, Url
+from .._model import Policy, ReadFailure, Url
 from ..engines.runner import READ_ERROR_CODES, Result, ScanConfig, UnitDefects, iter_results
-from ..errors import ConfigError
+from ..errors import ConfigError, OutputError
 from ..extraction.scanner import normalize_schemes
-from ..output.formats import WRITERS, CountBy, Writer, location, make_writer
+from ..output.formats import WRITERS, CountBy, Writer, location, make_writer, visible
 from ..output.parquet import ParquetWriter
 from ..output.summary import HostCounts, UrlCounts
 from ..sources.kinds import INPUT_KINDS, InputKind
 from ..sources.options import MailOptions
 from ..sources.reading import ArchiveStats
-from .main import EXIT_INVALID, EXIT_UNREADABLE, exit_broken_pipe, utf8_stdout
+from .main import (
+    EXIT_INVALID,
+    EXIT_UNREADABLE,
+    exit_broken_pipe,
+    exit_output_error,
+    utf8_stdout,
+)
 
 
 def _split_schemes(values: Iterable[str]) -> list[str] | None:
@@ -175,20 +181,22 @@ class _ScanCommand(click.Command):
 
 
 def _writer(
-    fmt: str, output: str | None, out: TextIO, count: CountBy | None
+    fmt: str, output: str | None, out: TextIO, count: CountBy | None, overwrite: bool = False
 ) -> Writer | ParquetWriter:
     # The writer for --format; Parquet goes to files in --output, the others to stdout.
     if fmt != "parquet":
-        if output is not None:
-            raise click.UsageError("--output is for --format parquet")
+        if output is not None or overwrite:
+            raise click.UsageError(
+                f"--{'output' if output else 'overwrite'} is for --format parquet"
+            )
         return make_writer(fmt, out, counts=count)
     if output is None:
         raise click.UsageError("--format parquet needs --output FOLDER")
     if count is not None:
         raise click.UsageError("--count has no Parquet form; use --format jsonl or csv")
     try:
-        return ParquetWriter(output)
-    except ImportError as exc:
+        return ParquetWriter(output, overwrite=overwrite)
+    except (ImportError, ConfigError) as exc:  # no pyarrow; a folder holding other files
         raise click.UsageError(str(exc)) from exc
     except OSError as exc:
         raise click.UsageError(f"cannot write to {output}: {exc.strerror or exc}") from exc
@@ -219,6 +227,21 @@ def _dask_client(cluster: contextlib.ExitStack, jobs: int, scheduler: str | None
         raise click.UsageError(f"--engine dask: {exc}") from exc
 
 
+def _dask_paths(paths: tuple[str, ...], output: str | None) -> None:
+    # Refuse, before a cluster starts, a path or output URL fsspec cannot serve here.
+    try:
+        from ..engines.dask import check_protocol
+        from ..engines.work import is_url
+    except ImportError:
+        return  # _dask_client says what is missing
+    for path in (*paths, *([output] if output is not None else [])):
+        if is_url(path):
+            try:
+                check_protocol(path)
+            except ConfigError as exc:
+                raise click.UsageError(str(exc)) from exc
+
+
 def _dask_parquet(
     client: Any,
     paths: tuple[str, ...],
@@ -228,6 +251,7 @@ def _dask_parquet(
     progress: _Progress,
     invalid_only: bool,
     check: bool,
+    overwrite: bool = False,
 ) -> int:
     # --engine dask --format parquet: the workers write one file per partition; the
     # client reports what one process reports (unreadable paths, the exit status).
@@ -243,6 +267,7 @@ def _dask_parquet(
             client=client,
             invalid_only=invalid_only,
             on_task=progress.task_done,
+            overwrite=overwrite,
         )
         for part in written:
             progress.tick(False, urls=part.urls)
@@ -252,17 +277,24 @@ def _dask_parquet(
                 status = EXIT_UNREADABLE
             for failure in part.failures:
                 progress.close()
-                click.echo(f"urlsift: cannot read {failure.path}: {failure.reason}", err=True)
+                click.echo(cannot_read_line(failure), err=True)
                 status = EXIT_UNREADABLE
-    except OSError as exc:
-        raise click.UsageError(f"cannot write to {output}: {exc.strerror or exc}") from exc
+    except ConfigError as exc:  # a folder holding other files (see --overwrite)
+        raise click.UsageError(str(exc)) from exc
+    except OSError as exc:  # a worker's or the client's write (a full disk)
+        raise OutputError(output, exc) from exc
     return status
+
+
+def cannot_read_line(failure: ReadFailure) -> str:
+    """The stderr line of a path that could not be read (its name is input: made visible)."""
+    return visible(f"urlsift: cannot read {failure.path}: {failure.reason}")
 
 
 def _defect_lines(record: UnitDefects) -> Iterator[str]:
     where = location(record.source, record.context)
     for defect in record.defects:
-        yield f"{where}: {defect.severity}: {defect.code}: {defect.message}"
+        yield visible(f"{where}: {defect.severity}: {defect.code}: {defect.message}")
 
 
 @dataclass(frozen=True, slots=True)
@@ -314,7 +346,7 @@ def _write_results(
         else:
             progress.close()
             out.flush()
-            click.echo(f"urlsift: cannot read {result.path}: {result.reason}", err=True)
+            click.echo(cannot_read_line(result), err=True)
             status = EXIT_UNREADABLE
     if counts is not None:
         assert not isinstance(writer, ParquetWriter)  # refused with --count
@@ -346,7 +378,14 @@ def _write_results(
     "-o",
     type=click.Path(file_okay=False),
     default=None,
-    help="Folder for --format parquet (created if missing; part-NNNNN.parquet files).",
+    help="Folder for --format parquet (new or empty; part-NNNNN.parquet files, then a "
+    "_SUCCESS marker when the run is complete).",
+)
+@click.option(
+    "--overwrite",
+    is_flag=True,
+    help="With --format parquet: replace an earlier urlsift run in --output (only the "
+    "files urlsift wrote are removed; a folder holding any other is refused).",
 )
 @click.option(
     "--unique",
@@ -449,6 +488,7 @@ def scan(
     paths: tuple[str, ...],
     fmt: str,
     output: str | None,
+    overwrite: bool,
     unique: bool,
     count: CountBy | None,
     schemes: tuple[str, ...],
@@ -481,7 +521,7 @@ def scan(
     # Parquet from a Dask cluster is written by the workers, a file per partition
     # (--unique needs every URL in one place: then the client writes, as for the others).
     on_workers = engine == "dask" and fmt == "parquet" and output is not None and not unique
-    writer = None if on_workers and count is None else _writer(fmt, output, out, count)
+    writer = None if on_workers and count is None else _writer(fmt, output, out, count, overwrite)
     stats = ArchiveStats()
     paths = paths or ("-",)
     show = not quiet and sys.stderr.isatty()
@@ -496,11 +536,13 @@ def scan(
         jobs = os.cpu_count() or 1
     cluster = contextlib.ExitStack()  # the Dask client and cluster, closed at the end
     try:
+        if engine == "dask":
+            _dask_paths(paths, output if writer is None else None)
         client = _dask_client(cluster, jobs, scheduler) if engine == "dask" else None
         if writer is None:
             assert output is not None
             status = _dask_parquet(
-                client, paths, config, output, stats, progress, invalid_only, check
+                client, paths, config, output, stats, progress, invalid_only, check, overwrite
             )
         else:
             if client is not None:
@@ -515,6 +557,8 @@ def scan(
         out.flush()
     except BrokenPipeError:
         exit_broken_pipe()  # the reader went away (e.g. "| head"): stop quietly
+    except OutputError as exc:
+        exit_output_error(exc)  # a full disk: 2, never 1 ("invalid URL found") nor 0
     finally:
         progress.close()
         with contextlib.suppress(OSError):  # whatever is still buffered, even on an error

@@ -4,9 +4,9 @@ Strategy: click glue only. Options come in, each URL goes through one library ca
 (:func:`urlsift.validation.rules.validate`), and the result is rendered as one line: text (one
 greppable line per URL) or JSON Lines (``Validation.to_dict()``). Nothing here decides
 validity. Exit status: 0 when every URL is valid, 1 when any is invalid, 2 for usage
-errors (click's ``UsageError``). Standard input is read as bytes and decoded as UTF-8 with
-``surrogateescape``, as the text source does, so undecodable bytes reach the validator
-(which reports them) instead of crashing the command.
+errors (click's ``UsageError``) and when the output cannot be written. Standard input is
+read as bytes and decoded as UTF-8 with ``surrogateescape``, as the text source does, so
+undecodable bytes reach the validator (which reports them) instead of crashing the command.
 """
 
 from __future__ import annotations
@@ -17,19 +17,13 @@ from collections.abc import Callable, Iterable, Iterator
 import click
 
 from .._model import Defect, Policy
+from ..output.formats import visible_utf8
 from ..validation.normalize import normalize
 from ..validation.rules import Validation, validate
 from ..validation.schemes import default_registry
+from .main import exit_broken_pipe, exit_output_error
 
 __all__ = ["render_jsonl", "render_text", "validate_command"]
-
-# Characters that would break the one-line-per-URL text format, made visible.
-_VISIBLE = {code: f"\\x{code:02x}" for code in [*range(0x20), 0x7F]}
-
-
-def _visible(text: str) -> str:
-    # Controls as \xNN; lone surrogates (undecodable bytes) as \udcNN.
-    return text.translate(_VISIBLE).encode("utf-8", "backslashreplace").decode("utf-8")
 
 
 def _render_defect(defect: Defect) -> str:
@@ -48,10 +42,10 @@ def render_text(result: Validation) -> str:
         ``; ``, warnings prefixed with ``warning``.
     """
     status = "VALID" if result.valid else "INVALID"
-    line = f"{status} {_visible(result.url)}"
+    line = f"{status} {visible_utf8(result.url)}"
     if result.defects:
         line += " (" + "; ".join(_render_defect(d) for d in result.defects) + ")"
-    return _visible(line)
+    return visible_utf8(line)
 
 
 def render_jsonl(result: Validation) -> str:
@@ -117,7 +111,8 @@ def validate_command(
 ) -> None:
     """Check each URL against RFC 1738 ('-' reads URLs from standard input, one a line).
 
-    Exit status 0 when all are valid, 1 when any is invalid, 2 on usage errors.
+    Exit status 0 when all are valid, 1 when any is invalid, 2 on usage errors and when
+    the output cannot be written.
     """
     if not urls:
         raise click.UsageError("give at least one URL, or '-' to read URLs from stdin", ctx)
@@ -128,5 +123,10 @@ def validate_command(
     for url in _urls(urls):
         result = validate(url, policy=policy, registry=registry)
         all_valid = all_valid and result.valid
-        click.echo(render(result))
+        try:
+            click.echo(render(result))
+        except BrokenPipeError:
+            exit_broken_pipe()
+        except OSError as exc:  # a full disk: 2, never 1 ("invalid URL found")
+            exit_output_error(exc)
     ctx.exit(0 if all_valid else 1)

@@ -19,7 +19,9 @@ frame and the Parquet files: a small second task per item takes the message coun
 the file's earlier ranges, so every partition holds exactly the records one pass gives
 for that piece).
 
-Paths are local files and folders, or fsspec URLs (``memory://``, ``s3://``...). An
+Paths are local files and folders, or fsspec URLs (``memory://``, ``s3://``...). A
+relative path is joined to the client's working folder before its task travels (a worker
+has a working folder of its own), and the records still name it as given. An
 uncompressed mbox behind a URL is cut into byte ranges as a local one (each worker opens
 the URL and reads only its range); any other URL is one task that copies the file to the
 worker's local disk and reads it there. Records name the URL. A worker killed mid-run
@@ -54,6 +56,7 @@ import dask.bag
 from dask.delayed import Delayed, delayed
 
 from .._model import READ_ERROR_CODES, ReadFailure, Result, UnitDefects, Url
+from ..errors import ConfigError
 from ..sources.compress import sniff_compression
 from ..sources.kinds import SNIFF_BYTES, sniff_kind
 from ..sources.mbox import MMDF_DELIMITER
@@ -66,6 +69,7 @@ from .plan import (
     FolderItem,
     PathItem,
     RangeItem,
+    TextTailItem,
     WorkItem,
     add_stats,
     plan_ranges,
@@ -84,7 +88,9 @@ _bag: Any = dask.bag  # dask's own functions are untyped: one typed entry point
 
 __all__ = [
     "RemoteItem",
+    "RootedItem",
     "Written",
+    "check_protocol",
     "iter_results_dask",
     "local_cluster",
     "plan",
@@ -142,6 +148,7 @@ def plan(
 
     Raises:
         ValueError: for ``-`` (standard input cannot be read by a worker).
+        ConfigError: an fsspec URL whose protocol cannot be served (:func:`check_protocol`).
     """
     if "-" in paths:
         raise ValueError("the dask engine cannot read standard input ('-')")
@@ -162,12 +169,32 @@ def plan(
 
     for path in paths:
         if is_url(path):
+            check_protocol(path)
+        if is_url(path):
             flush()
             items.extend(_plan_url(path, config.kind, range_bytes))
         else:
             local.append(path)
     flush()
     return items
+
+
+def check_protocol(url: str) -> None:
+    """Refuse an fsspec URL whose protocol fsspec cannot serve here, before any task runs.
+
+    Raises:
+        ConfigError: the protocol is unknown (``foo://``), or its backend is not installed
+            (``s3://`` without s3fs, ``http://`` without aiohttp): the message says which.
+    """
+    import fsspec
+
+    for link in url.split("::"):  # a chained URL (simplecache::s3://...) needs each one
+        protocol = fsspec.core.split_protocol(link)[0] or "file"
+        try:
+            fsspec.get_filesystem_class(protocol)
+        except (ImportError, ValueError) as exc:
+            reason = f"fsspec cannot serve {protocol}:// here ({exc})"
+            raise ConfigError("path", url, reason) from None
 
 
 def _plan_url(url: str, kind: str, range_bytes: int) -> list[WorkItem | RemoteItem]:
@@ -199,6 +226,8 @@ def _run_remote(item: RemoteItem, config: ScanConfig, stats: ArchiveStats) -> It
                 shutil.copyfileobj(source, target)
         except OSError as exc:
             return ItemResults([ReadFailure(item.url, exc.strerror or str(exc))], 0)
+        except (ImportError, ValueError) as exc:  # this worker lacks the protocol's backend
+            return ItemResults([ReadFailure(item.url, str(exc))], 0)
         done = run_item(PathItem(local), config, stats)
         return ItemResults([_rename(r, local, item.url) for r in done.results], 0)
     finally:
@@ -211,10 +240,53 @@ def _rename(result: Result, local: str, url: str) -> Result:
     return replace(result, source=url) if result.source == local else result
 
 
-def _run(item: WorkItem | RemoteItem, config: ScanConfig) -> tuple[ItemResults, ArchiveStats]:
+@dataclasses.dataclass(frozen=True, slots=True)
+class RootedItem:
+    """A planned item whose relative paths were joined to the client's working folder.
+
+    A worker has a working folder of its own (on a cluster, another machine's): it opens
+    the joined paths, and its records name the paths as given, as one process names them.
+    """
+
+    item: WorkItem
+    root: str
+    """The client's working folder."""
+
+
+def _relative(path: str) -> bool:
+    return not os.path.isabs(path) and not is_url(path)
+
+
+def _rooted(item: WorkItem | RemoteItem, root: str) -> WorkItem | RemoteItem | RootedItem:
+    # The item a worker can run wherever it is: relative paths joined to ``root`` (not
+    # normalised, so that taking the prefix off again gives the path exactly as given).
+    if isinstance(item, PathItem | RangeItem | TextTailItem) and _relative(item.path):
+        return RootedItem(replace(item, path=os.path.join(root, item.path)), root)
+    if isinstance(item, FolderItem) and _relative(item.folder):
+        files = tuple(os.path.join(root, name) for name in item.files)
+        return RootedItem(replace(item, folder=os.path.join(root, item.folder), files=files), root)
+    return item
+
+
+def _unrooted(result: Result, prefix: str) -> Result:
+    if isinstance(result, ReadFailure):
+        path = result.path
+        return replace(result, path=path[len(prefix) :]) if path.startswith(prefix) else result
+    source = result.source
+    return replace(result, source=source[len(prefix) :]) if source.startswith(prefix) else result
+
+
+def _run(
+    item: WorkItem | RemoteItem | RootedItem, config: ScanConfig
+) -> tuple[ItemResults, ArchiveStats]:
     stats = ArchiveStats()
     if isinstance(item, RemoteItem):
         return _run_remote(item, config, stats), stats
+    if isinstance(item, RootedItem):
+        done = run_item(item.item, config, stats)
+        prefix = os.path.join(item.root, "")
+        results = [_unrooted(result, prefix) for result in done.results]
+        return dataclasses.replace(done, results=results), stats
     return run_item(item, config, stats), stats
 
 
@@ -248,8 +320,9 @@ def _pieces(items: list[WorkItem | RemoteItem], config: ScanConfig) -> list[Dela
     counts: list[Delayed] = []  # message counts of the current group's earlier ranges
     stops: list[Delayed] = []  # whether an earlier batch of the current group stopped it
     current: object | None = None
+    root = os.getcwd()
     for item in items:
-        done = delayed(_run, pure=True)(item, config)
+        done = delayed(_run, pure=True)(_rooted(item, root), config)
         group = merger.group(item)
         if group is None or group is not current:
             counts, stops, current = [], [], group
@@ -395,7 +468,8 @@ def iter_results_dask(
     # keeps the graph small: no second task per item.
     merger = Merger()
     groups = [merger.group(item) for item in items]
-    tasks = [delayed(_run, pure=True)(item, config) for item in items]
+    root = os.getcwd()
+    tasks = [delayed(_run, pure=True)(_rooted(item, root), config) for item in items]
     for item, group, (done, delta) in zip(
         items, groups, _in_order(client, tasks, on_task), strict=True
     ):
@@ -426,7 +500,7 @@ class Written:
 
 def _write_part(piece: Piece, path: str, invalid_only: bool) -> Written:
     # Runs on a worker: the partition's records to one Parquet file at ``path``.
-    from ..output.parquet import write_partition
+    from ..output.parquet import PARTIAL_SUFFIX, write_partition
 
     results, stats = piece
     rows: list[Result] = []
@@ -442,13 +516,16 @@ def _write_part(piece: Piece, path: str, invalid_only: bool) -> Written:
         else:
             continue
         rows.append(record)
+    # Under its temporary name: the client gives the parts their final names when every
+    # partition is written (output.parquet.finish_folder).
+    partial = path + PARTIAL_SUFFIX
     if is_url(path):
         import fsspec
 
-        filesystem, target = fsspec.core.url_to_fs(path)
+        filesystem, target = fsspec.core.url_to_fs(partial)
         write_partition(rows, target, filesystem)
     else:
-        write_partition(rows, path)
+        write_partition(rows, partial)
     failures = tuple(r for r in results if isinstance(r, ReadFailure))
     return Written(path, len(rows), urls, invalid, read_errors, failures, stats)
 
@@ -464,6 +541,7 @@ def write_parquet_dask(
     range_bytes: int = DEFAULT_RANGE_BYTES,
     folder_batch: int = DEFAULT_FOLDER_BATCH,
     on_task: Callable[[int, int], None] | None = None,
+    overwrite: bool = False,
 ) -> Iterator[Written]:
     """Scan on the cluster, each worker writing its partitions as Parquet files.
 
@@ -471,7 +549,11 @@ def write_parquet_dask(
     plan order, with the schema of :func:`urlsift.output.parquet.schema`: read in name order,
     the rows are those one process writes, in the same order. Nothing but a small
     :class:`Written` summary comes back to the client. An empty plan writes one empty
-    file, so the schema is always there.
+    file, so the schema is always there. The folder must be new or empty (or hold an
+    earlier urlsift run, with ``overwrite``: :func:`urlsift.output.parquet.prepare_folder`);
+    the workers write their parts under temporary names, and once the last is written the
+    client gives them their final names and writes the completion marker
+    (:func:`urlsift.output.parquet.finish_folder`).
 
     Args:
         paths: local paths (readable by the workers at the same names) or fsspec URLs.
@@ -484,31 +566,34 @@ def write_parquet_dask(
         range_bytes: nominal bytes per range of an uncompressed mbox.
         folder_batch: message files per folder batch.
         on_task: called with (partitions done, partitions) as each one is written.
+        overwrite: replace an earlier urlsift run in ``directory`` (only its files).
 
     Raises:
-        OSError: when the directory cannot be created.
+        ConfigError: the folder is not empty, or holds files urlsift did not write.
+        OSError: when the directory cannot be created or written.
     """
-    if is_url(directory):
-        import fsspec
+    from ..output.parquet import finish_folder, part_name, prepare_folder
 
-        filesystem, root = fsspec.core.url_to_fs(directory)
-        filesystem.makedirs(root, exist_ok=True)
+    if is_url(directory):
+        check_protocol(directory)
     else:
         directory = os.path.abspath(directory)
-        os.makedirs(directory, exist_ok=True)
+    prepare_folder(directory, overwrite=overwrite)
     items = plan(paths, config, stats, range_bytes=range_bytes, folder_batch=folder_batch)
     pieces = _pieces(items, config)
     if not pieces:
         pieces = [delayed(_empty, pure=True)()]
+    names = [part_name(index) for index in range(len(pieces))]
     tasks = [
-        delayed(_write_part, pure=True)(
-            piece, f"{directory.rstrip('/')}/part-{index:05d}.parquet", invalid_only
-        )
-        for index, piece in enumerate(pieces)
+        delayed(_write_part, pure=True)(piece, f"{directory.rstrip('/')}/{name}", invalid_only)
+        for name, piece in zip(names, pieces, strict=True)
     ]
+    rows = 0
     for written in _in_order(client, tasks, on_task, windowed=False):
         add_stats(stats, written.stats)
+        rows += written.rows
         yield written
+    finish_folder(directory, names, rows)
 
 
 def _empty() -> Piece:

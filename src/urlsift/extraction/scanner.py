@@ -44,7 +44,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 
 from .._model import Candidate, Kind
-from ..errors import ConfigError
+from ..errors import ConfigError, check_limit, check_names
 from ..grammar.context import (
     BLANK_LINE_RE,
     IP_LITERAL_SPAN,
@@ -169,6 +169,11 @@ def find_boundary(text: str, start: int, *, final: bool = False) -> int | None:
         pos = p
 
 
+MAX_LENGTH_LIMIT = 2**31 - 1
+"""The largest ``max_url_length`` and ``max_wrapper_length`` a :class:`Scanner` takes: the
+caps are repetition bounds of its patterns, which the ``re`` module holds under 2**32."""
+
+
 def normalize_schemes(schemes: Iterable[str] | None) -> tuple[str, ...]:
     """Check and lower-case a configured scheme set.
 
@@ -245,14 +250,14 @@ class Scanner:
         Raises:
             ConfigError: a scheme name or a limit is unusable.
         """
-        if min(max_url_length, max_wrapper_length, block_size) < 16:
-            for option, value in (
-                ("max_url_length", max_url_length),
-                ("max_wrapper_length", max_wrapper_length),
-                ("block_size", block_size),
-            ):
-                if value < 16:
-                    raise ConfigError(option, value, "must be at least 16")
+        most = MAX_LENGTH_LIMIT
+        max_url_length = check_limit("max_url_length", max_url_length, least=16, most=most)
+        max_wrapper_length = check_limit(
+            "max_wrapper_length", max_wrapper_length, least=16, most=most
+        )
+        block_size = check_limit("block_size", block_size, least=16)
+        if schemes is not None:
+            schemes = check_names("schemes", schemes)
         # A scanner is made per text unit (per MIME part in an archive): the default
         # scheme set's derived values are computed once.
         names, known = _DEFAULT_SETUP if schemes is None else _scheme_setup(schemes)

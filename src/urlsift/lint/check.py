@@ -19,6 +19,7 @@ from dataclasses import dataclass
 
 from .._model import Defect
 from ..extraction.wrap import continuation as wrap_evidence
+from ..output.formats import visible_utf8
 from .model import RULE_BY_CODE, Diagnostic, Finding, LintSeverity
 
 # Core defect code -> (rule when the defect is a warning, rule when it is an error,
@@ -78,18 +79,16 @@ WHITESPACE_SENSITIVE_ORIGINS = frozenset(
 MAX_URL_IN_MESSAGE = 200
 """Longest URL quoted in a message, in characters (longer ones end with ``...``)."""
 
-# Characters that would break a one-line message: controls, shown as \xNN.
-_VISIBLE = {code: f"\\x{code:02x}" for code in [*range(0x20), 0x7F]}
-
 
 def visible(text: str) -> str:
-    """Return ``text`` on one line: controls as ``\\xNN``, undecodable bytes as ``\\udcNN``.
+    """Return ``text`` on one line: controls as ``\\xNN``, undecodable bytes as ``\\udcNN``
+    (:func:`urlsift.output.formats.visible_utf8`, the escaping of every human-readable output).
 
     Long text is cut at :data:`MAX_URL_IN_MESSAGE` characters.
     """
     if len(text) > MAX_URL_IN_MESSAGE:
         text = text[:MAX_URL_IN_MESSAGE] + "..."
-    return text.translate(_VISIBLE).encode("utf-8", "backslashreplace").decode("utf-8")
+    return visible_utf8(text)
 
 
 # --- URL008: a bare URL that seems to continue on the next line ------------------------

@@ -5,6 +5,13 @@ one by name. Writers never decide anything about URLs; they only lay records out
 surrogates (bytes that were not valid UTF-8 in the input) are written back as the original
 bytes in text and CSV output, and as ``\\udcXX`` escapes in JSON, which must stay valid UTF-8.
 
+Control characters are data in JSON Lines (escaped the JSON way) and CSV (written as they
+are: a CSV reader must get the exact value, and a field holding a line break or a carriage
+return is quoted so that one record stays one row), but never reach a terminal from the
+text format: :func:`visible`, the one definition every human-readable output of urlsift
+uses (``scan``'s text lines and stderr lines, ``validate``, ``report``, lint's messages),
+writes them as ``\\xNN``.
+
 Each writer handles three kinds of record: URLs, a message's defects (only JSON Lines has
 a place for them: the CLI shows them on stderr for the other formats), and the rows of the
 ``--count`` table.
@@ -16,7 +23,7 @@ import csv
 import json
 import json.encoder
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Literal, TextIO, get_args
 
 from .._model import CONTEXT_KEYS, Defect, Kind, MessageContext, UnitDefects, Url, context_values
@@ -53,6 +60,31 @@ HOST_COUNT_FIELDS = ("host", "count", "first_date", "last_date", "urls")
 """Columns of ``--format csv --count host`` (``urls``: distinct URLs on the host)."""
 
 
+# Characters a terminal may act on: C0 controls (ESC starts every escape sequence; BEL,
+# BS and CR rewrite what is shown), DEL, and the C1 controls U+0080..U+009F (CSI and OSC on
+# their own, for terminals that take them), plus the lone surrogates U+DC80..U+DC9F that
+# stand for undecodable input bytes 0x80..0x9F: a text stream writes those back as the
+# bytes, which are the same C1 controls to a terminal in an 8-bit character set.
+_CONTROLS = {code: f"\\x{code:02x}" for code in [*range(0x20), *range(0x7F, 0xA0)]}
+_CONTROLS.update({0xDC00 + code: f"\\x{code:02x}" for code in range(0x80, 0xA0)})
+
+
+def visible(text: str) -> str:
+    """Return ``text`` safe to show on a terminal: control characters as ``\\xNN``.
+
+    The one definition for every human-readable output. Other characters are kept, lone
+    surrogates U+DCA0..U+DCFF too (undecodable bytes that a ``surrogateescape`` stream
+    writes back as they were read); :func:`visible_utf8` also makes those text.
+    """
+    return text if text.isprintable() else text.translate(_CONTROLS)
+
+
+def visible_utf8(text: str) -> str:
+    """Return :func:`visible` ``(text)`` as valid UTF-8: lone surrogates as ``\\udcNN``."""
+    shown = visible(text)
+    return shown if shown.isprintable() else shown.encode("utf-8", "backslashreplace").decode()
+
+
 def location(source: str, context: MessageContext | None) -> str:
     """Where a record came from in text form: ``path``, or ``path#message/part`` for mail."""
     if context is None:
@@ -72,8 +104,8 @@ class TextWriter:
 
     def write(self, url: Url) -> None:
         """Write one URL."""
-        where = location(url.source, url.context)
-        self._stream.write(f"{where}:{url.line}:{url.column}: {url.url}\n")
+        where = visible(location(url.source, url.context))
+        self._stream.write(f"{where}:{url.line}:{url.column}: {visible(url.url)}\n")
 
     def write_defects(self, record: UnitDefects) -> bool:
         """Text output has no place for defect records (the CLI shows them on stderr)."""
@@ -88,11 +120,11 @@ class TextWriter:
         dates = f"  [{row.first_date} .. {row.last_date}]" if row.first_date else ""
         if isinstance(row, HostCount):
             urls = f"  ({row.urls} URL{'s' if row.urls != 1 else ''})"
-            self._stream.write(f"{row.count:7d} {row.host}{dates}{urls}\n")
+            self._stream.write(visible(f"{row.count:7d} {row.host}{dates}{urls}") + "\n")
             return
         variants = row.variants
         also = f"  (also {' '.join(variants)})" if variants else ""
-        self._stream.write(f"{row.count:7d} {row.url}{dates}{also}\n")
+        self._stream.write(visible(f"{row.count:7d} {row.url}{dates}{also}") + "\n")
 
 
 _encode_json = json.JSONEncoder(ensure_ascii=False).encode
@@ -106,9 +138,11 @@ def _json_line(data: dict[str, object]) -> str:
 
 # Characters that end a line for Python's str.splitlines and for older JavaScript but that
 # the json module leaves as they are: written as escapes, one record is always one line
-# whoever splits it (in a JSON text they can only occur inside strings).
-_LINE_BREAKERS = re.compile("[\x85\u2028\u2029]")
-_ESCAPED_BREAKERS = {0x85: "\\u0085", 0x2028: "\\u2028", 0x2029: "\\u2029"}
+# whoever splits it (in a JSON text they can only occur inside strings). So are the other
+# C1 controls (U+0080..U+009F), which a terminal may act on: the same string to any JSON
+# reader, and a JSON Lines file shown on a terminal stays inert.
+_LINE_BREAKERS = re.compile("[\x80-\x9f\u2028\u2029]")
+_ESCAPED_BREAKERS = {code: f"\\u{code:04x}" for code in [*range(0x80, 0xA0), 0x2028, 0x2029]}
 
 
 def _utf8_or_escaped(line: str, data: Callable[[], dict[str, object]]) -> str:
@@ -227,11 +261,30 @@ class JsonlWriter:
 _NO_CONTEXT = ("",) * len(CONTEXT_KEYS)
 
 
+class _RowWriter:
+    """``csv.writer`` whose rows stay one row for every CSV reader.
+
+    The csv module quotes a field holding a line feed but (before Python 3.13) not one
+    holding only a carriage return, which readers take for a line end: such a row is
+    written with every field quoted. The values themselves are never changed.
+    """
+
+    def __init__(self, stream: TextIO) -> None:
+        self._minimal = csv.writer(stream, lineterminator="\n")
+        self._quoted = csv.writer(stream, lineterminator="\n", quoting=csv.QUOTE_ALL)
+
+    def writerow(self, row: Sequence[object]) -> None:
+        if any(type(field) is str and "\r" in field for field in row):
+            self._quoted.writerow(row)
+        else:
+            self._minimal.writerow(row)
+
+
 class CsvWriter:
     """CSV with a header row (:data:`CSV_FIELDS`, or :data:`COUNT_FIELDS` for counts)."""
 
     def __init__(self, stream: TextIO, *, counts: CountBy | None = None) -> None:
-        self._writer = csv.writer(stream, lineterminator="\n")
+        self._writer = _RowWriter(stream)
         header = {None: CSV_FIELDS, "url": COUNT_FIELDS, "host": HOST_COUNT_FIELDS}[counts]
         self._writer.writerow(header)
 
