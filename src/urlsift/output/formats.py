@@ -12,7 +12,6 @@ a place for them: the CLI shows them on stderr for the other formats), and the r
 
 from __future__ import annotations
 
-import csv
 import json
 import json.encoder
 import re
@@ -231,6 +230,8 @@ class CsvWriter:
     """CSV with a header row (:data:`CSV_FIELDS`, or :data:`COUNT_FIELDS` for counts)."""
 
     def __init__(self, stream: TextIO, *, counts: CountBy | None = None) -> None:
+        import csv  # only this writer needs it (a start-up cost of every other scan)
+
         self._writer = csv.writer(stream, lineterminator="\n")
         header = {None: CSV_FIELDS, "url": COUNT_FIELDS, "host": HOST_COUNT_FIELDS}[counts]
         self._writer.writerow(header)
