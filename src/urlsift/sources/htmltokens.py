@@ -95,6 +95,8 @@ _ATTRIBUTE_STEP = re.compile(
     )""",
     re.VERBOSE,
 )
+# A tag without attributes: its name (as _TAG_NAME reads it) and the tag's end at once.
+_BARE_TAG = re.compile(r"([^\t\n\f\r />]*)(/?>)")
 _COMMENT_END = re.compile(r"--!?>")
 _RAW_END = {
     name: re.compile(rf"</{name}(?=[\t\n\f\r />])", re.IGNORECASE)
@@ -104,28 +106,34 @@ _RAW_END = {
 
 def _tag(markup: str, lt: int, start: int, kind: TokenKind) -> Token:
     """The tag whose name starts at ``start`` (after ``<`` or ``</`` at ``lt``)."""
+    bare = _BARE_TAG.match(markup, start)
+    if bare is not None:  # no attribute: the name, then ">" or "/>" (most tags)
+        name, close = bare.groups()
+        return Token(kind, lt, bare.end(), name.lower(), (), close == "/>")
     name_match = _TAG_NAME.match(markup, start)
     assert name_match is not None  # the pattern matches ""
     name = name_match.group().lower()
     attributes: list[Attribute] = []
     pos = name_match.end()
+    step = _ATTRIBUTE_STEP.match
     while True:
-        m = _ATTRIBUTE_STEP.match(markup, pos)
+        m = step(markup, pos)
         if m is None:  # only whitespace, or nothing, is left: the input ends in the tag
             return Token("cut", lt, len(markup))
         pos = m.end()
-        close = m.group("close")
-        if close is not None:
+        # The last group that took part says what the step read: 1 the tag's end, 2 an
+        # attribute without a value, 3-5 one with its value (the value's group closes
+        # after the name's), None a stray "/".
+        group = m.lastindex
+        if group == 1:
+            close = m.group(1)
             return Token(kind, lt, pos, name, tuple(attributes), close == "/>")
-        attribute = m.group("name")
-        if attribute is not None:
-            # The value's group closes after the name's: lastgroup names it when present.
-            group = m.lastgroup
-            if group is None or group == "name":
+        if group is not None:
+            if group == 2:
                 value_start = value_end = pos
             else:
                 value_start, value_end = m.span(group)
-            attributes.append(Attribute(attribute.lower(), value_start, value_end))
+            attributes.append(Attribute(m.group(2).lower(), value_start, value_end))
 
 
 def _to_greater_than(markup: str, start: int) -> int:
