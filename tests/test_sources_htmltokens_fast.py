@@ -16,7 +16,21 @@ from hypothesis import strategies as st
 from urlsift.sources import htmltokens
 from urlsift.sources.htmltokens import tokenize
 
-_WORDS = "/> </ br !-- --> href style <script> </script> <title> &amp; é <?".split()
+_WORDS = [
+    "/>",
+    "</",
+    "br",
+    "!--",
+    "-->",
+    "href",
+    "style",
+    "<script>",
+    "</script>",
+    "<title>",
+    "&amp;",
+    "é",
+    "<?",
+]
 PIECES = st.sampled_from([*"<>/=\"' \t\naPx", "<a ", *_WORDS])
 
 
