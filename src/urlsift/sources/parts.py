@@ -49,7 +49,7 @@ from email.message import Message
 
 from .._model import Defect, MessageContext, TextUnit
 from .charsets import LINE_END, decode_text
-from .flowed import unflow
+from .flowed import unflow, unflow_chunks
 from .headers import (
     TextParams,
     cap_header,
@@ -286,6 +286,13 @@ def _text_unit(
                 )
             )
     elif flowed:
+        if len(text) > TEXT_PIECE_CHARS:
+            # Unwrapped piece by piece as the scanner reads it: no list of lines, no
+            # joined copy (a long part of 4-byte characters cost ten times its size).
+            walk.found.extend(own)
+            chunks = unflow_chunks(text, delsp, TEXT_PIECE_CHARS)
+            emit_chunks(walk, path, content_type, chunks, inherited + own if own else inherited)
+            return
         text = unflow(text, delsp)
     elif content_type == "text/calendar" and "\n" in text:
         text = unfold_calendar(text)
