@@ -538,7 +538,15 @@ def _read_message(walk: Walk, data: bytes, known: list[Defect], fast: bool) -> N
                     start_message(walk, known, header_defects, values, headers, content_type)
                     for path, start, stop, part_type_, part_ct, part_cte in leaves:
                         _fast_leaf(
-                            walk, data, start, known, part_type_, part_ct, part_cte, path, stop
+                            walk,
+                            data,
+                            start,
+                            known,
+                            part_type_,
+                            part_ct,
+                            part_cte,
+                            path=path,
+                            body_end=stop,
                         )
                     return
                 walk.result.declined = why
