@@ -226,6 +226,100 @@ def run_cap(size: int, output: Path) -> int:
     return 0 if passed else 1
 
 
+# -- one big message per body shape and read path (issue 24 item 12) ----------------------
+
+BODY_KINDS = ("flowed-emoji", "html", "ascii")
+"""Body shapes of ``--bodies``: ``format=flowed`` lines with an emoji each (text of 4-byte
+characters), an HTML part, plain ASCII lines."""
+READ_PATHS = ("mbox", "eml")
+"""How the message reaches urlsift: one message in an mbox file (read whole by the
+splitter), or alone in an ``.eml`` file (read whole, or streamed when its header allows)."""
+BODY_SIZES = (1 << 20, 4 << 20, 16 << 20)
+BODY_TIMES_CAP = 4.0
+BODY_TIMES_FILE = 30.0
+
+
+def body_message(kind: str, size: int) -> bytes:
+    """One message of about ``size`` bytes whose body is shaped as ``kind`` (BODY_KINDS)."""
+    head = b"From: a@b.example\nSubject: big\nMIME-Version: 1.0\n"
+    if kind == "flowed-emoji":
+        line = "line %08d see http://h.example/p/%08d \U0001f600 soft \n".encode()
+        head += b"Content-Type: text/plain; charset=utf-8; format=flowed\n\n"
+    elif kind == "html":
+        line = b'<p>line %08d see <a href="http://h.example/p/%08d">here</a> &amp; more</p>\n'
+        head += b"Content-Type: text/html; charset=utf-8\n\n"
+    else:
+        line = b"line %08d see http://h.example/p/%08d and more words here\n"
+        head += b"Content-Type: text/plain; charset=us-ascii\n\n"
+    count = max(1, (size - len(head)) // len(line % (0, 0)))
+    return head + b"".join(line % (n, n) for n in range(count))
+
+
+def measure_body(kind: str, path_kind: str, size: int) -> dict[str, object]:
+    """Scan one ``kind`` message of ``size`` bytes read as ``path_kind``; its peak RSS."""
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / f"{kind}.{path_kind}"
+        data = body_message(kind, size)
+        envelope = b"From a@b.example Thu Sep 13 12:30:05 2001\n" if path_kind == "mbox" else b""
+        path.write_bytes(envelope + data)
+        del data
+        file_bytes = path.stat().st_size
+        command = [_urlsift(), "scan", str(path), "-q", "--format", "jsonl"]
+        start = time.perf_counter()
+        scan = subprocess.Popen(command, stdout=subprocess.DEVNULL)
+        hwm, _ = wait_for_peak(scan)
+        seconds = time.perf_counter() - start
+        if scan.returncode != 0:
+            raise RuntimeError(f"{kind} {path_kind}: scan exit {scan.returncode}")
+    peak = hwm * 1024
+    limit = min(BODY_TIMES_CAP * CAP_BYTES, BODY_TIMES_FILE * file_bytes)
+    return {
+        "kind": kind,
+        "read_path": path_kind,
+        "file_bytes": file_bytes,
+        "seconds": round(seconds, 2),
+        "peak_rss_mb": round(peak / 2**20, 1),
+        "peak_per_byte": round(peak / file_bytes, 2),
+        "limit_mb": round(limit / 2**20, 1),
+        "ok": peak <= limit,
+    }
+
+
+def run_bodies(sizes: tuple[int, ...], output: Path) -> int:
+    """Measure every body shape on every read path at each size; print, write JSON."""
+    started = time.time()
+    compile_bytecode()
+    rows = []
+    for kind in BODY_KINDS:
+        for path_kind in READ_PATHS:
+            for size in sizes:
+                print(f"  {kind} {path_kind} {size >> 20} MiB", file=sys.stderr, flush=True)
+                rows.append(measure_body(kind, path_kind, size))
+    print("\nmemory of one big message: urlsift scan FILE -q --format jsonl (VmHWM)")
+    table = [("body", "read as", "file", "seconds", "peak RSS", "per input byte", "limit", "")]
+    for row in rows:
+        table.append(
+            (
+                str(row["kind"]),
+                str(row["read_path"]),
+                f"{int(str(row['file_bytes'])) / 2**20:.1f} MiB",
+                f"{row['seconds']}",
+                f"{row['peak_rss_mb']} MiB",
+                f"{row['peak_per_byte']}",
+                f"{row['limit_mb']} MiB",
+                "ok" if row["ok"] else "OVER",
+            )
+        )
+    print_columns(table)
+    passed = all(bool(row["ok"]) for row in rows)
+    print(
+        f"\n  every peak <= min({BODY_TIMES_CAP:g} x the cap, {BODY_TIMES_FILE:g} x the file): "
+        f"{'PASS' if passed else 'FAIL'}"
+    )
+    write_report(output, {"meta": run_meta(started, sizes=list(sizes)), "rows": rows})
+    return 0 if passed else 1
+
+
 def long_urls(size: int, compressed: bool, seed: int = 1) -> bytes:
     """Lines of long URLs in ``<URL:...>`` wrappers, about ``size`` bytes on disk.
 
@@ -406,7 +500,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--cap-size", default="59M", help="its size (default 59M)")
     parser.add_argument("--parquet", action="store_true", help="--format parquet, long URLs")
     parser.add_argument("--parquet-sizes", default="1,4,16", help="MiB on disk (default 1,4,16)")
+    parser.add_argument(
+        "--bodies", action="store_true", help="flowed/HTML/ASCII messages, mbox and .eml"
+    )
+    parser.add_argument("--body-sizes", default="1,4,16", help="MiB, comma-separated")
     args = parser.parse_args(argv)
+    if args.bodies:
+        sizes_mib = tuple(int(x) << 20 for x in args.body_sizes.split(","))
+        return run_bodies(sizes_mib, args.output or RESULTS.with_name("memory-bodies.json"))
     if args.parquet:
         sizes = [int(size) for size in args.parquet_sizes.split(",")]
         return run_parquet(sizes, args.output or PARQUET_RESULTS)

@@ -389,8 +389,8 @@ def test_worker_exceptions_propagate(
     inputs: dict[str, str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setattr(parallel, "_worker_main", _raise_value_error)
-    with pytest.raises(ValueError, match="boom"):
-        scan([inputs["notes.txt"]], jobs=2)
+    with pytest.raises(ValueError, match="boom"):  # two paths: the pool is used
+        scan([inputs["notes.txt"], inputs["big.mbox"]], jobs=2)
 
 
 def _raise_value_error(work: Any, config: ScanConfig) -> Any:

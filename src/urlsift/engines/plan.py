@@ -159,6 +159,10 @@ class Cuts:
     """Message bytes per batch (a batch ends after the message that reaches it)."""
     batch_messages: int = DEFAULT_BATCH_MESSAGES
     """Most messages per batch."""
+    whole_text: bool = False
+    """A plain-text file is one :class:`PathItem`, not cut into pieces: for one file given
+    alone to the process pool, where a piece's records cost more to send back than to
+    find (issue 26), so the file is scanned where the output is written."""
 
     def __post_init__(self) -> None:
         for name in (f.name for f in fields(self)):
@@ -418,6 +422,10 @@ def _plan_file(
     if head is not None and kind == "auto":
         kind = sniff_kind(head)
     if head is not None and kind == "text":
+        if cuts.whole_text:
+            opened.stream.close()
+            yield PathItem(path)
+            return
         yield from text_pieces(path, opened, stats, cuts.text_chars, cuts.text_pieces)
         return
     size = regular_size(path)

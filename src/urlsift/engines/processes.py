@@ -21,6 +21,12 @@ module only decides where each item runs and keeps the window.
   :data:`~urlsift.sources.archive.STREAM_MIN_BYTES`, the tail of a text file with no
   blank line to cut at. Those run in the parent, streaming, once every item before them
   is yielded (:func:`urlsift.engines.work.iter_item`).
+* **How many workers.** ``-j N`` starts at most as many workers as this process may
+  use CPUs (:func:`worker_count`), and, when the plan has fewer items than that, one per
+  item a worker would run; a plan with one such item (a small file) runs in the parent
+  with no pool at all. One plain-text file given alone is one item, not cut into pieces
+  (a piece's records cost more to pickle back than to find), scanned where the output
+  is written. (``-j 100000`` on a tiny file used to fork 100,000 processes.)
 * **Bounded window.** At most ``window`` items (default ``2 * jobs``) are queued or
   running. Before a new item is submitted the oldest is waited for and yielded when the
   window is full, and every finished item at the head of the queue is yielded at once; so
@@ -49,6 +55,8 @@ frozen records, so any start method (``fork``, ``forkserver``, ``spawn``) works.
 
 from __future__ import annotations
 
+import itertools
+import os
 import warnings
 from collections import deque
 from collections.abc import Iterator, Sequence
@@ -94,6 +102,23 @@ by default; see :func:`urlsift.engines.plan.plan_stream_ranges`)."""
 
 WINDOW_PER_JOB = 2
 """Items queued or running per worker process (the default window is ``2 * jobs``)."""
+
+
+def usable_cpus() -> int:
+    """The CPUs this process may run on (its affinity mask where the system has one)."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):  # pragma: no cover - systems without affinity
+        return os.cpu_count() or 1
+
+
+def worker_count(jobs: int, cpus: int | None = None) -> int:
+    """Worker processes for ``-j jobs``: never more than the CPUs (issue 24 item 16).
+
+    More processes than CPUs only share the same cores, each paying its start-up and
+    memory; the plan can then cap them further by the work (see ``_Scheduler.run``).
+    """
+    return max(1, min(jobs, usable_cpus() if cpus is None else cpus))
 
 
 @dataclass(frozen=True, slots=True)
@@ -146,6 +171,7 @@ class _Scheduler:
         self.queue: deque[_Entry] = deque()
         self.executor: ProcessPoolExecutor | None = None
         self.broken = False
+        self.local = False  # the plan has work for one worker at most: no pool at all
         self.merger = Merger()  # renumbers ranges, ends folder scans as one pass does
 
     # -- the queue -------------------------------------------------------------------
@@ -154,7 +180,7 @@ class _Scheduler:
         """Queue an item (submitting it), yielding older results to keep the window."""
         while len(self.queue) >= self.window:
             yield from self.pop()
-        if not self.broken:
+        if not self.broken and not self.local:
             entry.future = self.submit(entry.work)
         self.queue.append(entry)
         # Whatever is finished at the head goes out now: the output streams, memory drops.
@@ -216,7 +242,19 @@ class _Scheduler:
     # -- running the plan ------------------------------------------------------------
 
     def run(self, paths: Sequence[str], cuts: Cuts) -> Iterator[Result]:
-        for item in plan_paths(paths, self.config, self.stats, cuts, self.config.options):
+        planned = plan_paths(paths, self.config, self.stats, cuts, self.config.options)
+        # The first ``jobs`` items decide how many workers start: when the plan ends
+        # within them, one per item a worker would run, and none for a single one (it
+        # runs here: a pool costs more than it saves). A few items of about a batch each
+        # are held for that look.
+        ahead = list(itertools.islice(planned, self.jobs))
+        if self.jobs == 1:
+            self.local = True  # one CPU: the parent does the one worker's work
+        elif len(ahead) < self.jobs:
+            pooled = sum(not _runs_here(item) for item in ahead)
+            self.local = pooled <= 1
+            self.jobs = max(1, min(self.jobs, pooled))
+        for item in itertools.chain(ahead, planned):
             group = self.merger.group(item)
             if not _runs_here(item):
                 yield from self.push(_Entry(item, group=group))
@@ -307,11 +345,13 @@ def iter_results_parallel(
         # One archive alone: the parent cuts it into batches, so it spreads over every
         # worker; among several paths every worker has work without that.
         batches=len(paths) == 1,
+        whole_text=len(paths) == 1,
         batch_bytes=batch_bytes,
         batch_messages=batch_messages,
     )
+    workers = worker_count(jobs)
     scheduler = _Scheduler(
-        config, stats, jobs, WINDOW_PER_JOB * jobs if window is None else window, mp_context
+        config, stats, workers, WINDOW_PER_JOB * workers if window is None else window, mp_context
     )
     try:
         yield from scheduler.run(paths, cuts)

@@ -19,7 +19,6 @@ a place for them: the CLI shows them on stderr for the other formats), and the r
 
 from __future__ import annotations
 
-import csv
 import json
 import json.encoder
 import re
@@ -270,6 +269,8 @@ class _RowWriter:
     """
 
     def __init__(self, stream: TextIO) -> None:
+        import csv  # only this writer needs it (a start-up cost of every other scan)
+
         self._minimal = csv.writer(stream, lineterminator="\n")
         self._quoted = csv.writer(stream, lineterminator="\n", quoting=csv.QUOTE_ALL)
 

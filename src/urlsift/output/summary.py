@@ -17,7 +17,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
-from email.utils import parsedate_to_datetime
 
 from .._model import Url
 
@@ -55,6 +54,10 @@ class UrlCount:
 
 
 def _instant(date: str) -> datetime | None:
+    # Imported on the first date: email.utils (with socket and random) is a tenth of a
+    # text scan's start-up, and only a summary of dated records needs it.
+    from email.utils import parsedate_to_datetime
+
     try:
         parsed = parsedate_to_datetime(date)
     except (TypeError, ValueError, IndexError, OverflowError):

@@ -21,7 +21,6 @@ from typing import TYPE_CHECKING, Protocol
 from .compress import open_counted
 from .kinds import SNIFF_BYTES, InputKind, is_archive_folder
 from .reading import ArchiveStats
-from .walk import BINARY_SNIFF_BYTES
 
 if TYPE_CHECKING:
     from pathlib import Path
@@ -32,6 +31,8 @@ def is_binary(path: str) -> bool:
 
     A file that cannot be opened is not called binary: reading it reports the error.
     """
+    from .walk import BINARY_SNIFF_BYTES  # .walk brings pathlib: only a walk needs it
+
     try:
         opened = open_counted(path)
     except OSError:
