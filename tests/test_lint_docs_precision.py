@@ -90,6 +90,7 @@ def test_local_links_fixture(monkeypatch: pytest.MonkeyPatch) -> None:
         "index.md:6:48 URL016",
         "index.md:7:45 URL016",
         "index.md:7:72 URL016",
+        "index.md:8:81 URL015",
         "myst.md:5:15 URL015",
         "myst.md:5:37 URL016",
         "page.html:4:10 URL015",
