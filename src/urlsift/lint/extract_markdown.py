@@ -39,7 +39,8 @@ from .findings import (
     link_scheme,
     mask,
 )
-from .slugs import heading_anchors, make_id, normalize_label
+from .sites import TEMPLATE_PLACEHOLDER, opaque_reason
+from .slugs import SLUG_STYLES, heading_anchors, heading_text, make_id, normalize_label
 
 MAX_DESTINATION = 2048
 """Longest link destination looked at, in characters (longer ones are left to the core)."""
@@ -64,6 +65,34 @@ _REFERENCE = re.compile(
 _MYST_ROLE = re.compile(r"\{([A-Za-z][\w:+.-]{0,63})\}\Z")
 _MYST_TARGET = re.compile(r"^\(([^()\n]{1,200})\)=[ \t]*$", re.MULTILINE)
 _ESCAPED = re.compile(r"\\([!-/:-@\[-`{-~])")
+# Anchors generators make besides heading slugs. Raw HTML inside a paragraph: any
+# element's id, an <a name>.
+_INLINE_ID = re.compile(
+    r"<[A-Za-z][\w-]{0,30}\s[^<>]{0,1000}?(?<=[\s\"'])(?:id|name)[ \t]*=[ \t]*"
+    r"(?:\"([^\"<>]{1,200})\"|'([^'<>]{1,200})'|([^\s\"'=<>`]{1,200}))",
+    re.IGNORECASE,
+)
+# An attribute list (Python-Markdown attr_list, kramdown IAL, Goldmark and Pandoc
+# attributes): {#id}, {: #id .cls}, { id="x" }, after a heading, a paragraph, a span, a fence.
+_ATTRIBUTE = (
+    r"(?:[#.][\w:.-]{1,200}|[\w-]{1,64}=(?:\"[^\"\n]{0,200}\"|'[^'\n]{0,200}'|[^\s{}]{1,200}))"
+)
+_ATTRIBUTE_LIST = re.compile(
+    rf"(?<!\{{)\{{:?[ \t]*({_ATTRIBUTE}(?:[ \t]+{_ATTRIBUTE}){{0,20}})[ \t]*\}}(?!\}})"
+)
+_ATTRIBUTE_ID = re.compile(r"(?:^|\s)(?:#([\w:.-]+)|id=(?:\"([^\"]*)\"|'([^']*)'|(\S+)))")
+# Footnotes: a definition [^label]: and references [^label].
+_FOOTNOTE = re.compile(r"\[\^([^\]\s]{1,200})\](:?)")
+_FOOTNOTE_IDS = (
+    "fn:{}",
+    "fnref:{}",
+    "fn-{}",
+    "fnref-{}",
+    "user-content-fn-{}",
+    "user-content-fnref-{}",
+)
+# A definition list's term: a line followed (after at most one blank line) by ": text".
+_TERM = re.compile(r"^([^\s:>|][^\n]{0,300})\n(?:[ \t]*\n)?[ \t]{0,3}:[ \t]+\S", re.MULTILINE)
 
 
 def _code_spans(text: str) -> Iterator[tuple[int, int]]:
@@ -227,6 +256,8 @@ def extract_markdown(text: str, path: str, options: ExtractOptions) -> Extracted
         span = (index.line_start(first + 1), _region_end(index, last))
         if token.type in _CODE_TOKENS:
             code.append(span)
+            if token.info:
+                _attribute_ids(builder, token.info)
         elif token.type == "html_block":
             html_blocks.append(span)
         elif token.type == "inline" and heading:
@@ -235,6 +266,9 @@ def extract_markdown(text: str, path: str, options: ExtractOptions) -> Extracted
     spans = list(_code_spans(mask(text, [*code, *html_blocks])))
     _myst(builder, mask(text, [*code, *html_blocks]), spans)
     code.extend(spans)
+    visible = mask(text, code)
+    builder.opaque = opaque_reason(visible)
+    _generated_anchors(builder, mask(visible, html_blocks))
     # Links are never looked for in code; the core scans code only with verbatim text.
     hidden = [] if options.include_verbatim else list(code)
     for start, end in html_blocks:
@@ -248,11 +282,56 @@ def extract_markdown(text: str, path: str, options: ExtractOptions) -> Extracted
         for start, end in finder(prose):
             written = text[start:end]
             target = _decode(written)
+            if TEMPLATE_PLACEHOLDER.search(target) and not is_relative(target):
+                hidden.append((max(0, start - 1), min(len(text), end + 1)))
+                continue  # made at build time: the written text is not the link
             if link_scheme(target, options.schemes) is not None:
                 builder.add_link(start, end, origin, None if target == written else target)
-            elif origin != "markdown-autolink" and is_relative(target):
+            elif origin != "markdown-autolink" and is_relative(target) and not _spaced(target):
                 builder.add_local(start, target, origin)
     return builder.document(builder.scan(mask(text, hidden)))
+
+
+def _spaced(target: str) -> bool:
+    """True for a relative target with whitespace: CommonMark makes it no link (prose)."""
+    return any(c.isspace() for c in target)
+
+
+def _attribute_ids(builder: FindingBuilder, text: str) -> None:
+    """Add the ids of the attribute lists in ``text``."""
+    for m in _ATTRIBUTE_LIST.finditer(text):
+        for attribute in _ATTRIBUTE_ID.finditer(m.group(1)):
+            anchor = next(g for g in attribute.groups() if g is not None)
+            builder.anchors.add(anchor)
+
+
+def _generated_anchors(builder: FindingBuilder, prose: str) -> None:
+    """Add the anchors generators make besides heading slugs, from the prose (no code).
+
+    Raw HTML ids and names inside paragraphs, attribute lists, footnotes (the ids
+    Python-Markdown and kramdown give, ``fn:x``/``fnref:x``, Goldmark's numbered
+    ``fn:1``, and GitHub/remark's ``user-content-fn-x``) and definition list terms (Hugo's
+    ``autoDefinitionTermID``, in each slug style).
+    """
+    if "<" in prose:
+        for m in _INLINE_ID.finditer(prose):
+            builder.anchors.add(html.unescape(next(g for g in m.groups() if g is not None)))
+    if "{" in prose:
+        _attribute_ids(builder, prose)
+    if "[^" in prose:
+        numbers: dict[str, int] = {}
+        for m in _FOOTNOTE.finditer(prose):
+            label = m.group(1)
+            if not m.group(2):
+                numbers.setdefault(label, len(numbers) + 1)
+        for label in {m.group(1) for m in _FOOTNOTE.finditer(prose)}:
+            names = {label, str(numbers.get(label, 0)), label.lower()}
+            for name in names:
+                builder.anchors.update(form.format(name) for form in _FOOTNOTE_IDS)
+    if ":" in prose:
+        for m in _TERM.finditer(prose):
+            text = heading_text(m.group(1))
+            builder.anchors.update(slugify(text) for _, slugify, _ in SLUG_STYLES)
 
 
 def _myst(builder: FindingBuilder, text: str, spans: list[tuple[int, int]]) -> None:

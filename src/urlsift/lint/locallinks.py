@@ -119,39 +119,45 @@ class LocalLinkChecker:
             return self._anchor_problem(link.target, fragment, path, "this document")
         if target.startswith("/"):
             if site is not None and site.generator.name == "sphinx":
-                return self._file_problem(
-                    link.target, site.root / target.lstrip("/"), fragment, site
-                )
+                root = site.root / target.lstrip("/")
+                return self._file_problem(link.target, [root], fragment, site)
             return _unjudged(link.target, "a site-absolute path: the site's root URL is not known")
-        return self._file_problem(link.target, path.parent / target, fragment, site)
+        bases = [path.parent]
+        url_folder = None if site is None else site.url_folder(path)
+        if url_folder is not None:
+            bases.append(url_folder)
+        return self._file_problem(link.target, [base / target for base in bases], fragment, site)
 
     def _file_problem(
-        self, written: str, resolved: Path, fragment: str, site: Site | None
+        self, written: str, candidates: list[Path], fragment: str, site: Site | None
     ) -> Problem | None:
-        resolved = Path(os.path.normpath(resolved))
+        """Judge a link that may reach one of ``candidates`` (the first that exists wins)."""
         target = written.partition("#")[0]
-        suffix = resolved.suffix.lower()
-        try:
-            exists = resolved.exists()
-        except OSError:
-            exists = False
-        if not exists:
-            page = None
+        unknown: str | None = None
+        found: Path | None = None
+        for candidate in candidates:
+            resolved = Path(os.path.normpath(candidate))
+            if _exists(resolved):
+                found = resolved
+                break
             if site is not None:
                 verdict, reason = site.judge_missing(resolved)
-                if verdict == "unknown":
-                    return _unjudged(written, reason)
                 if verdict == "found":
-                    page = site.page_source(resolved)
-            if page is None:
-                if suffix in DOCUMENT_SUFFIXES or suffix in MEDIA_SUFFIXES:
-                    what = "image or stylesheet" if suffix in MEDIA_SUFFIXES else "file"
-                    return "URL015", f"{written}: no {what} {target!r} next to this document"
-                return None
-            resolved, suffix = page, page.suffix.lower()
-        if not fragment or suffix not in _ANCHORED_SUFFIXES or not resolved.is_file():
+                    found = site.page_source(resolved) or resolved
+                    break
+                if verdict == "unknown" and unknown is None:
+                    unknown = reason
+        if found is None:
+            if unknown is not None:
+                return _unjudged(written, unknown)
+            suffix = Path(os.path.normpath(candidates[0])).suffix.lower()
+            if suffix in DOCUMENT_SUFFIXES or suffix in MEDIA_SUFFIXES:
+                what = "image or stylesheet" if suffix in MEDIA_SUFFIXES else "file"
+                return "URL015", f"{written}: no {what} {target!r} next to this document"
             return None
-        return self._anchor_problem(written, fragment, resolved, target)
+        if not fragment or found.suffix.lower() not in _ANCHORED_SUFFIXES or not found.is_file():
+            return None
+        return self._anchor_problem(written, fragment, found, target)
 
     def _role_problem(self, path: Path, site: Site | None, link: LocalLink) -> Problem | None:
         """``:doc:`` and ``:ref:``: judged inside a Sphinx project only."""
@@ -210,6 +216,13 @@ class LocalLinkChecker:
             if site is not None and site.open_anchors is not None:
                 return _Known(known.anchors, site.open_anchors)
         return known
+
+
+def _exists(path: Path) -> bool:
+    try:
+        return path.exists()
+    except OSError:  # a name too long, a folder not readable
+        return False
 
 
 def _unjudged(written: str, reason: str) -> Problem:

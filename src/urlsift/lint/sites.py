@@ -180,9 +180,9 @@ may define anchors beyond those it can read. Patterns are matched per line (``re
 OPAQUE_PATTERN = re.compile("|".join(f"(?:{p})" for p, _ in OPAQUE_CONTENT), re.MULTILINE)
 """Any of :data:`OPAQUE_CONTENT` (the reason is looked up only when one matches)."""
 
-TEMPLATE_PLACEHOLDER = re.compile(r"\{\{|\{%|%\}|\}\}")
-"""A template placeholder in a link target (Liquid, Jinja, Hugo): the published target is
-made at build time, so the written one is not judged."""
+TEMPLATE_PLACEHOLDER = re.compile(r"\{\{|\{%|%\}|\}\}|%[A-Z][A-Z0-9_]{2,}%")
+"""A template placeholder in a link target (Liquid, Jinja, Hugo, a ``%NAME%`` variable):
+the published target is made at build time, so the written one is not judged."""
 
 
 def opaque_reason(text: str) -> str | None:
@@ -216,6 +216,12 @@ class Site:
     """Hugo module mounts: the path in the site's virtual tree -> its source."""
     open_anchors: str | None = None
     """Why every page's anchors are open (a MkDocs hook that rewrites pages), or None."""
+    directory_urls: bool = False
+    """A page ``x.md`` is served as ``x/`` (MkDocs ``use_directory_urls``, Hugo's pretty
+    URLs, Jekyll's ``pretty`` permalinks): a browser resolves its relative links from there."""
+    theme_files: str | None = None
+    """Why files the checkout lacks may be served beside the pages (a theme installed
+    elsewhere adds its own), or None."""
     options: Mapping[str, object] = field(default_factory=dict)
     """What else was read (for messages and tests)."""
 
@@ -249,10 +255,27 @@ class Site:
                 return "unknown", f"a page the extension {names} may write at build time"
         if _gitignored(target, self.root):
             return "unknown", "the target is ignored by .gitignore (built or fetched)"
+        pages = (*self.generator.page_suffixes, *self.generator.sources)
+        if self.theme_files is not None and target.suffix.lower() not in ("", *pages):
+            return "unknown", self.theme_files
         return "missing", ""
 
+    def url_folder(self, document: Path) -> Path | None:
+        """The folder a browser resolves ``document``'s relative links from, when the
+        published page's URL puts it elsewhere than the source's folder (else None)."""
+        if not self.directory_urls or document.suffix.lower() not in self.generator.sources:
+            return None
+        if document.name in self.generator.index_sources or document.stem == "index":
+            return None
+        return document.parent / document.stem
+
     def page_source(self, target: Path) -> Path | None:
-        """The source file the page ``target`` is built from, if it exists."""
+        """The source file the page ``target`` is built from, if it exists.
+
+        ``x.html`` (or ``x.md`` itself) from ``x.md``; ``x`` or ``x/`` (a ``:doc:`` name, a
+        directory URL) from ``x.md`` or ``x/index.md``; ``index.html`` from the folder's
+        index source (``README.md`` for mdBook).
+        """
         suffix = target.suffix.lower()
         candidates: list[Path] = []
         if suffix in self.generator.page_suffixes or suffix in self.generator.sources:
@@ -260,9 +283,8 @@ class Site:
             candidates.extend(stem.with_suffix(s) for s in self.generator.sources)
             if stem.name == "index":
                 candidates.extend(stem.parent / name for name in self.generator.index_sources)
-        elif suffix == "":  # a :doc: name or a directory URL (x/ for x.md)
-            candidates.extend(target.with_name(target.name + s) for s in self.generator.sources)
-            candidates.extend(target / name for name in self.generator.index_sources)
+        candidates.extend(target.with_name(target.name + s) for s in self.generator.sources)
+        candidates.extend(target / name for name in self.generator.index_sources)
         return next((c for c in candidates if c.is_file()), None)
 
     def _mounted(self, target: Path) -> tuple[Verdict, str] | None:
@@ -278,7 +300,8 @@ class Site:
                 if real.exists():
                     return "found", ""
                 if real != self.root and self.root not in real.parents:
-                    return "unknown", f"mounted from {source}, outside the site"
+                    where = _relative(source, self.root)
+                    return "unknown", f"mounted from {where}, outside the site's folder"
         return None
 
 
@@ -379,6 +402,10 @@ def _names(values: object) -> list[str]:
     return out
 
 
+def _listed(value: object) -> str:
+    return ", ".join(map(str, value)) if isinstance(value, list) else str(value)
+
+
 def _mdbook(config: Path, root: Path) -> Site:
     data = read_mapping(config)
     book = data.get("book")
@@ -402,11 +429,23 @@ def _mkdocs(config: Path, root: Path) -> Site:
                 open_anchors = reason
                 break
     options = {
-        "use_directory_urls": data.get("use_directory_urls", True) is not False,
         "markdown_extensions": tuple(extensions),
         "plugins": tuple(_names(data.get("plugins"))),
     }
-    return Site(GENERATORS[1], config, root, source, open_anchors=open_anchors, options=options)
+    theme = data.get("theme", "mkdocs")
+    name = theme.get("name") if isinstance(theme, dict) else theme
+    return Site(
+        GENERATORS[1],
+        config,
+        root,
+        source,
+        open_anchors=open_anchors,
+        directory_urls=data.get("use_directory_urls", True) is not False,
+        theme_files=None
+        if not isinstance(name, str)
+        else f"the MkDocs theme {name!r} serves its own files beside the pages",
+        options=options,
+    )
 
 
 def _hook_rewrites(path: Path) -> str | None:
@@ -538,9 +577,19 @@ def _hugo(config: Path, root: Path) -> Site | None:
     source = (root / content).resolve()
     if not any(into == PurePosixPath("content") for into, _ in mounts):
         mounts.append((PurePosixPath("content"), source))
-    goldmark = data.get("markup", {})
-    options = {"goldmark": goldmark.get("goldmark", {}) if isinstance(goldmark, dict) else {}}
-    return Site(GENERATORS[3], config, root, source, mounts=tuple(mounts), options=options)
+    markup = data.get("markup", {})
+    options = {"goldmark": markup.get("goldmark", {}) if isinstance(markup, dict) else {}}
+    theme = data.get("theme")
+    return Site(
+        GENERATORS[3],
+        config,
+        root,
+        source,
+        mounts=tuple(mounts),
+        directory_urls=data.get("uglyURLs", data.get("uglyurls")) is not True,
+        theme_files=f"the Hugo theme {_listed(theme)} serves its own files" if theme else None,
+        options=options,
+    )
 
 
 _DOCS_PATH = re.compile(r"\bdocs\s*:\s*\{[^{}]*?\bpath\s*:\s*(['\"])([^'\"\n]+)\1", re.S)
@@ -559,8 +608,19 @@ def _docusaurus(config: Path, root: Path) -> Site:
 def _jekyll(config: Path, root: Path) -> Site:
     data = read_mapping(config)
     source = (root / _str(data.get("source"), ".")).resolve()
-    options = {"permalink": data.get("permalink"), "baseurl": data.get("baseurl")}
-    return Site(GENERATORS[5], config, root, source, options=options)
+    permalink = data.get("permalink")
+    options = {"permalink": permalink, "baseurl": data.get("baseurl")}
+    pretty = isinstance(permalink, str) and (permalink == "pretty" or permalink.endswith("/"))
+    theme = data.get("theme") or data.get("remote_theme")
+    return Site(
+        GENERATORS[5],
+        config,
+        root,
+        source,
+        directory_urls=pretty,
+        theme_files=f"the Jekyll theme {_listed(theme)} serves its own files" if theme else None,
+        options=options,
+    )
 
 
 _READERS = {
