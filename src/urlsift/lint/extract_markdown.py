@@ -293,8 +293,9 @@ def extract_markdown(text: str, path: str, options: ExtractOptions) -> Extracted
 
 
 def _spaced(target: str) -> bool:
-    """True for a relative target with whitespace: CommonMark makes it no link (prose)."""
-    return any(c.isspace() for c in target)
+    """True for a relative target with whitespace: CommonMark makes it no link (prose),
+    unless a template placeholder (``{{ x | f }}``) holds it."""
+    return any(c.isspace() for c in target) and not TEMPLATE_PLACEHOLDER.search(target)
 
 
 def _attribute_ids(builder: FindingBuilder, text: str) -> None:

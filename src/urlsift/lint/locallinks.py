@@ -52,6 +52,7 @@ _ANCHORED_SUFFIXES = frozenset(
 )
 _DOC_SUFFIXES = (".rst", ".md", ".txt")
 _SPHINX_LABELS = frozenset({"genindex", "modindex", "py-modindex", "search"})
+_MAX_PROJECT_FILES = 20_000
 
 DocumentReader = Callable[[Path], "Extracted | None"]
 """Reads a document that was not linted and returns what it defines (None: unreadable)."""
@@ -80,6 +81,7 @@ class LocalLinkChecker:
         self._documents: list[tuple[Path, str, Extracted]] = []
         self._labels: set[str] = set()
         self._sites = SiteFinder()
+        self._site_labels: dict[Path, frozenset[str]] = {}
 
     def add(self, path: Path, display: str, document: Extracted) -> None:
         """Add a linted document (its anchors and labels become known)."""
@@ -118,10 +120,7 @@ class LocalLinkChecker:
         if not target:
             return self._anchor_problem(link.target, fragment, path, "this document")
         if target.startswith("/"):
-            if site is not None and site.generator.name == "sphinx":
-                root = site.root / target.lstrip("/")
-                return self._file_problem(link.target, [root], fragment, site)
-            return _unjudged(link.target, "a site-absolute path: the site's root URL is not known")
+            return self._absolute_problem(link.target, target, fragment, site)
         bases = [path.parent]
         url_folder = None if site is None else site.url_folder(path)
         if url_folder is not None:
@@ -159,6 +158,27 @@ class LocalLinkChecker:
             return None
         return self._anchor_problem(written, fragment, found, target)
 
+    def _absolute_problem(
+        self, written: str, target: str, fragment: str, site: Site | None
+    ) -> Problem | None:
+        """A site-absolute path: judged from the source root for Sphinx; elsewhere found in
+        the source or static folders, else not judged (a base URL may add a prefix)."""
+        if site is None:
+            return _unjudged(written, "a site-absolute path: the site's root URL is not known")
+        relative = target.lstrip("/")
+        if site.generator.name == "sphinx":
+            return self._file_problem(written, [site.root / relative], fragment, site)
+        for base in site.served_folders():
+            candidate = Path(os.path.normpath(base / relative))
+            if _exists(candidate) or site.page_source(candidate) is not None:
+                problem = self._file_problem(written, [candidate], fragment, site)
+                return problem
+        return _unjudged(
+            written,
+            "a site-absolute path found in no source or static folder "
+            "(the site's base URL may add a prefix)",
+        )
+
     def _role_problem(self, path: Path, site: Site | None, link: LocalLink) -> Problem | None:
         """``:doc:`` and ``:ref:``: judged inside a Sphinx project only."""
         if site is None or site.generator.name != "sphinx" or ":" in link.target:
@@ -168,10 +188,28 @@ class LocalLinkChecker:
         label = " ".join(link.target.split()).lower()
         if site.options.get("intersphinx") or label in _SPHINX_LABELS or label in self._labels:
             return None
+        if label in self._project_labels(site):  # defined in a document not linted
+            return None
         return "URL016", (
             f"{link.target}: no label {label!r} (`.. _{label}:`, MyST `({label})=`) "
             "in the documents linted"
         )
+
+    def _project_labels(self, site: Site) -> frozenset[str]:
+        """The labels of every source of a Sphinx project (read once, when a label is not
+        among the documents linted: linting a subfolder must judge as linting it all)."""
+        known = self._site_labels.get(site.root)
+        if known is None:
+            labels: set[str] = set()
+            for source in site.source_files(_DOC_SUFFIXES, _MAX_PROJECT_FILES):
+                key = source.resolve()
+                if key in self._known:  # linted: its labels are in self._labels already
+                    continue
+                document = self._read(source)
+                if document is not None:
+                    labels |= document.labels
+            known = self._site_labels[site.root] = frozenset(labels)
+        return known
 
     def _doc_problem(self, path: Path, site: Site, target: str) -> Problem | None:
         written = target

@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import ast
 import json
+import os
 import re
 import sys
 from collections.abc import Iterable, Mapping
@@ -260,6 +261,15 @@ class Site:
             return "unknown", self.theme_files
         return "missing", ""
 
+    def source_files(self, suffixes: tuple[str, ...], limit: int) -> list[Path]:
+        """The source files under the source folder (hidden and ``_build`` folders left out),
+        sorted, at most ``limit``."""
+        return sorted(_sources(self.source, suffixes, limit))
+
+    def served_folders(self) -> list[Path]:
+        """The folders whose files the site serves at its root (source, then static)."""
+        return [self.source, *(self.root / folder for folder in self.generator.static)]
+
     def url_folder(self, document: Path) -> Path | None:
         """The folder a browser resolves ``document``'s relative links from, when the
         published page's URL puts it elsewhere than the source's folder (else None)."""
@@ -413,6 +423,8 @@ def _mdbook(config: Path, root: Path) -> Site:
     return Site(GENERATORS[0], config, root, (root / src).resolve())
 
 
+_SKIPPED = frozenset({"_build", "node_modules", "__pycache__"})
+
 _MKDOCS_PAGE_HOOKS = ("on_page_markdown", "on_page_content", "on_post_page", "on_page_read_source")
 
 
@@ -543,13 +555,19 @@ def _autosummary_folders(root: Path) -> list[str]:
 
 
 def _sources(root: Path, suffixes: tuple[str, ...], limit: int) -> Iterable[Path]:
+    """Files with one of ``suffixes`` under ``root`` (no hidden, ``_build`` or
+    ``node_modules`` folder, symbolic links to folders not followed), at most ``limit``."""
     count = 0
-    for path in root.rglob("*"):
-        if path.suffix in suffixes and path.is_file():
-            yield path
-            count += 1
-            if count >= limit:
-                return
+    for folder, folders, files in os.walk(root):
+        folders[:] = sorted(
+            name for name in folders if not name.startswith(".") and name not in _SKIPPED
+        )
+        for name in sorted(files):
+            if os.path.splitext(name)[1] in suffixes:
+                yield Path(folder) / name
+                count += 1
+                if count >= limit:
+                    return
 
 
 def _hugo_root(config: Path) -> Path:
