@@ -115,6 +115,13 @@ class LocalLinkChecker:
             )
         if link.origin in ("rst-ref", "rst-doc"):
             return self._role_problem(path, site, link)
+        if link.origin == "rst-name":  # the extractor found no such name in the document
+            if site is not None and site.options.get("prolog"):
+                # Sphinx adds conf.py's rst_prolog and rst_epilog to every document.
+                return _unjudged(link.target, "conf.py's rst_prolog or rst_epilog may define it")
+            return "URL016", (
+                f"{link.target}: no target, title or link named {link.target!r} in this document"
+            )
         target, _, fragment = link.target.partition("#")
         target = unquote(target.partition("?")[0])
         if not target:
@@ -224,6 +231,9 @@ class LocalLinkChecker:
             return None
         if verdict == "unknown":
             return _unjudged(written, reason)
+        if site.page_writers:  # a :doc: names a page: any extension may write it
+            names = ", ".join(site.page_writers)
+            return _unjudged(written, f"a page the extension {names} may write at build time")
         return "URL015", f"{written}: no document {written!r} (:doc: tries .rst, .md, .txt)"
 
     def _anchor_problem(

@@ -251,7 +251,7 @@ class Site:
                 return "unknown", f"{folder} is written at build time"
         if self.page_writers:
             stem = PurePosixPath(relative)
-            if stem.suffix.lower() in (*self.generator.page_suffixes, *self.generator.sources, ""):
+            if stem.suffix.lower() in (*self.generator.page_suffixes, *self.generator.sources):
                 names = ", ".join(self.page_writers)
                 return "unknown", f"a page the extension {names} may write at build time"
         if _gitignored(target, self.root):
@@ -524,6 +524,9 @@ def _sphinx(config: Path, root: Path) -> Site:
         generated.extend(_autosummary_folders(root))
     options = {
         "extensions": tuple(extensions),
+        "prolog": bool(values.get("rst_prolog") or values.get("rst_epilog"))
+        or "rst_prolog" in values
+        or "rst_epilog" in values,
         "intersphinx": "sphinx.ext.intersphinx" in extensions
         or "intersphinx_mapping" in values
         or "intersphinx" in ast.dump(tree),
