@@ -67,7 +67,11 @@ EXPECTED: dict[str, tuple[list[str], list[str]]] = {
         ],
     ),
     "docusaurus/docs": (
-        ["docs/intro.md:7:21: URL016", "docs/intro.md:7:44: URL015"],
+        [
+            "docs/intro.md:7:21: URL016",
+            "docs/intro.md:7:44: URL015",
+            "docs/intro.md:8:24: URL015",  # an inline HTML image
+        ],
         ["docs/intro.md:5:41: URL017"],  # an MDX document
     ),
     "jekyll": (

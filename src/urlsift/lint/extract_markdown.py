@@ -72,6 +72,10 @@ _INLINE_ID = re.compile(
     r"(?:\"([^\"<>]{1,200})\"|'([^'<>]{1,200})'|([^\s\"'=<>`]{1,200}))",
     re.IGNORECASE,
 )
+# Raw HTML inside a paragraph: a tag's src or href (an image, a stylesheet, a link).
+_INLINE_TAG = re.compile(r"<[A-Za-z][\w-]{0,30}(?=[\s/>])[^<>]{0,2000}>")
+_ATTRIBUTE_VALUE = r"(?:\"([^\"<>]{1,2048})\"|'([^'<>]{1,2048})'|([^\s\"'=<>`]{1,2048}))"
+_INLINE_URL = re.compile(rf"(?<=[\s\"'])(?:src|href)[ \t]*=[ \t]*{_ATTRIBUTE_VALUE}", re.IGNORECASE)
 # An attribute list (Python-Markdown attr_list, kramdown IAL, Goldmark and Pandoc
 # attributes): {#id}, {: #id .cls}, { id="x" }, after a heading, a paragraph, a span, a fence.
 _ATTRIBUTE = (
@@ -317,6 +321,12 @@ def _generated_anchors(builder: FindingBuilder, prose: str) -> None:
     if "<" in prose:
         for m in _INLINE_ID.finditer(prose):
             builder.anchors.add(html.unescape(next(g for g in m.groups() if g is not None)))
+        for tag in _INLINE_TAG.finditer(prose):
+            for m in _INLINE_URL.finditer(prose, tag.start(), tag.end()):
+                group = next(i for i in (1, 2, 3) if m.group(i) is not None)
+                target = html.unescape(m.group(group)).strip()
+                if target and is_relative(target) and not _spaced(target):
+                    builder.add_local(m.start(group), target, "html-attribute")
     if "{" in prose:
         _attribute_ids(builder, prose)
     if "[^" in prose:
