@@ -267,17 +267,19 @@ def extract_markdown(text: str, path: str, options: ExtractOptions) -> Extracted
         elif token.type == "inline" and heading:
             builder.anchors.update(heading_anchors(token.content, seen))
         heading = token.type == "heading_open"
-    spans = list(_code_spans(mask(text, [*code, *html_blocks])))
-    _myst(builder, mask(text, [*code, *html_blocks]), spans)
+    blocks = mask(text, [*code, *html_blocks])
+    spans = list(_code_spans(blocks))
+    _myst(builder, blocks, spans)
     code.extend(spans)
-    visible = mask(text, code)
-    builder.opaque = opaque_reason(visible)
-    _generated_anchors(builder, mask(visible, html_blocks))
+    prose = mask(blocks, spans)  # no code, no HTML block
+    builder.opaque = opaque_reason(prose) or next(
+        (r for r in (opaque_reason(text[s:e]) for s, e in html_blocks) if r), None
+    )
+    _generated_anchors(builder, prose)
     # Links are never looked for in code; the core scans code only with verbatim text.
     hidden = [] if options.include_verbatim else list(code)
     for start, end in html_blocks:
         hidden.extend(scan_html_region(builder, start, end))
-    prose = mask(text, [*code, *html_blocks])
     for finder, origin in (
         (_inline_links, "markdown-link"),
         (_references, "markdown-reference"),

@@ -28,6 +28,7 @@ document holding any has an open anchor set, so an anchor missing from it is not
 from __future__ import annotations
 
 import ast
+import functools
 import json
 import os
 import re
@@ -225,6 +226,8 @@ class Site:
     elsewhere adds its own), or None."""
     options: Mapping[str, object] = field(default_factory=dict)
     """What else was read (for messages and tests)."""
+    _pages: dict[Path, Path | None] = field(default_factory=dict, compare=False, repr=False)
+    """:meth:`page_source` answers so far."""
 
     def holds(self, path: Path) -> bool:
         """True when ``path`` (absolute) is under the source folder."""
@@ -286,6 +289,8 @@ class Site:
         directory URL) from ``x.md`` or ``x/index.md``; ``index.html`` from the folder's
         index source (``README.md`` for mdBook).
         """
+        if target in self._pages:
+            return self._pages[target]
         suffix = target.suffix.lower()
         candidates: list[Path] = []
         if suffix in self.generator.page_suffixes or suffix in self.generator.sources:
@@ -295,7 +300,8 @@ class Site:
                 candidates.extend(stem.parent / name for name in self.generator.index_sources)
         candidates.extend(target.with_name(target.name + s) for s in self.generator.sources)
         candidates.extend(target / name for name in self.generator.index_sources)
-        return next((c for c in candidates if c.is_file()), None)
+        found = self._pages[target] = next((c for c in candidates if _is_file(c)), None)
+        return found
 
     def _mounted(self, target: Path) -> tuple[Verdict, str] | None:
         if not self.mounts:
@@ -313,6 +319,13 @@ class Site:
                     where = _relative(source, self.root)
                     return "unknown", f"mounted from {where}, outside the site's folder"
         return None
+
+
+def _is_file(path: Path) -> bool:
+    try:
+        return path.is_file()
+    except OSError:  # a name too long, a folder not readable
+        return False
 
 
 def _virtual(
@@ -344,22 +357,33 @@ def _gitignored(target: Path, root: Path) -> bool:
         folder = folder.parent
     if folder != root and root not in folder.parents:
         return False
-    ignores: Ignores = repository_ignores(root)
-    current = root
-    for part in folder.relative_to(root).parts:
-        current = current / part
-        ignores = ignores.with_folder(current)
+    ignores = _ignores_at(root, folder)
     try:
         return ignores.ignored(target, False)
     except ValueError:  # outside the ignores' top
         return False
 
 
+@functools.lru_cache(maxsize=256)
+def _ignores_at(root: Path, folder: Path) -> Ignores:
+    """The ``.gitignore`` patterns in force in ``folder`` (under ``root``), read once."""
+    ignores = repository_ignores(root)
+    current = root
+    for part in folder.relative_to(root).parts:
+        current = current / part
+        ignores = ignores.with_folder(current)
+    return ignores
+
+
 # ---------------------------------------------------------------- reading configurations
 
 
-class _Lenient(yaml.SafeLoader):
-    """PyYAML's safe loader that reads unknown tags (``!!python/name:x``) as plain values."""
+_SafeLoader: type[yaml.SafeLoader] = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
+
+class _Lenient(_SafeLoader):  # type: ignore[valid-type,misc]
+    """PyYAML's safe loader (libyaml's when built) that reads unknown tags
+    (``!!python/name:x``) as plain values."""
 
 
 def _any_tag(loader: yaml.SafeLoader, suffix: str, node: yaml.Node) -> object:
@@ -662,15 +686,23 @@ class SiteFinder:
     def __init__(self) -> None:
         """Start with nothing known."""
         self._here: dict[Path, tuple[Site, ...]] = {}
+        self._of_folder: dict[Path, Site | None] = {}
 
     def site_of(self, path: Path) -> Site | None:
         """The nearest site whose source folder holds ``path`` (absolute), or None."""
         folder = path.parent
+        if folder in self._of_folder:
+            found = self._of_folder[folder]
+            # every file of a folder has the folder's site, but a source folder itself
+            # (path == site.source) is held by the site above it only
+            return found if found is None or found.holds(path) else None
+        found = None
         for parent in [folder, *folder.parents][:_MAX_PARENTS]:
-            for site in self._sites_at(parent):
-                if site.holds(path):
-                    return site
-        return None
+            found = next((site for site in self._sites_at(parent) if site.holds(folder)), None)
+            if found is not None:
+                break
+        self._of_folder[folder] = found
+        return found if found is None or found.holds(path) else None
 
     def _sites_at(self, folder: Path) -> tuple[Site, ...]:
         known = self._here.get(folder)
