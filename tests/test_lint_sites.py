@@ -210,3 +210,23 @@ def test_repeated_headings_are_numbered_per_style() -> None:
 )
 def test_content_the_linter_cannot_see(text: str, opaque: bool) -> None:
     assert (opaque_reason(text) is not None) is opaque
+
+
+def test_reference_definitions_no_reader_sees_are_not_judged(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    (docs / "r.md").write_text(
+        "# T\n\nUsed [a] and [text][B] and [c][].\n\n"
+        "[a]: gone-a.md\n[b]: gone-b.md\n[c]: gone-c.md\n"
+        "[unused]: gone-unused.md\n[dup]: gone-dup.md\n[dup]: other.md\n"
+        "[^1]: gone-footnote.md\n\nSee [dup] and [^1].\n"
+    )
+    # Used definitions are links; an unused one, one defined twice (generators keep
+    # different ones) and a footnote are not.
+    assert _lint(docs, monkeypatch=monkeypatch) == [
+        "docs/r.md:5:6: URL015",
+        "docs/r.md:6:6: URL015",
+        "docs/r.md:7:6: URL015",
+    ]

@@ -58,9 +58,11 @@ _AUTOLINK = re.compile(rf"<({scheme_name(32, 2)}:[^<>]{{0,{MAX_DESTINATION}}})>"
 # [label]: destination (a link reference definition), after up to 3 spaces and any
 # blockquote markers; the destination may start on the next line.
 _REFERENCE = re.compile(
-    r"^(?:[ ]{0,3}>)*[ ]{0,3}\[(?:[^\]\\\n]|\\.){1,999}\]:[ \t]*\n?[ \t]*(\S[^\n]*)",
+    r"^(?:[ ]{0,3}>)*[ ]{0,3}\[(?P<label>(?:[^\]\\\n]|\\.){1,999})\]:[ \t]*\n?[ \t]*"
+    r"(?P<destination>\S[^\n]*)",
     re.MULTILINE,
 )
+_BRACKETED = re.compile(r"\[((?:[^\[\]\\\n]|\\.){1,999})\]")
 # MyST: a role {name} right before a code span, and a target line "(label)=".
 _MYST_ROLE = re.compile(r"\{([A-Za-z][\w:+.-]{0,63})\}\Z")
 _MYST_TARGET = re.compile(r"^\(([^()\n]{1,200})\)=[ \t]*$", re.MULTILINE)
@@ -216,11 +218,36 @@ def _inline_links(text: str) -> Iterator[tuple[int, int]]:
 def _references(text: str) -> Iterator[tuple[int, int]]:
     """Yield the (start, end) of each link reference definition's destination."""
     for m in _REFERENCE.finditer(text):
-        start, end = _content(text, *m.span(1))
+        start, end = _content(text, *m.span("destination"))
         if text.startswith("<", start) and text[end - 1 : end] == ">" and end - start > 2:
             start, end = start + 1, end - 1
         if end > start:
             yield start, end
+
+
+def _unrendered_references(text: str) -> set[int]:
+    """Offsets of the reference definitions a reader never sees as a link: no text uses
+    their label, their label is defined twice (generators keep different ones), or they
+    are footnotes (``[^1]:``). Offsets are those of the definition's destination line."""
+    definitions: dict[str, list[int]] = {}
+    for m in _REFERENCE.finditer(text):
+        definitions.setdefault(_label_key(m.group("label")), []).append(m.start("destination"))
+    if not definitions:
+        return set()
+    used: dict[str, int] = {}
+    for m in _BRACKETED.finditer(text):
+        key = _label_key(m.group(1))
+        if key in definitions:
+            used[key] = used.get(key, 0) + 1
+    unrendered: set[int] = set()
+    for key, starts in definitions.items():
+        if key.startswith("^") or len(starts) > 1 or used.get(key, 0) <= len(starts):
+            unrendered.update(starts)
+    return unrendered
+
+
+def _label_key(label: str) -> str:
+    return " ".join(label.split()).casefold()
 
 
 def _autolinks(text: str) -> Iterator[tuple[int, int]]:
@@ -280,12 +307,19 @@ def extract_markdown(text: str, path: str, options: ExtractOptions) -> Extracted
     hidden = [] if options.include_verbatim else list(code)
     for start, end in html_blocks:
         hidden.extend(scan_html_region(builder, start, end))
+    unrendered = _unrendered_references(prose) if "]:" in prose else set()
     for finder, origin in (
         (_inline_links, "markdown-link"),
         (_references, "markdown-reference"),
         (_autolinks, "markdown-autolink"),
     ):
         for start, end in finder(prose):
+            # a definition no reader sees as a link is not judged as one (start - 1: <...>)
+            rendered = (
+                not unrendered
+                or origin != "markdown-reference"
+                or not (start in unrendered or start - 1 in unrendered)
+            )
             written = text[start:end]
             target = _decode(written)
             if TEMPLATE_PLACEHOLDER.search(target) and not is_relative(target):
@@ -293,7 +327,12 @@ def extract_markdown(text: str, path: str, options: ExtractOptions) -> Extracted
                 continue  # made at build time: the written text is not the link
             if link_scheme(target, options.schemes) is not None:
                 builder.add_link(start, end, origin, None if target == written else target)
-            elif origin != "markdown-autolink" and is_relative(target) and not _spaced(target):
+            elif (
+                origin != "markdown-autolink"
+                and rendered
+                and is_relative(target)
+                and not _spaced(target)
+            ):
                 builder.add_local(start, target, origin)
     return builder.document(builder.scan(mask(text, hidden)))
 
