@@ -71,6 +71,7 @@ EXPECTED: dict[str, tuple[list[str], list[str]]] = {
             "docs/intro.md:7:21: URL016",
             "docs/intro.md:7:44: URL015",
             "docs/intro.md:8:24: URL015",  # an inline HTML image
+            "docs/intro.md:9:54: URL016",  # /docs/api (routeBasePath) has no #gone
         ],
         ["docs/intro.md:5:41: URL017"],  # an MDX document
     ),

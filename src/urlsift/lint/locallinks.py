@@ -175,8 +175,10 @@ class LocalLinkChecker:
         relative = target.lstrip("/")
         if site.generator.name == "sphinx":
             return self._file_problem(written, [site.root / relative], fragment, site)
-        for base in site.served_folders():
-            candidate = Path(os.path.normpath(base / relative))
+        for prefix, base in site.served_folders():
+            if prefix and not (relative == prefix or relative.startswith(prefix + "/")):
+                continue
+            candidate = Path(os.path.normpath(base / relative[len(prefix) :].lstrip("/")))
             if _exists(candidate) or site.page_source(candidate) is not None:
                 problem = self._file_problem(written, [candidate], fragment, site)
                 return problem

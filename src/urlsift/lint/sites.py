@@ -226,6 +226,9 @@ class Site:
     elsewhere adds its own), or None."""
     options: Mapping[str, object] = field(default_factory=dict)
     """What else was read (for messages and tests)."""
+    route: str = ""
+    """The URL path the source folder is served under (Docusaurus' ``routeBasePath``,
+    ``docs`` by default), without slashes."""
     _pages: dict[Path, Path | None] = field(default_factory=dict, compare=False, repr=False)
     """:meth:`page_source` answers so far."""
 
@@ -269,9 +272,11 @@ class Site:
         sorted, at most ``limit``."""
         return sorted(_sources(self.source, suffixes, limit))
 
-    def served_folders(self) -> list[Path]:
-        """The folders whose files the site serves at its root (source, then static)."""
-        return [self.source, *(self.root / folder for folder in self.generator.static)]
+    def served_folders(self) -> list[tuple[str, Path]]:
+        """(URL path prefix, folder) of the folders whose files the site serves: the source
+        folder under :attr:`route`, then the static folders at the root."""
+        static = [("", self.root / folder) for folder in self.generator.static]
+        return [(self.route, self.source), *static]
 
     def url_folder(self, document: Path) -> Path | None:
         """The folder a browser resolves ``document``'s relative links from, when the
@@ -637,7 +642,29 @@ def _hugo(config: Path, root: Path) -> Site | None:
     )
 
 
-_DOCS_PATH = re.compile(r"\bdocs\s*:\s*\{[^{}]*?\bpath\s*:\s*(['\"])([^'\"\n]+)\1", re.S)
+_DOCS_OPEN = re.compile(r"\bdocs\s*:\s*\{")
+_PATH_KEY = re.compile(r"\bpath\s*:\s*(['\"`])([^'\"`\n]{1,300})\1")
+_ROUTE_KEY = re.compile(r"\brouteBasePath\s*:\s*(['\"`])([^'\"`\n]{0,300})\1")
+
+
+def _docs_path(text: str, key_pattern: re.Pattern[str] | None = None) -> str | None:
+    """The ``path`` of the first ``docs: {...}`` object of a Docusaurus configuration
+    (read as text: only a key at the object's own depth counts, never run)."""
+    for m in _DOCS_OPEN.finditer(text):
+        depth = 1
+        i = m.end()
+        while i < len(text) and depth:
+            c = text[i]
+            if c in "{[(":
+                depth += 1
+            elif c in "}])":
+                depth -= 1
+            elif depth == 1 and c == ("r" if key_pattern is not None else "p"):
+                key = (key_pattern or _PATH_KEY).match(text, i)
+                if key is not None and not text[i - 1 : i].isalnum():
+                    return key.group(2)
+            i += 1
+    return None
 
 
 def _docusaurus(config: Path, root: Path) -> Site:
@@ -645,9 +672,15 @@ def _docusaurus(config: Path, root: Path) -> Site:
         text = config.read_text(encoding="utf-8", errors="replace")
     except OSError:
         text = ""
-    m = _DOCS_PATH.search(text)
-    docs = m.group(2) if m is not None else "docs"
-    return Site(GENERATORS[4], config, root, (root / docs).resolve())
+    docs = _docs_path(text) or "docs"
+    route = _docs_path(text, _ROUTE_KEY)
+    return Site(
+        GENERATORS[4],
+        config,
+        root,
+        (root / docs).resolve(),
+        route=(route if route is not None else "docs").strip("/"),
+    )
 
 
 def _jekyll(config: Path, root: Path) -> Site:
