@@ -231,3 +231,31 @@ def test_reference_definitions_no_reader_sees_are_not_judged(
         "docs/r.md:6:6: URL015",
         "docs/r.md:7:6: URL015",
     ]
+
+
+@pytest.mark.parametrize(
+    ("name", "content"),
+    [
+        ("mkdocs.yml", b"\x00\xff\xfe binary \x00"),
+        ("mkdocs.yml", b"a: &a [*a, *a]\n" + b"b: [" * 5000),
+        ("book.toml", b"[book\nsrc = 3"),
+        ("conf.py", b"extensions = [" * 10000),
+        ("conf.py", b"\x00import os"),
+        ("hugo.json", b'{"contentDir": ' * 3000),
+        ("docusaurus.config.js", b"docs: {" * 5000 + b"path: '../x'"),
+        ("_config.yml", b"x" * (1 << 20) + b"\nsource: elsewhere\n"),
+    ],
+)
+def test_hostile_configs_are_data(
+    name: str, content: bytes, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    (tmp_path / name).write_bytes(content)
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    (docs / "a.md").write_text("# A\n\n[x](gone.md) [y](#a)\n")
+    (tmp_path / "a.md").write_text("# A\n\n[x](gone.md)\n")
+    SiteFinder().site_of((docs / "a.md").resolve())  # never raises
+    monkeypatch.chdir(tmp_path)
+    result = CliRunner().invoke(main, ["lint", "--no-cache", "."])
+    assert result.exit_code in (0, 1), result.output
+    assert "internal error" not in result.output

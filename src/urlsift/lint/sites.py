@@ -404,6 +404,20 @@ _Lenient.add_multi_constructor("!", _any_tag)
 _Lenient.add_multi_constructor("tag:", _any_tag)
 
 
+MAX_CONFIG_BYTES = 1 << 20
+"""Largest configuration file read (a larger one is read as empty: no site options)."""
+
+
+def _read_config(path: Path) -> str:
+    """The text of a configuration file ("" when unreadable or over the size bound)."""
+    try:
+        with path.open("rb") as stream:
+            data = stream.read(MAX_CONFIG_BYTES + 1)
+    except OSError:
+        return ""
+    return "" if len(data) > MAX_CONFIG_BYTES else data.decode("utf-8", errors="replace")
+
+
 def read_mapping(path: Path) -> dict[str, Any]:
     """The top-level mapping of a TOML, YAML or JSON configuration file ({} if unreadable).
 
@@ -411,7 +425,7 @@ def read_mapping(path: Path) -> dict[str, Any]:
     plain values.
     """
     try:
-        text = path.read_text(encoding="utf-8", errors="replace")
+        text = _read_config(path)
         if path.suffix == ".toml":
             data: object = tomllib.loads(text)
         elif path.suffix == ".json":
@@ -492,8 +506,8 @@ def _mkdocs(config: Path, root: Path) -> Site:
 def _hook_rewrites(path: Path) -> str | None:
     """Why a MkDocs hook module may add ids to pages (it is read, never run), or None."""
     try:
-        tree = ast.parse(path.read_text(encoding="utf-8", errors="replace"))
-    except (OSError, SyntaxError, ValueError):
+        tree = ast.parse(_read_config(path) or "\0")
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
         return f"the MkDocs hook {path.name} could not be read (it may rewrite pages)"
     for node in tree.body:
         if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef) and (
@@ -513,8 +527,8 @@ def _literal(node: ast.AST) -> object:
 def _sphinx(config: Path, root: Path) -> Site:
     """Read ``conf.py`` statically: assignments of literals to the names that matter."""
     try:
-        tree = ast.parse(config.read_text(encoding="utf-8", errors="replace"))
-    except (OSError, SyntaxError, ValueError, RecursionError):
+        tree = ast.parse(_read_config(config))
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
         tree = ast.Module(body=[], type_ignores=[])
     values: dict[str, object] = {}
     extensions: list[str] = []
@@ -650,7 +664,8 @@ _ROUTE_KEY = re.compile(r"\brouteBasePath\s*:\s*(['\"`])([^'\"`\n]{0,300})\1")
 def _docs_path(text: str, key_pattern: re.Pattern[str] | None = None) -> str | None:
     """The ``path`` of the first ``docs: {...}`` object of a Docusaurus configuration
     (read as text: only a key at the object's own depth counts, never run)."""
-    for m in _DOCS_OPEN.finditer(text):
+    i = 0
+    while (m := _DOCS_OPEN.search(text, i)) is not None:  # each character read once
         depth = 1
         i = m.end()
         while i < len(text) and depth:
@@ -668,10 +683,7 @@ def _docs_path(text: str, key_pattern: re.Pattern[str] | None = None) -> str | N
 
 
 def _docusaurus(config: Path, root: Path) -> Site:
-    try:
-        text = config.read_text(encoding="utf-8", errors="replace")
-    except OSError:
-        text = ""
+    text = _read_config(config)
     docs = _docs_path(text) or "docs"
     route = _docs_path(text, _ROUTE_KEY)
     return Site(
