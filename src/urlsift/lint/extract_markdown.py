@@ -58,8 +58,7 @@ _AUTOLINK = re.compile(rf"<({scheme_name(32, 2)}:[^<>]{{0,{MAX_DESTINATION}}})>"
 # [label]: destination (a link reference definition), after up to 3 spaces and any
 # blockquote markers; the destination may start on the next line.
 _REFERENCE = re.compile(
-    r"^(?:[ ]{0,3}>)*[ ]{0,3}\[(?P<label>(?:[^\]\\\n]|\\.){1,999})\]:[ \t]*\n?[ \t]*"
-    r"(?P<destination>\S[^\n]*)",
+    r"^(?:[ ]{0,3}>)*[ ]{0,3}\[(?:[^\]\\\n]|\\.){1,999}\]:[ \t]*\n?[ \t]*(\S[^\n]*)",
     re.MULTILINE,
 )
 _BRACKETED = re.compile(r"\[((?:[^\[\]\\\n]|\\.){1,999})\]")
@@ -218,7 +217,7 @@ def _inline_links(text: str) -> Iterator[tuple[int, int]]:
 def _references(text: str) -> Iterator[tuple[int, int]]:
     """Yield the (start, end) of each link reference definition's destination."""
     for m in _REFERENCE.finditer(text):
-        start, end = _content(text, *m.span("destination"))
+        start, end = _content(text, *m.span(1))
         if text.startswith("<", start) and text[end - 1 : end] == ">" and end - start > 2:
             start, end = start + 1, end - 1
         if end > start:
@@ -231,7 +230,9 @@ def _unrendered_references(text: str) -> set[int]:
     are footnotes (``[^1]:``). Offsets are those of the definition's destination line."""
     definitions: dict[str, list[int]] = {}
     for m in _REFERENCE.finditer(text):
-        definitions.setdefault(_label_key(m.group("label")), []).append(m.start("destination"))
+        head = text[m.start() : m.start(1)]  # [label]: and the space before the destination
+        label = head[head.index("[") + 1 : head.rindex("]:")]
+        definitions.setdefault(_label_key(label), []).append(m.start(1))
     if not definitions:
         return set()
     used: dict[str, int] = {}
