@@ -45,7 +45,7 @@ if sys.version_info >= (3, 11):
 else:  # pragma: no cover
     import tomli as tomllib  # type: ignore[import-not-found,unused-ignore]
 
-from .._walk import Ignores, repository_ignores
+from .walk import Ignores, repository_ignores
 
 Verdict = Literal["found", "unknown", "missing"]
 
