@@ -45,7 +45,7 @@ if sys.version_info >= (3, 11):
 else:  # pragma: no cover
     import tomli as tomllib  # type: ignore[import-not-found,unused-ignore]
 
-from .walk import Ignores, repository_ignores
+from pathspec import GitIgnoreSpec
 
 Verdict = Literal["found", "unknown", "missing"]
 
@@ -356,28 +356,28 @@ def _relative(path: Path, base: Path) -> str:
 
 
 def _gitignored(target: Path, root: Path) -> bool:
-    """True when the ``.gitignore`` files from the repository's top down say so."""
-    folder = target.parent
-    while folder != root and root in folder.parents and not folder.is_dir():
-        folder = folder.parent
-    if folder != root and root not in folder.parents:
+    """True when the ``.gitignore`` files say so: those of the folders from the
+    repository's top (or the site's folder outside a repository) down to the target's,
+    the deepest one that decides winning, as git does."""
+    top = next((p for p in [root, *root.parents][:_MAX_PARENTS] if (p / ".git").exists()), root)
+    if target.parent != top and top not in target.parents:
         return False
-    ignores = _ignores_at(root, folder)
-    try:
-        return ignores.ignored(target, False)
-    except ValueError:  # outside the ignores' top
-        return False
+    folders = [target.parent, *target.parent.parents]
+    for folder in folders[: folders.index(top) + 1]:
+        spec = _gitignore_spec(folder)
+        if spec is None:
+            continue
+        result = spec.check_file(target.relative_to(folder).as_posix())
+        if result.include is not None:
+            return bool(result.include)
+    return False
 
 
-@functools.lru_cache(maxsize=256)
-def _ignores_at(root: Path, folder: Path) -> Ignores:
-    """The ``.gitignore`` patterns in force in ``folder`` (under ``root``), read once."""
-    ignores = repository_ignores(root)
-    current = root
-    for part in folder.relative_to(root).parts:
-        current = current / part
-        ignores = ignores.with_folder(current)
-    return ignores
+@functools.lru_cache(maxsize=1024)
+def _gitignore_spec(folder: Path) -> GitIgnoreSpec | None:
+    """The patterns of ``folder/.gitignore`` (None: no such file), read once."""
+    text = _read_config(folder / ".gitignore")
+    return GitIgnoreSpec.from_lines(text.splitlines()) if text.strip() else None
 
 
 # ---------------------------------------------------------------- reading configurations
