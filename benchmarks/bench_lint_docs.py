@@ -1,9 +1,12 @@
 """Speed and precision of ``urlsift lint`` on real documentation trees (issue 17).
 
-Strategy: for each tree of ``../shared/corpora/docs`` (or the folders given), lint it as
+Strategy: for each tree of ``../shared/corpora/docs`` and for the whole folder (the last
+row, ``docs``: every tree in one run; or the folders given), lint it as
 the command line does (:func:`urlsift.lint.engine.lint_paths`, default settings, no
 network), fastest of ``--repeats`` runs, and report the size, the time, the seconds per MB
-and the number of findings with the default rules and with the opt-in ``RFC1738`` group.
+and the number of findings with the default rules and with the opt-in ``RFC1738`` group,
+and the share of a lint's CPU time spent finding and asking the site generators
+(``sites %``, :mod:`urlsift.lint.sites`).
 ``--rst-parser docutils`` (repeatable: ``--rst-parser urlsift --rst-parser docutils`` gives
 a row for each) lints with docutils deciding what is a link in reST (``rst-parser``).
 With ``--docutils`` it also times docutils alone parsing every ``.rst`` file of the tree,
@@ -19,7 +22,9 @@ from __future__ import annotations
 import argparse
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
@@ -27,6 +32,7 @@ from _report import print_columns, run_meta, write_report  # noqa: E402
 
 from urlsift.lint.config import build_settings  # noqa: E402
 from urlsift.lint.engine import lint_paths  # noqa: E402
+from urlsift.lint.sites import Site, SiteFinder  # noqa: E402
 
 RESULTS = HERE / "results" / "lint_docs.json"
 DOCS = HERE.parent.parent / "shared" / "corpora" / "docs"
@@ -51,6 +57,45 @@ def _lint_seconds(tree: Path, repeats: int, rst_parser: str) -> tuple[float, int
         best = min(best, time.perf_counter() - start)
     with_group = len(lint_paths([str(tree)], strict, cwd=tree).diagnostics)
     return best, found, with_group
+
+
+def _sites_share(tree: Path) -> float:
+    """Share of one lint's CPU time spent finding and asking site generators (issue 22).
+
+    :class:`~urlsift.lint.sites.SiteFinder` and :class:`~urlsift.lint.sites.Site` are
+    wrapped for one run with a process-time counter (the wrapping is undone after).
+    """
+    spent = [0.0]
+    depth = [0]  # only the outermost call is counted (judge_missing calls page_source)
+    originals = {
+        (SiteFinder, "site_of"): SiteFinder.site_of,
+        (Site, "judge_missing"): Site.judge_missing,
+        (Site, "page_source"): Site.page_source,
+    }
+
+    def counted(function: Callable[..., Any]) -> Callable[..., Any]:
+        def run(*args: Any) -> Any:
+            depth[0] += 1
+            start = time.process_time()
+            try:
+                return function(*args)
+            finally:
+                depth[0] -= 1
+                if not depth[0]:
+                    spent[0] += time.process_time() - start
+
+        return run
+
+    for (owner, name), function in originals.items():
+        setattr(owner, name, counted(function))
+    try:
+        start = time.process_time()
+        lint_paths([str(tree)], build_settings({"respect-gitignore": False}), cwd=tree)
+        total = time.process_time() - start
+    finally:
+        for (owner, name), function in originals.items():
+            setattr(owner, name, function)
+    return spent[0] / total if total else 0.0
 
 
 def _docutils_seconds(tree: Path) -> float | None:
@@ -87,19 +132,32 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     rst_parsers = args.rst_parser or ["urlsift"]
     trees = [tree.resolve() for tree in args.trees] or (
-        sorted(p for p in DOCS.iterdir() if p.is_dir()) if DOCS.is_dir() else []
+        [*sorted(p for p in DOCS.iterdir() if p.is_dir()), DOCS] if DOCS.is_dir() else []
     )
     if not trees:
         print("no tree to measure (../shared/corpora/docs is absent)")
         return 0
     started = time.time()
     rows: list[dict[str, object]] = []
-    table = [["tree", "rst-parser", "MB", "lint s", "s/MB", "findings", "+RFC1738", "docutils s"]]
+    table = [
+        [
+            "tree",
+            "rst-parser",
+            "MB",
+            "lint s",
+            "s/MB",
+            "findings",
+            "+RFC1738",
+            "sites %",
+            "docutils s",
+        ]
+    ]
     failed = False
     for tree, rst_parser in ((tree, p) for tree in trees for p in rst_parsers):
         size = _size(tree)
         seconds, found, with_group = _lint_seconds(tree, args.repeats, rst_parser)
         parse = _docutils_seconds(tree) if args.docutils else None
+        share = _sites_share(tree)
         per_mb = seconds / (size / MB)
         # Small trees: start-up costs. The docutils mode is measured, not held to the budget.
         failed |= rst_parser == "urlsift" and size >= MB and per_mb > MAX_SECONDS_PER_MB
@@ -112,6 +170,7 @@ def main(argv: list[str] | None = None) -> int:
                 "seconds_per_mb": round(per_mb, 3),
                 "findings": found,
                 "findings_with_rfc1738": with_group,
+                "sites_cpu_share": round(share, 4),
                 "docutils_parse_seconds": None if parse is None else round(parse, 3),
             }
         )
@@ -124,6 +183,7 @@ def main(argv: list[str] | None = None) -> int:
                 f"{per_mb:.3f}",
                 str(found),
                 str(with_group),
+                f"{100 * share:.1f}",
                 "-" if parse is None else f"{parse:.2f}",
             ]
         )

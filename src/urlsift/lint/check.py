@@ -67,9 +67,10 @@ BREAKAGE_RULES: dict[str, str] = {
 These defects are also reported by the ``RFC1738`` group's rules above (``URL001``,
 ``URL009``), so selecting both reports such a defect twice, once per point of view."""
 
-# A template placeholder such as {index} or {name} in https://{index}/simple/{name}: the
-# URL is a pattern, not a link, so only rules selected by name (the RFC1738 group) see it.
-_PLACEHOLDER = re.compile(r"\{[A-Za-z_][\w.-]{0,63}\}")
+# A template placeholder such as {index} or {name} in https://{index}/simple/{name}, or a
+# %NAME% variable a build substitutes: the URL is a pattern, not a link, so only rules
+# selected by name (the RFC1738 group) see it.
+_PLACEHOLDER = re.compile(r"\{[A-Za-z_][\w.-]{0,63}\}|%[A-Z][A-Z0-9_]{2,63}%")
 
 WHITESPACE_SENSITIVE_ORIGINS = frozenset(
     {"markdown-link", "markdown-autolink", "markdown-reference", "html-attribute", "man-macro"}

@@ -26,6 +26,7 @@ from .._model import Policy
 from .check import Suppressions, diagnose
 from .config import LintSettings, SettingsResolver
 from .extract import ExtractOptions, detect_format, extract_document
+from .findings import Extracted
 from .locallinks import LocalLinkChecker
 from .model import RULE_BY_CODE, Diagnostic, Finding
 from .walk import (
@@ -158,8 +159,8 @@ class _Run:
         self.suppressions: dict[str, Suppressions] = {}
         self.local = LocalLinkChecker(self._anchors_of)
 
-    def _anchors_of(self, path: Path) -> frozenset[str] | None:
-        """The anchors of a document that was not linted (a local link's target)."""
+    def _anchors_of(self, path: Path) -> Extracted | None:
+        """What a document that was not linted defines (a local link's target)."""
         return _anchors_of(path, self.settings_for(path.parent).max_file_size)
 
     def walk_options(self, folder: Path) -> WalkOptions:
@@ -296,12 +297,12 @@ def lint_stream(
     return run.finish({display: path})
 
 
-def _anchors_of(path: Path, max_file_size: int) -> frozenset[str] | None:
-    """The anchors of a document that was not linted (a local link's target)."""
+def _anchors_of(path: Path, max_file_size: int) -> Extracted | None:
+    """What a document that was not linted defines (a local link's target)."""
     content = read_document(path, max_file_size)
     if content.text is None:
         return None
-    return extract_document(content.text, str(path), detect_format(path.name)).anchors
+    return extract_document(content.text, str(path), detect_format(path.name))
 
 
 def _check_links(findings: Sequence[Finding], settings: LintSettings) -> list[Diagnostic]:

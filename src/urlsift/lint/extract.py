@@ -68,6 +68,7 @@ DocumentFormat = Literal["text", "markdown", "rst", "html", "man"]
 _SUFFIX_FORMATS: dict[str, DocumentFormat] = {
     ".md": "markdown",
     ".markdown": "markdown",
+    ".mdx": "markdown",
     ".mdown": "markdown",
     ".mkd": "markdown",
     ".rst": "rst",

@@ -39,7 +39,8 @@ from .findings import (
     link_scheme,
     mask,
 )
-from .slugs import heading_anchors, make_id, normalize_label
+from .sites import TEMPLATE_PLACEHOLDER, opaque_reason
+from .slugs import SLUG_STYLES, heading_anchors, heading_text, make_id, normalize_label
 
 MAX_DESTINATION = 2048
 """Longest link destination looked at, in characters (longer ones are left to the core)."""
@@ -60,10 +61,43 @@ _REFERENCE = re.compile(
     r"^(?:[ ]{0,3}>)*[ ]{0,3}\[(?:[^\]\\\n]|\\.){1,999}\]:[ \t]*\n?[ \t]*(\S[^\n]*)",
     re.MULTILINE,
 )
+_BRACKETED = re.compile(r"\[((?:[^\[\]\\\n]|\\.){1,999})\]")
 # MyST: a role {name} right before a code span, and a target line "(label)=".
 _MYST_ROLE = re.compile(r"\{([A-Za-z][\w:+.-]{0,63})\}\Z")
 _MYST_TARGET = re.compile(r"^\(([^()\n]{1,200})\)=[ \t]*$", re.MULTILINE)
 _ESCAPED = re.compile(r"\\([!-/:-@\[-`{-~])")
+# Anchors generators make besides heading slugs. Raw HTML inside a paragraph: any
+# element's id, an <a name>.
+_INLINE_ID = re.compile(
+    r"<[A-Za-z][\w-]{0,30}\s[^<>]{0,1000}?(?<=[\s\"'])(?:id|name)[ \t]*=[ \t]*"
+    r"(?:\"([^\"<>]{1,200})\"|'([^'<>]{1,200})'|([^\s\"'=<>`]{1,200}))",
+    re.IGNORECASE,
+)
+# Raw HTML inside a paragraph: a tag's src or href (an image, a stylesheet, a link).
+_INLINE_TAG = re.compile(r"<[A-Za-z][\w-]{0,30}(?=[\s/>])[^<>]{0,2000}>")
+_ATTRIBUTE_VALUE = r"(?:\"([^\"<>]{1,2048})\"|'([^'<>]{1,2048})'|([^\s\"'=<>`]{1,2048}))"
+_INLINE_URL = re.compile(rf"(?<=[\s\"'])(?:src|href)[ \t]*=[ \t]*{_ATTRIBUTE_VALUE}", re.IGNORECASE)
+# An attribute list (Python-Markdown attr_list, kramdown IAL, Goldmark and Pandoc
+# attributes): {#id}, {: #id .cls}, { id="x" }, after a heading, a paragraph, a span, a fence.
+_ATTRIBUTE = (
+    r"(?:[#.][\w:.-]{1,200}|[\w-]{1,64}=(?:\"[^\"\n]{0,200}\"|'[^'\n]{0,200}'|[^\s{}]{1,200}))"
+)
+_ATTRIBUTE_LIST = re.compile(
+    rf"(?<!\{{)\{{:?[ \t]*({_ATTRIBUTE}(?:[ \t]+{_ATTRIBUTE}){{0,20}})[ \t]*\}}(?!\}})"
+)
+_ATTRIBUTE_ID = re.compile(r"(?:^|\s)(?:#([\w:.-]+)|id=(?:\"([^\"]*)\"|'([^']*)'|(\S+)))")
+# Footnotes: a definition [^label]: and references [^label].
+_FOOTNOTE = re.compile(r"\[\^([^\]\s]{1,200})\](:?)")
+_FOOTNOTE_IDS = (
+    "fn:{}",
+    "fnref:{}",
+    "fn-{}",
+    "fnref-{}",
+    "user-content-fn-{}",
+    "user-content-fnref-{}",
+)
+# A definition list's term: a line followed (after at most one blank line) by ": text".
+_TERM = re.compile(r"^([^\s:>|][^\n]{0,300})\n(?:[ \t]*\n)?[ \t]{0,3}:[ \t]+\S", re.MULTILINE)
 
 
 def _code_spans(text: str) -> Iterator[tuple[int, int]]:
@@ -190,6 +224,33 @@ def _references(text: str) -> Iterator[tuple[int, int]]:
             yield start, end
 
 
+def _unrendered_references(text: str) -> set[int]:
+    """Offsets of the reference definitions a reader never sees as a link: no text uses
+    their label, their label is defined twice (generators keep different ones), or they
+    are footnotes (``[^1]:``). Offsets are those of the definition's destination line."""
+    definitions: dict[str, list[int]] = {}
+    for m in _REFERENCE.finditer(text):
+        head = text[m.start() : m.start(1)]  # [label]: and the space before the destination
+        label = head[head.index("[") + 1 : head.rindex("]:")]
+        definitions.setdefault(_label_key(label), []).append(m.start(1))
+    if not definitions:
+        return set()
+    used: dict[str, int] = {}
+    for m in _BRACKETED.finditer(text):
+        key = _label_key(m.group(1))
+        if key in definitions:
+            used[key] = used.get(key, 0) + 1
+    unrendered: set[int] = set()
+    for key, starts in definitions.items():
+        if key.startswith("^") or len(starts) > 1 or used.get(key, 0) <= len(starts):
+            unrendered.update(starts)
+    return unrendered
+
+
+def _label_key(label: str) -> str:
+    return " ".join(label.split()).casefold()
+
+
 def _autolinks(text: str) -> Iterator[tuple[int, int]]:
     """Yield the (start, end) of each ``<scheme:...>`` autolink's URL (not ``<URL:...>``)."""
     for m in _AUTOLINK.finditer(text):
@@ -227,32 +288,103 @@ def extract_markdown(text: str, path: str, options: ExtractOptions) -> Extracted
         span = (index.line_start(first + 1), _region_end(index, last))
         if token.type in _CODE_TOKENS:
             code.append(span)
+            if token.info:
+                _attribute_ids(builder, token.info)
         elif token.type == "html_block":
             html_blocks.append(span)
         elif token.type == "inline" and heading:
             builder.anchors.update(heading_anchors(token.content, seen))
         heading = token.type == "heading_open"
-    spans = list(_code_spans(mask(text, [*code, *html_blocks])))
-    _myst(builder, mask(text, [*code, *html_blocks]), spans)
+    blocks = mask(text, [*code, *html_blocks])
+    spans = list(_code_spans(blocks))
+    _myst(builder, blocks, spans)
     code.extend(spans)
+    prose = mask(blocks, spans)  # no code, no HTML block
+    builder.opaque = opaque_reason(prose) or next(
+        (r for r in (opaque_reason(text[s:e]) for s, e in html_blocks) if r), None
+    )
+    _generated_anchors(builder, prose)
     # Links are never looked for in code; the core scans code only with verbatim text.
     hidden = [] if options.include_verbatim else list(code)
     for start, end in html_blocks:
         hidden.extend(scan_html_region(builder, start, end))
-    prose = mask(text, [*code, *html_blocks])
+    unrendered = _unrendered_references(prose) if "]:" in prose else set()
     for finder, origin in (
         (_inline_links, "markdown-link"),
         (_references, "markdown-reference"),
         (_autolinks, "markdown-autolink"),
     ):
         for start, end in finder(prose):
+            # a definition no reader sees as a link is not judged as one (start - 1: <...>)
+            rendered = (
+                not unrendered
+                or origin != "markdown-reference"
+                or not (start in unrendered or start - 1 in unrendered)
+            )
             written = text[start:end]
             target = _decode(written)
+            if TEMPLATE_PLACEHOLDER.search(target) and not is_relative(target):
+                hidden.append((max(0, start - 1), min(len(text), end + 1)))
+                continue  # made at build time: the written text is not the link
             if link_scheme(target, options.schemes) is not None:
                 builder.add_link(start, end, origin, None if target == written else target)
-            elif origin != "markdown-autolink" and is_relative(target):
+            elif (
+                origin != "markdown-autolink"
+                and rendered
+                and is_relative(target)
+                and not _spaced(target)
+            ):
                 builder.add_local(start, target, origin)
     return builder.document(builder.scan(mask(text, hidden)))
+
+
+def _spaced(target: str) -> bool:
+    """True for a relative target with whitespace: CommonMark makes it no link (prose),
+    unless a template placeholder (``{{ x | f }}``) holds it."""
+    return any(c.isspace() for c in target) and not TEMPLATE_PLACEHOLDER.search(target)
+
+
+def _attribute_ids(builder: FindingBuilder, text: str) -> None:
+    """Add the ids of the attribute lists in ``text``."""
+    for m in _ATTRIBUTE_LIST.finditer(text):
+        for attribute in _ATTRIBUTE_ID.finditer(m.group(1)):
+            anchor = next(g for g in attribute.groups() if g is not None)
+            builder.anchors.add(anchor)
+
+
+def _generated_anchors(builder: FindingBuilder, prose: str) -> None:
+    """Add the anchors generators make besides heading slugs, from the prose (no code).
+
+    Raw HTML ids and names inside paragraphs, attribute lists, footnotes (the ids
+    Python-Markdown and kramdown give, ``fn:x``/``fnref:x``, Goldmark's numbered
+    ``fn:1``, and GitHub/remark's ``user-content-fn-x``) and definition list terms (Hugo's
+    ``autoDefinitionTermID``, in each slug style).
+    """
+    if "<" in prose:
+        for m in _INLINE_ID.finditer(prose):
+            builder.anchors.add(html.unescape(next(g for g in m.groups() if g is not None)))
+        for tag in _INLINE_TAG.finditer(prose):
+            for m in _INLINE_URL.finditer(prose, tag.start(), tag.end()):
+                group = next(i for i in (1, 2, 3) if m.group(i) is not None)
+                target = html.unescape(m.group(group)).strip()
+                if target and is_relative(target) and not _spaced(target):
+                    builder.add_local(m.start(group), target, "html-attribute")
+    if "{" in prose:
+        _attribute_ids(builder, prose)
+    if "[^" in prose:
+        numbers: dict[str, int] = {}
+        for m in _FOOTNOTE.finditer(prose):
+            label = m.group(1)
+            if not m.group(2):
+                numbers.setdefault(label, len(numbers) + 1)
+        for label in {m.group(1) for m in _FOOTNOTE.finditer(prose)}:
+            names = {label, str(numbers.get(label, 0)), label.lower()}
+            for name in names:
+                builder.anchors.update(form.format(name) for form in _FOOTNOTE_IDS)
+    if ":" in prose:
+        for m in _TERM.finditer(prose):
+            text = heading_text(m.group(1))
+            builder.anchors.update(slugify(text) for _, slugify, _ in SLUG_STYLES)
 
 
 def _myst(builder: FindingBuilder, text: str, spans: list[tuple[int, int]]) -> None:

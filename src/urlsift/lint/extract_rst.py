@@ -35,7 +35,15 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-from .findings import Extracted, ExtractOptions, FindingBuilder, LineIndex, link_scheme, mask
+from .findings import (
+    Extracted,
+    ExtractOptions,
+    FindingBuilder,
+    LineIndex,
+    is_relative,
+    link_scheme,
+    mask,
+)
 from .slugs import make_id, normalize_label
 
 MAX_TARGET = 2048
@@ -207,7 +215,15 @@ def _continuation(lines: list[str], first: int, base: int, limit: int) -> int:
 
 def _targets(text: str, index: LineIndex, lines: list[str]) -> Iterator[tuple[int, int]]:
     """Yield the (start, end) of each explicit target's URI (possibly over several lines)."""
+    for _, start, end in _targets_kind(text, index, lines):
+        yield start, end
+
+
+def _targets_kind(text: str, index: LineIndex, lines: list[str]) -> Iterator[tuple[str, int, int]]:
+    """Yield (kind, start, end) of each explicit target's URI: ``rst-image`` for an image
+    or figure, ``rst-target`` for a named or anonymous target."""
     for m in _TARGET.finditer(text):
+        kind = "rst-target" if m.group("label") is not None or "__" in m.group() else "rst-image"
         line_no = index.position(m.start())[0]  # 1-based: also the 0-based next line
         base = len(m.group(1).expandtabs())
         end_line = _continuation(lines, line_no, base, MAX_TARGET)
@@ -220,7 +236,7 @@ def _targets(text: str, index: LineIndex, lines: list[str]) -> Iterator[tuple[in
             continue
         start += len(content) - len(content.lstrip())
         end = start + len(content.strip())
-        yield start, end
+        yield kind, start, end
 
 
 def _options(
@@ -253,8 +269,33 @@ def _options(
             i += 1
 
 
-def _anchors(lines: list[str]) -> Iterator[str]:
-    """Yield the ids of the section titles (a text line over a punctuation underline)."""
+_TITLE_MARKUP = re.compile(
+    r"``(.+?)``|\*\*(.+?)\*\*|\*(.+?)\*|`([^`<]+?)(?:\s*<[^>]*>)?`_{0,2}|\\(.)"
+)
+
+
+_UNESCAPE = re.compile(r"\\(.)")
+
+
+def _title_text(title: str) -> str:
+    """A section title's text as docutils names it (inline markup and escapes removed)."""
+    return _TITLE_MARKUP.sub(lambda m: next(g for g in m.groups() if g is not None), title)
+
+
+def _named_references(
+    builder: FindingBuilder, references: list[tuple[int, str]], names: set[str]
+) -> None:
+    """Record each `` `Name`_ `` reference whose name the document does not define (a
+    section title, an explicit or embedded target: docutils' "Unknown target name") as a
+    local link that :mod:`.locallinks` reports."""
+    for start, name in references:
+        if name and normalize_label(_UNESCAPE.sub(r"\1", name)) not in names:
+            builder.add_local(start, name, "rst-name")
+
+
+def _anchors(lines: list[str], names: set[str] | None = None) -> Iterator[str]:
+    """Yield the ids of the section titles (a text line over a punctuation underline);
+    their reference names are added to ``names``."""
     for i in range(1, len(lines)):
         if not lines[i][:1] or lines[i][0].isalnum() or lines[i][0].isspace():
             continue
@@ -264,6 +305,8 @@ def _anchors(lines: list[str]) -> Iterator[str]:
             continue
         if _UNDERLINE.match(lines[i - 1]) or len(lines[i].rstrip()) < min(len(title), 4):
             continue
+        if names is not None:
+            names.add(normalize_label(_title_text(title)))
         anchor = make_id(title)
         if anchor:
             yield anchor
@@ -298,39 +341,55 @@ def extract_rst(text: str, path: str, options: ExtractOptions) -> Extracted:
         roles.append(m.span())
         builder.add_role(m.group("name"), m.group("content"), m.start("content"))
     step = mask(step, [*markup, *roles])
+    references: list[tuple[int, str]] = []  # `Name`_ (offset of the name, the name)
     for m in _INTERPRETED.finditer(step):
         if m.group("reference") is None:
             markup.append(m.span())
             continue
+        if m.group("reference") == "_" and not m.group().rstrip("_").endswith(">`"):
+            references.append((m.start() + 1, m.group()[1:].rstrip("_")[:-1]))
         # A reference's label is masked; an embedded <URI> and the opening backtick stay
         # for _embedded.
         label = m.group()
         angle = label.rfind("<") if label.rstrip("_").endswith(">`") else -1
         markup.append((m.start() + 1, m.start() + angle if angle > 0 else m.end()))
+    option_names: set[str] = set()  # a directive's :name: option names it
     for name, start, end, value_start, value_end in _options(blocks_masked, index, lines):
         markup.append((start, end))
+        if name == "name" and value_end > value_start:
+            option_names.add(normalize_label(text[value_start:value_end]))
         if name == "target" and value_end > value_start:
             target = text[value_start:value_end]
             if link_scheme(target, options.schemes) is not None:
                 builder.add_link(value_start, value_end, "rst-target")
     prose = mask(text, [*code, *markup])
+    names = option_names  # reference names the document defines (docutils: per document)
     for m in _TARGET.finditer(prose):
         label = m.group("label")
-        if (
-            label is not None
-            and not text[m.end() : index.line_end(index.position(m.end())[0])].strip()
-        ):
-            name = normalize_label(label.strip("`"))
+        if label is None:
+            continue
+        name = normalize_label(label.strip("`"))
+        names.add(name)
+        if not text[m.end() : index.line_end(index.position(m.end())[0])].strip():
             builder.labels.add(name)
             builder.anchors.add(make_id(name))
-    builder.anchors.update(_anchors(lines))
-    for finder, origin in (
-        (_embedded(prose), "rst-link"),
-        (_targets(prose, index, lines), "rst-target"),
-    ):
-        for start, end in finder:
-            written = text[start:end]
-            target = "".join(written.split())
-            if link_scheme(target, options.schemes) is not None:
-                builder.add_link(start, end, origin, None if target == written else target)
+    titles = list(_anchors(lines, names))
+    builder.anchors.update(titles)
+    spans = [("rst-link", start, end) for start, end in _embedded(prose)]
+    for kind, start, end in [*spans, *_targets_kind(prose, index, lines)]:
+        written = text[start:end]
+        target = "".join(written.split())
+        if link_scheme(target, options.schemes) is not None:
+            origin = "rst-target" if kind == "rst-image" else kind
+            builder.add_link(start, end, origin, None if target == written else target)
+        elif kind != "rst-target" and is_relative(target) and not target.endswith("_"):
+            builder.add_local(start, target, kind)  # a document or an image
+        elif kind == "rst-link" and target.endswith("_") and not target.endswith("__"):
+            references.append((start, " ".join(written.split())[:-1].strip("`")))
+        if kind == "rst-link":  # `name <uri>`_ also defines the name
+            label_end = text.rfind("<", 0, start)
+            label_start = text.rfind("`", 0, label_end)
+            if 0 <= label_start < label_end and text[end : end + 3] == ">`_":
+                names.add(normalize_label(text[label_start + 1 : label_end]))
+    _named_references(builder, references, names)
     return builder.document(builder.scan(mask(text, markup) if options.include_verbatim else prose))

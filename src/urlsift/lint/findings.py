@@ -187,6 +187,9 @@ class Extracted:
     """True when the parser asked for could not read the document and urlsift's own
     extractor's findings stand instead (``--rst-parser docutils`` on a document docutils
     fails on)."""
+    opaque: str | None = None
+    """Why the document may define anchors the linter cannot see (a shortcode, an include,
+    an MDX component: :data:`~.sites.OPAQUE_CONTENT`), or None: its anchors are all known."""
 
 
 class FindingBuilder:
@@ -204,6 +207,7 @@ class FindingBuilder:
         self.local_links: list[tuple[int, LocalLink]] = []
         self.anchors: set[str] = set()
         self.labels: set[str] = set()
+        self.opaque: str | None = None
 
     def add_local(self, start: int, target: str, origin: str) -> None:
         """Record a relative link whose target is written from ``text[start]`` on."""
@@ -231,7 +235,13 @@ class FindingBuilder:
     def document(self, findings: list[Finding]) -> Extracted:
         """Return the document's findings with its local links and anchors."""
         local = tuple(link for _, link in sorted(self.local_links, key=lambda item: item[0]))
-        return Extracted(findings, local, frozenset(self.anchors), frozenset(self.labels))
+        return Extracted(
+            findings,
+            local,
+            frozenset(self.anchors),
+            frozenset(self.labels),
+            opaque=self.opaque,
+        )
 
     def _finding(self, url: Url, start: int, end: int, origin: str) -> Finding:
         line, column = self.index.position(start)

@@ -28,53 +28,78 @@ A target document that was not linted is read to learn its anchors (once per fil
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable, Iterable
 from pathlib import Path
 from urllib.parse import unquote
 
 from .findings import Extracted, LocalLink
 from .model import RULE_BY_CODE, Diagnostic
+from .sites import TEMPLATE_PLACEHOLDER, Site, SiteFinder
 
 DOCUMENT_SUFFIXES = frozenset(
-    {".md", ".markdown", ".rst", ".rest", ".txt", ".html", ".htm", ".xhtml"}
+    {".md", ".markdown", ".mdx", ".rst", ".rest", ".txt", ".html", ".htm", ".xhtml"}
 )
-"""Suffixes of the files a missing-file diagnostic is given for."""
+"""Suffixes of the documents a missing-file diagnostic is given for."""
 
-_ANCHORED_SUFFIXES = frozenset({".md", ".markdown", ".rst", ".rest", ".html", ".htm", ".xhtml"})
+MEDIA_SUFFIXES = frozenset(
+    {".png", ".jpg", ".jpeg", ".gif", ".svg", ".webp", ".avif", ".ico", ".bmp", ".css"}
+)
+"""Suffixes of the images and stylesheets a missing-file diagnostic is given for."""
+
+_ANCHORED_SUFFIXES = frozenset(
+    {".md", ".markdown", ".mdx", ".rst", ".rest", ".html", ".htm", ".xhtml"}
+)
 _DOC_SUFFIXES = (".rst", ".md", ".txt")
 _SPHINX_LABELS = frozenset({"genindex", "modindex", "py-modindex", "search"})
-_MAX_PARENTS = 32
+_MAX_PROJECT_FILES = 20_000
 
-AnchorReader = Callable[[Path], "frozenset[str] | None"]
-"""Reads a document that was not linted and returns its anchors (None: unreadable)."""
+DocumentReader = Callable[[Path], "Extracted | None"]
+"""Reads a document that was not linted and returns what it defines (None: unreadable)."""
+
+Problem = tuple[str, str]
+"""A rule code (``URL015``, ``URL016``, or ``URL017`` for a link not judged) and a message."""
+
+
+class _Known:
+    """The anchors of a document and why they may be incomplete."""
+
+    __slots__ = ("anchors", "opaque")
+
+    def __init__(self, anchors: Iterable[str], opaque: str | None) -> None:
+        self.anchors = frozenset(anchor.lower() for anchor in anchors)
+        self.opaque = opaque
 
 
 class LocalLinkChecker:
     """Checks the local links of the documents of one run."""
 
-    def __init__(self, read_anchors: AnchorReader) -> None:
-        """Prepare a check; ``read_anchors`` reads documents that were not linted."""
-        self._read_anchors = read_anchors
-        self._anchors: dict[Path, frozenset[str] | None] = {}
+    def __init__(self, read_document: DocumentReader) -> None:
+        """Prepare a check; ``read_document`` reads documents that were not linted."""
+        self._read = read_document
+        self._known: dict[Path, _Known | None] = {}
         self._documents: list[tuple[Path, str, Extracted]] = []
         self._labels: set[str] = set()
-        self._roots: dict[Path, tuple[Path, bool] | None] = {}
+        self._sites = SiteFinder()
+        self._site_labels: dict[Path, frozenset[str]] = {}
 
     def add(self, path: Path, display: str, document: Extracted) -> None:
         """Add a linted document (its anchors and labels become known)."""
-        self._anchors[path.resolve()] = _folded(document.anchors)
+        self._known[path.resolve()] = _Known(document.anchors, document.opaque)
         self._labels |= document.labels
         if document.local_links:
             self._documents.append((path, display, document))
 
     def diagnostics(self) -> list[Diagnostic]:
-        """Return the ``URL015``/``URL016`` diagnostics of every document added."""
+        """Return the ``URL015``/``URL016``/``URL017`` diagnostics of every document added."""
         out: list[Diagnostic] = []
         for path, display, document in self._documents:
+            absolute = Path(os.path.abspath(path))
+            site = self._sites.site_of(absolute)
             for link in document.local_links:
-                message = self._problem(path, link)
-                if message is not None:
-                    code, text = message
+                problem = self._problem(absolute, site, link)
+                if problem is not None:
+                    code, text = problem
                     rule = RULE_BY_CODE[code]
                     out.append(
                         Diagnostic(
@@ -83,83 +108,172 @@ class LocalLinkChecker:
                     )
         return out
 
-    def _problem(self, path: Path, link: LocalLink) -> tuple[str, str] | None:
+    def _problem(self, path: Path, site: Site | None, link: LocalLink) -> Problem | None:
+        if TEMPLATE_PLACEHOLDER.search(link.target):
+            return _unjudged(
+                link.target, "a template placeholder: the target is made at build time"
+            )
         if link.origin in ("rst-ref", "rst-doc"):
-            project = self._sphinx_root(path.parent.resolve())
-            if project is None or ":" in link.target:
-                return None
-            root, intersphinx = project
-            if link.origin == "rst-doc":
-                return self._doc_problem(path, root, link.target)
-            label = " ".join(link.target.split()).lower()
-            if intersphinx or label in _SPHINX_LABELS or label in self._labels:
-                return None
+            return self._role_problem(path, site, link)
+        if link.origin == "rst-name":  # the extractor found no such name in the document
+            if site is not None and site.options.get("prolog"):
+                # Sphinx adds conf.py's rst_prolog and rst_epilog to every document.
+                return _unjudged(link.target, "conf.py's rst_prolog or rst_epilog may define it")
             return "URL016", (
-                f"{link.target}: no label {label!r} (`.. _{label}:`, MyST `({label})=`) "
-                "in the documents linted"
+                f"{link.target}: no target, title or link named {link.target!r} in this document"
             )
         target, _, fragment = link.target.partition("#")
         target = unquote(target.partition("?")[0])
         if not target:
-            anchors = self._anchors.get(path.resolve())
-            return _anchor_problem(link.target, fragment, anchors, "this document")
+            return self._anchor_problem(link.target, fragment, path, "this document")
         if target.startswith("/"):
-            return None
-        resolved = path.parent / target
-        suffix = resolved.suffix.lower()
-        if not resolved.exists():
-            if suffix in DOCUMENT_SUFFIXES:
-                return "URL015", f"{link.target}: no file {target!r} next to this document"
-            return None
-        if not fragment or suffix not in _ANCHORED_SUFFIXES or not resolved.is_file():
-            return None
-        return _anchor_problem(link.target, fragment, self._anchors_of(resolved), target)
+            return self._absolute_problem(link.target, target, fragment, site)
+        bases = [path.parent]
+        url_folder = None if site is None else site.url_folder(path)
+        if url_folder is not None:
+            bases.append(url_folder)
+        return self._file_problem(link.target, [base / target for base in bases], fragment, site)
 
-    def _sphinx_root(self, folder: Path) -> tuple[Path, bool] | None:
-        """The Sphinx source root above ``folder`` and whether it uses intersphinx."""
-        if folder in self._roots:
-            return self._roots[folder]
-        found: tuple[Path, bool] | None = None
-        for parent in [folder, *folder.parents][:_MAX_PARENTS]:
-            conf = parent / "conf.py"
-            if conf.is_file():
-                try:
-                    intersphinx = "intersphinx" in conf.read_text(
-                        encoding="utf-8", errors="replace"
-                    )
-                except OSError:
-                    intersphinx = True  # unknown: do not judge labels
-                found = (parent, intersphinx)
+    def _file_problem(
+        self, written: str, candidates: list[Path], fragment: str, site: Site | None
+    ) -> Problem | None:
+        """Judge a link that may reach one of ``candidates`` (the first that exists wins)."""
+        target = written.partition("#")[0]
+        unknown: str | None = None
+        found: Path | None = None
+        for candidate in candidates:
+            resolved = Path(os.path.normpath(candidate))
+            if _exists(resolved):
+                found = resolved
                 break
-        self._roots[folder] = found
-        return found
+            if site is not None:
+                verdict, reason = site.judge_missing(resolved)
+                if verdict == "found":
+                    found = site.page_source(resolved) or resolved
+                    break
+                if verdict == "unknown" and unknown is None:
+                    unknown = reason
+        if found is None:
+            if unknown is not None:
+                return _unjudged(written, unknown)
+            suffix = Path(os.path.normpath(candidates[0])).suffix.lower()
+            if suffix in DOCUMENT_SUFFIXES or suffix in MEDIA_SUFFIXES:
+                what = "image or stylesheet" if suffix in MEDIA_SUFFIXES else "file"
+                return "URL015", f"{written}: no {what} {target!r} next to this document"
+            return None
+        if not fragment or found.suffix.lower() not in _ANCHORED_SUFFIXES or not found.is_file():
+            return None
+        return self._anchor_problem(written, fragment, found, target)
 
-    def _doc_problem(self, path: Path, root: Path, target: str) -> tuple[str, str] | None:
-        base = root / target.lstrip("/") if target.startswith("/") else path.parent / target
+    def _absolute_problem(
+        self, written: str, target: str, fragment: str, site: Site | None
+    ) -> Problem | None:
+        """A site-absolute path: judged from the source root for Sphinx; elsewhere found in
+        the source or static folders, else not judged (a base URL may add a prefix)."""
+        if site is None:
+            return _unjudged(written, "a site-absolute path: the site's root URL is not known")
+        relative = target.lstrip("/")
+        if site.generator.name == "sphinx":
+            return self._file_problem(written, [site.root / relative], fragment, site)
+        for prefix, base in site.served_folders():
+            if prefix and not (relative == prefix or relative.startswith(prefix + "/")):
+                continue
+            candidate = Path(os.path.normpath(base / relative[len(prefix) :].lstrip("/")))
+            if _exists(candidate) or site.page_source(candidate) is not None:
+                problem = self._file_problem(written, [candidate], fragment, site)
+                return problem
+        return _unjudged(
+            written,
+            "a site-absolute path found in no source or static folder "
+            "(the site's base URL may add a prefix)",
+        )
+
+    def _role_problem(self, path: Path, site: Site | None, link: LocalLink) -> Problem | None:
+        """``:doc:`` and ``:ref:``: judged inside a Sphinx project only."""
+        if site is None or site.generator.name != "sphinx" or ":" in link.target:
+            return None
+        if link.origin == "rst-doc":
+            return self._doc_problem(path, site, link.target)
+        label = " ".join(link.target.split()).lower()
+        if site.options.get("intersphinx") or label in _SPHINX_LABELS or label in self._labels:
+            return None
+        if label in self._project_labels(site):  # defined in a document not linted
+            return None
+        return "URL016", (
+            f"{link.target}: no label {label!r} (`.. _{label}:`, MyST `({label})=`) "
+            "in the documents linted"
+        )
+
+    def _project_labels(self, site: Site) -> frozenset[str]:
+        """The labels of every source of a Sphinx project (read once, when a label is not
+        among the documents linted: linting a subfolder must judge as linting it all)."""
+        known = self._site_labels.get(site.root)
+        if known is None:
+            labels: set[str] = set()
+            for source in site.source_files(_DOC_SUFFIXES, _MAX_PROJECT_FILES):
+                key = source.resolve()
+                if key in self._known:  # linted: its labels are in self._labels already
+                    continue
+                document = self._read(source)
+                if document is not None:
+                    labels |= document.labels
+            known = self._site_labels[site.root] = frozenset(labels)
+        return known
+
+    def _doc_problem(self, path: Path, site: Site, target: str) -> Problem | None:
+        written = target
+        base = site.root / target.lstrip("/") if target.startswith("/") else path.parent / target
+        base = Path(os.path.normpath(base))
         if base.is_file() or any(
             base.with_name(base.name + suffix).is_file() for suffix in _DOC_SUFFIXES
         ):
             return None
-        return "URL015", f"{target}: no document {target!r} (:doc: tries .rst, .md, .txt)"
+        verdict, reason = site.judge_missing(base)
+        if verdict == "found":
+            return None
+        if verdict == "unknown":
+            return _unjudged(written, reason)
+        if site.page_writers:  # a :doc: names a page: any extension may write it
+            names = ", ".join(site.page_writers)
+            return _unjudged(written, f"a page the extension {names} may write at build time")
+        return "URL015", f"{written}: no document {written!r} (:doc: tries .rst, .md, .txt)"
 
-    def _anchors_of(self, path: Path) -> frozenset[str] | None:
+    def _anchor_problem(
+        self, written: str, fragment: str, document: Path, where: str
+    ) -> Problem | None:
+        if not fragment:
+            return None
+        known = self._known_of(document)
+        if known is None:
+            return None
+        wanted = unquote(fragment)
+        if wanted.lower() in known.anchors or fragment.lower() in known.anchors:
+            return None
+        if known.opaque is not None:
+            return _unjudged(written, f"{where} holds {known.opaque}, which may define the anchor")
+        return "URL016", f"{written}: no anchor '#{wanted}' in {where}"
+
+    def _known_of(self, path: Path) -> _Known | None:
         key = path.resolve()
-        if key not in self._anchors:
-            anchors = self._read_anchors(path)
-            self._anchors[key] = None if anchors is None else _folded(anchors)
-        return self._anchors[key]
+        if key not in self._known:
+            document = self._read(path)
+            self._known[key] = (
+                None if document is None else _Known(document.anchors, document.opaque)
+            )
+        known = self._known[key]
+        if known is not None and known.opaque is None:
+            site = self._sites.site_of(key)
+            if site is not None and site.open_anchors is not None:
+                return _Known(known.anchors, site.open_anchors)
+        return known
 
 
-def _folded(anchors: Iterable[str]) -> frozenset[str]:
-    return frozenset(anchor.lower() for anchor in anchors)
+def _exists(path: Path) -> bool:
+    try:
+        return path.exists()
+    except OSError:  # a name too long, a folder not readable
+        return False
 
 
-def _anchor_problem(
-    written: str, fragment: str, anchors: frozenset[str] | None, where: str
-) -> tuple[str, str] | None:
-    if not fragment or anchors is None:
-        return None
-    wanted = unquote(fragment)
-    if wanted.lower() in anchors or fragment.lower() in anchors:
-        return None
-    return "URL016", f"{written}: no anchor '#{wanted}' in {where}"
+def _unjudged(written: str, reason: str) -> Problem:
+    return "URL017", f"{written}: not judged: {reason}"

@@ -42,8 +42,9 @@ class Rule:
     """One line: what the rule reports."""
     needs_network: bool = False
     """True for the rules that only ``--check-links`` can report."""
-    group: Literal["default", "RFC1738"] = "default"
-    """``default``: selected unless deselected; ``RFC1738``: opt-in (RFC 1738 strictness)."""
+    group: Literal["default", "RFC1738", "EXPLAIN"] = "default"
+    """``default``: selected unless deselected; ``RFC1738``: opt-in (RFC 1738 strictness);
+    ``EXPLAIN``: opt-in listing of what the linter could not judge."""
 
 
 RULES: tuple[Rule, ...] = (
@@ -149,14 +150,24 @@ RULES: tuple[Rule, ...] = (
         "URL015",
         "missing-file",
         "error",
-        "A relative link between documents (Markdown, reST `:doc:`, HTML `href`/`src`) names "
-        "a document that does not exist.",
+        "A relative link (Markdown, reST `:doc:`, HTML `href`/`src`, an image or stylesheet) "
+        "names a document, image or stylesheet that does not exist, nor any source the "
+        "site generator builds it from.",
     ),
     Rule(
         "URL016",
         "missing-anchor",
         "error",
         "A link's `#anchor` names no heading, label or id of its target document.",
+    ),
+    Rule(
+        "URL017",
+        "unjudged-link",
+        "warning",
+        "A relative link or anchor the linter cannot judge (opt-in: `--extend-select "
+        "EXPLAIN`): the message says why (outside the site's source folder, written at "
+        "build time, ignored by .gitignore, a template placeholder, content it cannot see).",
+        group="EXPLAIN",
     ),
     Rule(
         "URL101",
@@ -194,6 +205,7 @@ RULE_BY_NAME: dict[str, Rule] = {rule.name: rule for rule in RULES}
 
 OPT_IN_GROUPS: dict[str, frozenset[str]] = {
     "RFC1738": frozenset(rule.code for rule in RULES if rule.group == "RFC1738"),
+    "EXPLAIN": frozenset(rule.code for rule in RULES if rule.group == "EXPLAIN"),
 }
 """Opt-in group name (a selector, any case) -> its codes."""
 

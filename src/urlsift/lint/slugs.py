@@ -1,27 +1,76 @@
 """Anchor names: what Markdown headings and reST titles and labels are called (pure functions).
 
-A Markdown heading's anchor depends on the tool that renders it; a linter that accepts
-only one would report working links, so :func:`heading_anchors` gives every anchor the
-common renderers make: GitHub's (lower case, punctuation other than ``-`` and ``_``
-dropped, each space a ``-``, duplicates numbered ``-1``, ``-2`` ...), MkDocs' (Python
-Markdown's ``toc`` extension: accents dropped, runs of spaces and hyphens one ``-``) and an
-explicit ``{#id}`` (``attr_list``). reST titles and labels get docutils' ids
-(:func:`make_id`); ``:ref:`` compares reference names normalised (:func:`normalize_label`).
+A Markdown heading's anchor depends on the generator that renders it; a linter that
+accepts only one would report working links, so :func:`heading_anchors` gives the anchor
+each slug style of :data:`SLUG_STYLES` makes (data, one row per style): GitHub's, which
+Hugo/Goldmark, Docusaurus (github-slugger) and mdBook follow (lower case, punctuation other
+than ``-`` and ``_`` dropped, each space a ``-``, repeats ``-1``, ``-2``), its ASCII
+variant (Hugo's ``github-ascii``), Python-Markdown's ``toc`` (MkDocs: accents dropped, runs
+of spaces and hyphens one ``-``, repeats ``_1``) and kramdown's (Jekyll: leading
+non-letters dropped, only ASCII letters, digits, spaces and hyphens kept), and an explicit
+``{#id}`` (attribute lists). The heading's text is taken as the generator renders it:
+link text kept, code span text kept literally (``<name>`` inside backticks stays text),
+HTML tags outside code dropped, entities decoded, emphasis marks dropped. reST titles and
+labels get docutils' ids (:func:`make_id`); ``:ref:`` compares reference names normalised
+(:func:`normalize_label`).
 """
 
 from __future__ import annotations
 
+import html
 import re
 import unicodedata
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 _EXPLICIT_ID = re.compile(r"\s*\{[^{}]*#([\w.:-]+)[^{}]*\}\s*\Z")
 _INLINE_LINK = re.compile(r"!?\[([^\]]*)\]\([^)]*\)|!?\[([^\]]*)\]\[[^\]]*\]")
-_HTML_TAG = re.compile(r"<[^<>]*>")
+_CODE_OR_TAG = re.compile(r"(`+)(.+?)\1|<[^<>]*>")
+_EMPHASIS = re.compile(r"(?<![\w\\])(\*{1,3}|_{1,3}|~~)(?=\S)(.+?)(?<=\S)\1(?!\w)")
 _GITHUB_DROP = re.compile(r"[^\w\- ]")
-_MKDOCS_DROP = re.compile(r"[^\w\s-]")
-_MKDOCS_JOIN = re.compile(r"[-\s]+")
+_TOC_DROP = re.compile(r"[^\w\s-]")
+_TOC_JOIN = re.compile(r"[-\s]+")
+_KRAMDOWN_LEAD = re.compile(r"^[^a-zA-Z]+")
+_KRAMDOWN_DROP = re.compile(r"[^a-zA-Z0-9 -]")
 _NON_ID = re.compile(r"[^a-z0-9]+")
+
+
+def _ascii(text: str) -> str:
+    return unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode("ascii")
+
+
+def _github(text: str) -> str:
+    return _GITHUB_DROP.sub("", text.lower()).replace(" ", "-")
+
+
+def _github_ascii(text: str) -> str:
+    return _github(_ascii(text))
+
+
+def _toc(text: str) -> str:
+    return _TOC_JOIN.sub("-", _TOC_DROP.sub("", _ascii(text)).strip().lower())
+
+
+def _kramdown(text: str) -> str:
+    slug = _KRAMDOWN_DROP.sub("", _KRAMDOWN_LEAD.sub("", text)).replace(" ", "-").lower()
+    return slug or "section"
+
+
+SLUG_STYLES: tuple[tuple[str, Callable[[str], str], str], ...] = (
+    ("github", _github, "-"),
+    ("github-ascii", _github_ascii, "-"),
+    ("toc", _toc, "_"),
+    ("kramdown", _kramdown, "-"),
+)
+"""Slug styles: (name, heading text -> id, separator before a repeat's number)."""
+
+
+def heading_text(content: str) -> str:
+    """The text of a Markdown heading as a generator renders it (see the module notes)."""
+    text = _INLINE_LINK.sub(lambda m: m.group(1) or m.group(2) or "", content)
+    text = _CODE_OR_TAG.sub(lambda m: m.group(2).strip() if m.group(1) else "", text)
+    for _ in range(3):  # nested emphasis: ***x*** or _**x**_
+        text = _EMPHASIS.sub(r"\2", text)
+    return html.unescape(text).strip()
 
 
 def heading_anchors(content: str, seen: dict[str, int]) -> Iterator[str]:
@@ -29,22 +78,20 @@ def heading_anchors(content: str, seen: dict[str, int]) -> Iterator[str]:
 
     Args:
         content: the heading's text as written (inline markup included).
-        seen: GitHub anchors already given in the document -> count (updated), so a
-            repeated heading gets ``-1``, ``-2`` ...
+        seen: anchors already given in the document, per style -> count (updated), so a
+            repeated heading gets its style's number (``-1``, ``_1`` ...).
     """
     explicit = _EXPLICIT_ID.search(content)
     if explicit is not None:
         yield explicit.group(1)
         content = content[: explicit.start()]
-    text = _INLINE_LINK.sub(lambda m: m.group(1) or m.group(2) or "", content)
-    text = _HTML_TAG.sub("", text).replace("`", "").strip()
-    github = _GITHUB_DROP.sub("", text.lower()).replace(" ", "-")
-    count = seen.get(github, 0)
-    seen[github] = count + 1
-    yield github if count == 0 else f"{github}-{count}"
-    folded = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode("ascii")
-    mkdocs = _MKDOCS_JOIN.sub("-", _MKDOCS_DROP.sub("", folded).strip().lower())
-    yield mkdocs if count == 0 else f"{mkdocs}_{count}"
+    text = heading_text(content)
+    for name, slugify, separator in SLUG_STYLES:
+        slug = slugify(text)
+        key = f"{name}\0{slug}"
+        count = seen.get(key, 0)
+        seen[key] = count + 1
+        yield slug if count == 0 else f"{slug}{separator}{count}"
 
 
 def make_id(text: str) -> str:

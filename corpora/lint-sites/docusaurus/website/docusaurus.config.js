@@ -1,0 +1,14 @@
+module.exports = {
+  title: "Fixture",
+  presets: [
+    [
+      "classic",
+      {
+        docs: {
+          path: "../docs",
+          sidebarPath: "./sidebars.json",
+        },
+      },
+    ],
+  ],
+};

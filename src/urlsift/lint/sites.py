@@ -1,0 +1,779 @@
+"""Site generators: which page a link reaches, read from the generator's own configuration.
+
+Strategy: a documentation tree is built by a site generator, and a relative link works or
+not *on the site it builds*: mdBook builds ``x.html`` from ``x.md`` and ``README.md`` as
+``index.html``, Sphinx builds pages from ``.rst`` and ``.md`` sources and its extensions
+write more at build time, Hugo mounts files from outside its content folder. What each
+generator does is data, one :class:`Generator` row per generator in :data:`GENERATORS`
+(as :data:`~.model.RULES` holds the rules), never a check for particular paths. The
+configuration that applies to a document is found upward from its folder, as
+``[tool.urlsift]`` is (:class:`SiteFinder`, one look per folder), and read statically:
+TOML with :mod:`tomllib`, YAML with PyYAML's safe loader (tags such as
+``!!python/name:`` are read as plain values, never resolved), Sphinx's ``conf.py`` with
+:mod:`ast` (never executed), Docusaurus's JavaScript configuration with patterns (never
+run). A :class:`Site` applies to the documents under its source folder only; a document
+with no site keeps the generator-free rules of :mod:`.locallinks`.
+
+What a site decides (:meth:`Site.judge_missing`): a missing link target is *found* when a
+source the generator builds it from exists, *unknown* (not judged, reason given) when it
+lies outside the source folder, is ignored by ``.gitignore`` (a built or downloaded file),
+matches a page written at build time (Sphinx ``autosummary``, an extension not known to
+leave pages alone, a Hugo mount from outside the site), and *missing* otherwise.
+
+Content the linter cannot see (shortcodes, includes, MDX components, Markdown extensions
+that expand blocks) is listed in :data:`OPAQUE_CONTENT`, read by the extractors: a
+document holding any has an open anchor set, so an anchor missing from it is not judged.
+"""
+
+from __future__ import annotations
+
+import ast
+import functools
+import json
+import os
+import re
+import sys
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path, PurePosixPath
+from typing import Any, Literal
+
+import yaml
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # pragma: no cover
+    import tomli as tomllib  # type: ignore[import-not-found,unused-ignore]
+
+from pathspec import GitIgnoreSpec
+
+Verdict = Literal["found", "unknown", "missing"]
+
+
+@dataclass(frozen=True, slots=True)
+class Generator:
+    """How one site generator turns source files into pages (one row of the table)."""
+
+    name: str
+    """``mdbook``, ``mkdocs``, ``sphinx``, ``hugo``, ``docusaurus``, ``jekyll``."""
+    configs: tuple[str, ...]
+    """Names of the configuration file, in the generator's order of precedence."""
+    sources: tuple[str, ...]
+    """Suffixes of the source files it builds pages from."""
+    index_sources: tuple[str, ...]
+    """Names of the sources it builds as a folder's ``index.html``."""
+    page_suffixes: tuple[str, ...] = (".html",)
+    """Suffixes of the built pages a link may name (``x.html`` from ``x.md``)."""
+    static: tuple[str, ...] = ()
+    """Folders (relative to the configuration's folder) served at the site's root."""
+    config_folders: tuple[str, ...] = ()
+    """Child folders of an ancestor where the configuration may also sit (Docusaurus 1's
+    ``website/``): it applies when its source folder holds the document."""
+
+
+GENERATORS: tuple[Generator, ...] = (
+    Generator("mdbook", ("book.toml",), (".md",), ("README.md", "index.md")),
+    Generator(
+        "mkdocs", ("mkdocs.yml", "mkdocs.yaml"), (".md", ".markdown"), ("index.md", "README.md")
+    ),
+    Generator("sphinx", ("conf.py",), (".rst", ".md", ".txt"), ("index.rst", "index.md")),
+    Generator(
+        "hugo",
+        (
+            "hugo.toml",
+            "hugo.yaml",
+            "hugo.yml",
+            "hugo.json",
+            "config/_default/hugo.toml",
+            "config/_default/hugo.yaml",
+            "config/_default/hugo.yml",
+            "config/_default/hugo.json",
+            "config/_default/config.toml",
+            "config/_default/config.yaml",
+            "config/_default/config.yml",
+            "config.toml",
+            "config.yaml",
+            "config.yml",
+            "config.json",
+        ),
+        (".md", ".markdown", ".html", ".htm"),
+        ("_index.md", "index.md"),
+        static=("static",),
+    ),
+    Generator(
+        "docusaurus",
+        (
+            "docusaurus.config.js",
+            "docusaurus.config.ts",
+            "docusaurus.config.mjs",
+            "docusaurus.config.cjs",
+            "docusaurus.config.mts",
+        ),
+        (".md", ".mdx"),
+        ("index.md", "index.mdx", "README.md", "README.mdx"),
+        static=("static",),
+        config_folders=("website",),
+    ),
+    Generator(
+        "jekyll",
+        ("_config.yml", "_config.yaml", "_config.toml"),
+        (".md", ".markdown", ".html", ".htm"),
+        ("index.md", "index.markdown", "index.html"),
+    ),
+)
+"""The generators urlsift knows (a configuration file found first wins, nearest folder first)."""
+
+SPHINX_QUIET_EXTENSIONS = frozenset(
+    {
+        "myst_parser",
+        "myst_nb",
+        "sphinx_copybutton",
+        "sphinx_design",
+        "sphinx_tabs.tabs",
+        "sphinx_inline_tabs",
+        "sphinx_click",
+        "sphinx_click.ext",
+        "sphinxext.opengraph",
+        "sphinx_autodoc_typehints",
+        "sphinx_issues",
+        "sphinxcontrib.mermaid",
+        "sphinxcontrib.log_cabinet",
+        "sphinxcontrib.programoutput",
+        "sphinxcontrib.spelling",
+        "sphinxcontrib.bibtex",
+        "sphinx_rtd_theme",
+        "furo",
+        "pallets_sphinx_themes",
+        "notfound.extension",
+        "sphinx_togglebutton",
+        "sphinx_last_updated_by_git",
+        "sphinx_sitemap",
+        "sphinx_reredirects",
+        "sphinxext.rediraffe",
+        "numpydoc",
+    }
+)
+"""Sphinx extensions (besides ``sphinx.ext.*``) known to write no source page; any other
+extension (a project's own above all) may write the page a ``:doc:`` names at build time."""
+
+SPHINX_PAGE_WRITERS = frozenset({"sphinx.ext.autosummary", "sphinx.ext.apidoc"})
+"""Built-in Sphinx extensions that write pages (``autosummary``'s ``:toctree:`` folders,
+``apidoc``'s output): a missing page in a folder they write is not judged."""
+
+OPAQUE_CONTENT: tuple[tuple[str, str], ...] = (
+    (r"\{\{[<%]", "a Hugo shortcode"),
+    (r"\{%-?\s*include", "a Liquid or Jinja include"),
+    (r"\{%-?\s*(?:include-markdown|include_markdown)\b", "an include-markdown block"),
+    (r"^-{1,2}8<-{1,2}[ \t]", "a pymdownx.snippets include"),
+    (
+        r"^:::[ \t]+[\w.-]+[ \t]*$",
+        "a block a Markdown extension expands (mkdocstrings, mkdocs-click)",
+    ),
+    (r"^import[ \t][^\n]*\bfrom[ \t]+['\"]", "an MDX import"),
+    (r"^<[A-Z][\w.]*[\s/>]", "an MDX component"),
+    (
+        r"^[ \t]*\.\.[ \t]+(?:include|literalinclude|auto\w+)::",
+        "a reST include or autodoc directive",
+    ),
+)
+"""Syntax whose output the linter cannot see (pattern, what it is): a document holding any
+may define anchors beyond those it can read. Patterns are matched per line (``re.M``)."""
+
+OPAQUE_PATTERN = re.compile("|".join(f"(?:{p})" for p, _ in OPAQUE_CONTENT), re.MULTILINE)
+"""Any of :data:`OPAQUE_CONTENT` (the reason is looked up only when one matches)."""
+
+TEMPLATE_PLACEHOLDER = re.compile(r"\{\{|\{%|%\}|\}\}|%[A-Z][A-Z0-9_]{2,}%")
+"""A template placeholder in a link target (Liquid, Jinja, Hugo, a ``%NAME%`` variable):
+the published target is made at build time, so the written one is not judged."""
+
+
+def opaque_reason(text: str) -> str | None:
+    """Why ``text`` may define anchors the linter cannot see, or None."""
+    m = OPAQUE_PATTERN.search(text)
+    if m is None:
+        return None
+    for pattern, reason in OPAQUE_CONTENT:
+        if re.match(pattern, m.group(), re.MULTILINE):
+            return reason
+    return OPAQUE_CONTENT[0][1]
+
+
+@dataclass(frozen=True, slots=True)
+class Site:
+    """A generator's configuration as found, and what it says about link resolution."""
+
+    generator: Generator
+    config: Path
+    """The configuration file (absolute)."""
+    root: Path
+    """The site's folder (the configuration's, or the project's for Hugo's ``config/``)."""
+    source: Path
+    """The folder pages are built from (mdBook ``src``, MkDocs ``docs_dir``, Hugo
+    ``contentDir``, Docusaurus docs ``path``, Sphinx's and Jekyll's own folder)."""
+    page_writers: tuple[str, ...] = ()
+    """Extensions that may write pages at build time (Sphinx), by name."""
+    generated: tuple[str, ...] = ()
+    """Folders (relative to :attr:`source`) whose pages are written at build time."""
+    mounts: tuple[tuple[PurePosixPath, Path], ...] = ()
+    """Hugo module mounts: the path in the site's virtual tree -> its source."""
+    open_anchors: str | None = None
+    """Why every page's anchors are open (a MkDocs hook that rewrites pages), or None."""
+    directory_urls: bool = False
+    """A page ``x.md`` is served as ``x/`` (MkDocs ``use_directory_urls``, Hugo's pretty
+    URLs, Jekyll's ``pretty`` permalinks): a browser resolves its relative links from there."""
+    theme_files: str | None = None
+    """Why files the checkout lacks may be served beside the pages (a theme installed
+    elsewhere adds its own), or None."""
+    options: Mapping[str, object] = field(default_factory=dict)
+    """What else was read (for messages and tests)."""
+    route: str = ""
+    """The URL path the source folder is served under (Docusaurus' ``routeBasePath``,
+    ``docs`` by default), without slashes."""
+    _pages: dict[Path, Path | None] = field(default_factory=dict, compare=False, repr=False)
+    """:meth:`page_source` answers so far."""
+
+    def holds(self, path: Path) -> bool:
+        """True when ``path`` (absolute) is under the source folder."""
+        return path == self.source or self.source in path.parents
+
+    def judge_missing(self, target: Path) -> tuple[Verdict, str]:
+        """Decide about a link target (absolute, normalised) that is not a file.
+
+        Returns:
+            ``found`` (a source the generator builds it from exists), ``unknown`` with
+            the reason it cannot be judged, or ``missing``.
+        """
+        if not self.holds(target):
+            where = _relative(target, self.source)
+            return "unknown", f"{where} is outside the {self.generator.name} source folder"
+        if self.page_source(target) is not None:
+            return "found", ""
+        mounted = self._mounted(target)
+        if mounted is not None:
+            return mounted
+        relative = target.relative_to(self.source).as_posix()
+        for folder in self.generated:
+            if relative.startswith(folder.rstrip("/") + "/"):
+                return "unknown", f"{folder} is written at build time"
+        if self.page_writers:
+            stem = PurePosixPath(relative)
+            if stem.suffix.lower() in (*self.generator.page_suffixes, *self.generator.sources):
+                names = ", ".join(self.page_writers)
+                return "unknown", f"a page the extension {names} may write at build time"
+        if _gitignored(target, self.root):
+            return "unknown", "the target is ignored by .gitignore (built or fetched)"
+        pages = (*self.generator.page_suffixes, *self.generator.sources)
+        if self.theme_files is not None and target.suffix.lower() not in ("", *pages):
+            return "unknown", self.theme_files
+        return "missing", ""
+
+    def source_files(self, suffixes: tuple[str, ...], limit: int) -> list[Path]:
+        """The source files under the source folder (hidden and ``_build`` folders left out),
+        sorted, at most ``limit``."""
+        return sorted(_sources(self.source, suffixes, limit))
+
+    def served_folders(self) -> list[tuple[str, Path]]:
+        """(URL path prefix, folder) of the folders whose files the site serves: the source
+        folder under :attr:`route`, then the static folders at the root."""
+        static = [("", self.root / folder) for folder in self.generator.static]
+        return [(self.route, self.source), *static]
+
+    def url_folder(self, document: Path) -> Path | None:
+        """The folder a browser resolves ``document``'s relative links from, when the
+        published page's URL puts it elsewhere than the source's folder (else None)."""
+        if not self.directory_urls or document.suffix.lower() not in self.generator.sources:
+            return None
+        if document.name in self.generator.index_sources or document.stem == "index":
+            return None
+        return document.parent / document.stem
+
+    def page_source(self, target: Path) -> Path | None:
+        """The source file the page ``target`` is built from, if it exists.
+
+        ``x.html`` (or ``x.md`` itself) from ``x.md``; ``x`` or ``x/`` (a ``:doc:`` name, a
+        directory URL) from ``x.md`` or ``x/index.md``; ``index.html`` from the folder's
+        index source (``README.md`` for mdBook).
+        """
+        if target in self._pages:
+            return self._pages[target]
+        suffix = target.suffix.lower()
+        candidates: list[Path] = []
+        if suffix in self.generator.page_suffixes or suffix in self.generator.sources:
+            stem = target.with_suffix("")
+            candidates.extend(stem.with_suffix(s) for s in self.generator.sources)
+            if stem.name == "index":
+                candidates.extend(stem.parent / name for name in self.generator.index_sources)
+        candidates.extend(target.with_name(target.name + s) for s in self.generator.sources)
+        candidates.extend(target / name for name in self.generator.index_sources)
+        found = self._pages[target] = next((c for c in candidates if _is_file(c)), None)
+        return found
+
+    def _mounted(self, target: Path) -> tuple[Verdict, str] | None:
+        if not self.mounts:
+            return None
+        virtual = _virtual(target, self.root, self.mounts)
+        if virtual is None:
+            return None
+        for into, source in self.mounts:
+            if virtual == into or into in virtual.parents:
+                rest = virtual.relative_to(into)
+                real = source / rest if rest.parts else source
+                if real.exists():
+                    return "found", ""
+                if real != self.root and self.root not in real.parents:
+                    where = _relative(source, self.root)
+                    return "unknown", f"mounted from {where}, outside the site's folder"
+        return None
+
+
+def _is_file(path: Path) -> bool:
+    try:
+        return path.is_file()
+    except OSError:  # a name too long, a folder not readable
+        return False
+
+
+def _virtual(
+    target: Path, root: Path, mounts: tuple[tuple[PurePosixPath, Path], ...]
+) -> PurePosixPath | None:
+    """The path of a physical ``target`` in the mounted tree (the longest mount wins)."""
+    best: tuple[int, PurePosixPath] | None = None
+    for into, source in mounts:
+        if target == source or source in target.parents:
+            rest = target.relative_to(source).as_posix()
+            length = len(source.parts)
+            if best is None or length > best[0]:
+                best = (length, into / rest if rest != "." else into)
+    return None if best is None else best[1]
+
+
+def _relative(path: Path, base: Path) -> str:
+    for parts, parent in enumerate([base, *base.parents]):
+        if parent == path or parent in path.parents:
+            rest = path.relative_to(parent).as_posix()
+            return "/".join([".."] * parts + ([rest] if rest != "." else []))
+    return path.as_posix()
+
+
+def _gitignored(target: Path, root: Path) -> bool:
+    """True when the ``.gitignore`` files say so: those of the folders from the
+    repository's top (or the site's folder outside a repository) down to the target's,
+    the deepest one that decides winning, as git does."""
+    top = next((p for p in [root, *root.parents][:_MAX_PARENTS] if (p / ".git").exists()), root)
+    if target.parent != top and top not in target.parents:
+        return False
+    folders = [target.parent, *target.parent.parents]
+    for folder in folders[: folders.index(top) + 1]:
+        spec = _gitignore_spec(folder)
+        if spec is None:
+            continue
+        result = spec.check_file(target.relative_to(folder).as_posix())
+        if result.include is not None:
+            return bool(result.include)
+    return False
+
+
+@functools.lru_cache(maxsize=1024)
+def _gitignore_spec(folder: Path) -> GitIgnoreSpec | None:
+    """The patterns of ``folder/.gitignore`` (None: no such file), read once."""
+    text = _read_config(folder / ".gitignore")
+    return GitIgnoreSpec.from_lines(text.splitlines()) if text.strip() else None
+
+
+# ---------------------------------------------------------------- reading configurations
+
+
+_SafeLoader: type[yaml.SafeLoader] = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
+
+class _Lenient(_SafeLoader):  # type: ignore[valid-type,misc]
+    """PyYAML's safe loader (libyaml's when built) that reads unknown tags
+    (``!!python/name:x``) as plain values."""
+
+
+def _any_tag(loader: yaml.SafeLoader, suffix: str, node: yaml.Node) -> object:
+    if isinstance(node, yaml.MappingNode):
+        return loader.construct_mapping(node)
+    if isinstance(node, yaml.SequenceNode):
+        return loader.construct_sequence(node)
+    return loader.construct_scalar(node)  # type: ignore[arg-type]
+
+
+_Lenient.add_multi_constructor("", _any_tag)
+_Lenient.add_multi_constructor("!", _any_tag)
+_Lenient.add_multi_constructor("tag:", _any_tag)
+
+
+MAX_CONFIG_BYTES = 1 << 20
+"""Largest configuration file read (a larger one is read as empty: no site options)."""
+
+
+def _read_config(path: Path) -> str:
+    """The text of a configuration file ("" when unreadable or over the size bound)."""
+    try:
+        with path.open("rb") as stream:
+            data = stream.read(MAX_CONFIG_BYTES + 1)
+    except OSError:
+        return ""
+    return "" if len(data) > MAX_CONFIG_BYTES else data.decode("utf-8", errors="replace")
+
+
+def read_mapping(path: Path) -> dict[str, Any]:
+    """The top-level mapping of a TOML, YAML or JSON configuration file ({} if unreadable).
+
+    Never executes anything: YAML is read with a safe loader that leaves unknown tags as
+    plain values.
+    """
+    try:
+        text = _read_config(path)
+        if path.suffix == ".toml":
+            data: object = tomllib.loads(text)
+        elif path.suffix == ".json":
+            data = json.loads(text)
+        else:
+            data = yaml.load(text, Loader=_Lenient)  # a safe loader
+    except (OSError, ValueError, yaml.YAMLError, RecursionError):
+        return {}
+    return data if isinstance(data, dict) else {}
+
+
+def _str(value: object, default: str) -> str:
+    return value if isinstance(value, str) and value.strip() else default
+
+
+def _names(values: object) -> list[str]:
+    """Names in a list of strings or one-key mappings (``markdown_extensions``, ``plugins``)."""
+    out: list[str] = []
+    if isinstance(values, dict):
+        values = list(values)
+    if isinstance(values, list):
+        for value in values:
+            if isinstance(value, str):
+                out.append(value)
+            elif isinstance(value, dict):
+                out.extend(str(key) for key in value)
+    return out
+
+
+def _listed(value: object) -> str:
+    return ", ".join(map(str, value)) if isinstance(value, list) else str(value)
+
+
+def _mdbook(config: Path, root: Path) -> Site:
+    data = read_mapping(config)
+    book = data.get("book")
+    src = _str(book.get("src") if isinstance(book, dict) else None, "src")
+    return Site(GENERATORS[0], config, root, (root / src).resolve())
+
+
+_SKIPPED = frozenset({"_build", "node_modules", "__pycache__"})
+
+_MKDOCS_PAGE_HOOKS = ("on_page_markdown", "on_page_content", "on_post_page", "on_page_read_source")
+
+
+def _mkdocs(config: Path, root: Path) -> Site:
+    data = read_mapping(config)
+    source = (root / _str(data.get("docs_dir"), "docs")).resolve()
+    extensions = _names(data.get("markdown_extensions"))
+    open_anchors = None
+    hooks = data.get("hooks")
+    for hook in hooks if isinstance(hooks, list) else []:
+        if isinstance(hook, str):
+            reason = _hook_rewrites(root / hook)
+            if reason is not None:
+                open_anchors = reason
+                break
+    options = {
+        "markdown_extensions": tuple(extensions),
+        "plugins": tuple(_names(data.get("plugins"))),
+    }
+    theme = data.get("theme", "mkdocs")
+    name = theme.get("name") if isinstance(theme, dict) else theme
+    return Site(
+        GENERATORS[1],
+        config,
+        root,
+        source,
+        open_anchors=open_anchors,
+        directory_urls=data.get("use_directory_urls", True) is not False,
+        theme_files=None
+        if not isinstance(name, str)
+        else f"the MkDocs theme {name!r} serves its own files beside the pages",
+        options=options,
+    )
+
+
+def _hook_rewrites(path: Path) -> str | None:
+    """Why a MkDocs hook module may add ids to pages (it is read, never run), or None."""
+    try:
+        tree = ast.parse(_read_config(path) or "\0")
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return f"the MkDocs hook {path.name} could not be read (it may rewrite pages)"
+    for node in tree.body:
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef) and (
+            node.name in _MKDOCS_PAGE_HOOKS
+        ):
+            return f"the MkDocs hook {path.name} rewrites pages ({node.name})"
+    return None
+
+
+def _literal(node: ast.AST) -> object:
+    try:
+        return ast.literal_eval(node)
+    except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
+        return None
+
+
+def _sphinx(config: Path, root: Path) -> Site:
+    """Read ``conf.py`` statically: assignments of literals to the names that matter."""
+    try:
+        tree = ast.parse(_read_config(config))
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        tree = ast.Module(body=[], type_ignores=[])
+    values: dict[str, object] = {}
+    extensions: list[str] = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Assign | ast.AnnAssign | ast.AugAssign):
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            value = _literal(node.value) if node.value is not None else None
+            for target in targets:
+                if isinstance(target, ast.Name):
+                    values.setdefault(target.id, value)
+                    if target.id == "extensions" and isinstance(value, list | tuple):
+                        extensions.extend(v for v in value if isinstance(v, str))
+        elif (  # extensions.append("x") / extensions.extend([...])
+            isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Attribute)
+            and isinstance(node.func.value, ast.Name)
+            and node.func.value.id == "extensions"
+            and node.args
+        ):
+            value = _literal(node.args[0])
+            if isinstance(value, str):
+                extensions.append(value)
+            elif isinstance(value, list | tuple):
+                extensions.extend(v for v in value if isinstance(v, str))
+    writers = tuple(
+        sorted(
+            {
+                name
+                for name in extensions
+                if not name.startswith("sphinx.ext.") and name not in SPHINX_QUIET_EXTENSIONS
+            }
+        )
+    )
+    generated: list[str] = []
+    if "sphinx.ext.autosummary" in extensions:
+        generated.extend(_autosummary_folders(root))
+    options = {
+        "extensions": tuple(extensions),
+        "prolog": bool(values.get("rst_prolog") or values.get("rst_epilog"))
+        or "rst_prolog" in values
+        or "rst_epilog" in values,
+        "intersphinx": "sphinx.ext.intersphinx" in extensions
+        or "intersphinx_mapping" in values
+        or "intersphinx" in ast.dump(tree),
+    }
+    return Site(GENERATORS[2], config, root, root, writers, tuple(generated), options=options)
+
+
+_AUTOSUMMARY = re.compile(r"^[ \t]*\.\.[ \t]+autosummary::[^\n]*\n((?:[ \t]+:[^\n]*\n)*)", re.M)
+_TOCTREE_OPTION = re.compile(r":toctree:[ \t]*(\S*)")
+
+
+def _autosummary_folders(root: Path) -> list[str]:
+    """The ``:toctree:`` folders of the ``autosummary`` directives of a Sphinx project."""
+    found = {"generated", "_autosummary"}
+    for path in _sources(root, (".rst",), 2000):
+        try:
+            text = path.read_text(encoding="utf-8", errors="replace")
+        except OSError:
+            continue
+        if "autosummary" not in text:
+            continue
+        for m in _AUTOSUMMARY.finditer(text):
+            option = _TOCTREE_OPTION.search(m.group(1))
+            if option is not None and option.group(1):
+                folder = (path.parent / option.group(1)).resolve()
+                if folder == root or root in folder.parents:
+                    found.add(folder.relative_to(root).as_posix())
+    return sorted(found)
+
+
+def _sources(root: Path, suffixes: tuple[str, ...], limit: int) -> Iterable[Path]:
+    """Files with one of ``suffixes`` under ``root`` (no hidden, ``_build`` or
+    ``node_modules`` folder, symbolic links to folders not followed), at most ``limit``."""
+    count = 0
+    for folder, folders, files in os.walk(root):
+        folders[:] = sorted(
+            name for name in folders if not name.startswith(".") and name not in _SKIPPED
+        )
+        for name in sorted(files):
+            if os.path.splitext(name)[1] in suffixes:
+                yield Path(folder) / name
+                count += 1
+                if count >= limit:
+                    return
+
+
+def _hugo_root(config: Path) -> Path:
+    parent = config.parent
+    if parent.name == "_default" and parent.parent.name == "config":
+        return parent.parent.parent
+    return parent
+
+
+def _hugo(config: Path, root: Path) -> Site | None:
+    data = read_mapping(config)
+    if config.name.startswith("config.") and config.parent == root:
+        # a generic name: only a Hugo configuration when the site looks like one
+        keys = ("baseURL", "baseurl", "contentDir", "theme", "module")
+        if not any(key in data for key in keys) and not (root / "content").is_dir():
+            return None
+    content = _str(data.get("contentDir"), "content")
+    mounts: list[tuple[PurePosixPath, Path]] = []
+    module = data.get("module")
+    for mount in module.get("mounts", []) if isinstance(module, dict) else []:
+        if isinstance(mount, dict):
+            source, target = mount.get("source"), mount.get("target")
+            if isinstance(source, str) and isinstance(target, str):
+                mounts.append((PurePosixPath(target.strip("/")), (root / source).resolve()))
+    source = (root / content).resolve()
+    if not any(into == PurePosixPath("content") for into, _ in mounts):
+        mounts.append((PurePosixPath("content"), source))
+    markup = data.get("markup", {})
+    options = {"goldmark": markup.get("goldmark", {}) if isinstance(markup, dict) else {}}
+    theme = data.get("theme")
+    return Site(
+        GENERATORS[3],
+        config,
+        root,
+        source,
+        mounts=tuple(mounts),
+        directory_urls=data.get("uglyURLs", data.get("uglyurls")) is not True,
+        theme_files=f"the Hugo theme {_listed(theme)} serves its own files" if theme else None,
+        options=options,
+    )
+
+
+_DOCS_OPEN = re.compile(r"\bdocs\s*:\s*\{")
+_PATH_KEY = re.compile(r"\bpath\s*:\s*(['\"`])([^'\"`\n]{1,300})\1")
+_ROUTE_KEY = re.compile(r"\brouteBasePath\s*:\s*(['\"`])([^'\"`\n]{0,300})\1")
+
+
+def _docs_path(text: str, key_pattern: re.Pattern[str] | None = None) -> str | None:
+    """The ``path`` of the first ``docs: {...}`` object of a Docusaurus configuration
+    (read as text: only a key at the object's own depth counts, never run)."""
+    i = 0
+    while (m := _DOCS_OPEN.search(text, i)) is not None:  # each character read once
+        depth = 1
+        i = m.end()
+        while i < len(text) and depth:
+            c = text[i]
+            if c in "{[(":
+                depth += 1
+            elif c in "}])":
+                depth -= 1
+            elif depth == 1 and c == ("r" if key_pattern is not None else "p"):
+                key = (key_pattern or _PATH_KEY).match(text, i)
+                if key is not None and not text[i - 1 : i].isalnum():
+                    return key.group(2)
+            i += 1
+    return None
+
+
+def _docusaurus(config: Path, root: Path) -> Site:
+    text = _read_config(config)
+    docs = _docs_path(text) or "docs"
+    route = _docs_path(text, _ROUTE_KEY)
+    return Site(
+        GENERATORS[4],
+        config,
+        root,
+        (root / docs).resolve(),
+        route=(route if route is not None else "docs").strip("/"),
+    )
+
+
+def _jekyll(config: Path, root: Path) -> Site:
+    data = read_mapping(config)
+    source = (root / _str(data.get("source"), ".")).resolve()
+    permalink = data.get("permalink")
+    options = {"permalink": permalink, "baseurl": data.get("baseurl")}
+    pretty = isinstance(permalink, str) and (permalink == "pretty" or permalink.endswith("/"))
+    theme = data.get("theme") or data.get("remote_theme")
+    return Site(
+        GENERATORS[5],
+        config,
+        root,
+        source,
+        directory_urls=pretty,
+        theme_files=f"the Jekyll theme {_listed(theme)} serves its own files" if theme else None,
+        options=options,
+    )
+
+
+_READERS = {
+    "mdbook": _mdbook,
+    "mkdocs": _mkdocs,
+    "sphinx": _sphinx,
+    "hugo": _hugo,
+    "docusaurus": _docusaurus,
+    "jekyll": _jekyll,
+}
+
+_MAX_PARENTS = 32
+
+
+class SiteFinder:
+    """Finds the site a document belongs to (each folder looked at once per run)."""
+
+    def __init__(self) -> None:
+        """Start with nothing known."""
+        self._here: dict[Path, tuple[Site, ...]] = {}
+        self._of_folder: dict[Path, Site | None] = {}
+
+    def site_of(self, path: Path) -> Site | None:
+        """The nearest site whose source folder holds ``path`` (absolute), or None."""
+        folder = path.parent
+        if folder in self._of_folder:
+            found = self._of_folder[folder]
+            # every file of a folder has the folder's site, but a source folder itself
+            # (path == site.source) is held by the site above it only
+            return found if found is None or found.holds(path) else None
+        found = None
+        for parent in [folder, *folder.parents][:_MAX_PARENTS]:
+            found = next((site for site in self._sites_at(parent) if site.holds(folder)), None)
+            if found is not None:
+                break
+        self._of_folder[folder] = found
+        return found if found is None or found.holds(path) else None
+
+    def _sites_at(self, folder: Path) -> tuple[Site, ...]:
+        known = self._here.get(folder)
+        if known is not None:
+            return known
+        found: list[Site] = []
+        for generator in GENERATORS:
+            places = [folder, *(folder / child for child in generator.config_folders)]
+            for place in places:
+                site = _read_site(generator, place)
+                if site is not None:
+                    found.append(site)
+                    break
+        self._here[folder] = sites = tuple(found)
+        return sites
+
+
+def _read_site(generator: Generator, folder: Path) -> Site | None:
+    for name in generator.configs:
+        config = folder / name
+        try:
+            found = config.is_file()
+        except OSError:
+            found = False
+        if not found:
+            continue
+        root = _hugo_root(config) if generator.name == "hugo" else folder
+        return _READERS[generator.name](config.resolve(), root.resolve())
+    return None

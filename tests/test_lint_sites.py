@@ -1,0 +1,261 @@
+"""Issue 22: ``urlsift lint`` resolves local links the way the site generator does.
+
+* one fixture site per generator (``corpora/lint-sites``): what works on the built site is
+  never reported, the planted broken links are (URL015, URL016), and what the linter
+  cannot judge is listed only on request (URL017, ``--extend-select EXPLAIN``) with its
+  reason;
+* configurations are read, never executed (a ``conf.py`` that would fail, YAML tags that
+  name Python objects);
+* a document under no generator keeps the generator-free rules;
+* ``:ref:`` findings do not depend on which folder is linted.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from urlsift.cli import main
+from urlsift.lint.sites import GENERATORS, SiteFinder, opaque_reason, read_mapping
+from urlsift.lint.slugs import heading_anchors
+
+ROOT = Path(__file__).resolve().parent.parent
+SITES = ROOT / "corpora" / "lint-sites"
+
+
+def _lint(folder: Path, *args: str, monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    monkeypatch.chdir(folder.parent)
+    result = CliRunner().invoke(main, ["lint", "--no-cache", *args, folder.name])
+    assert result.exit_code in (0, 1), result.output
+    assert "internal error" not in result.output
+    return [
+        " ".join(line.split(" ", 2)[:2]) for line in result.stdout.splitlines() if ": URL" in line
+    ]
+
+
+# tree -> (default findings, the links not judged (URL017) listed with EXPLAIN)
+EXPECTED: dict[str, tuple[list[str], list[str]]] = {
+    "mdbook/book": (
+        [
+            "book/src/README.md:6:19: URL015",  # missing.html: no missing.md
+            "book/src/README.md:6:46: URL016",  # chapter.html#nope (chapter.md has no such heading)
+            "book/src/README.md:7:17: URL016",  # no raw-HTML anchor "not-here"
+            "book/src/README.md:7:37: URL015",  # a missing image
+        ],
+        ["book/src/README.md:9:28: URL017"],  # ../../other/index.html leaves the book
+    ),
+    "mkdocs": (
+        [
+            "mkdocs/docs/index.md:8:21: URL016",
+            "mkdocs/docs/index.md:8:49: URL015",
+            "mkdocs/docs/index.md:8:67: URL016",  # no footnote 9
+        ],
+        ["mkdocs/docs/index.md:9:24: URL017"],  # a snippet include may define it
+    ),
+    "hugo": (
+        [
+            "hugo/content/_index.md:6:27: URL016",
+            "hugo/content/_index.md:6:66: URL015",
+        ],
+        [
+            "hugo/content/_index.md:3:99: URL017",  # /images/gone.png: no static file
+            "hugo/content/_index.md:4:43: URL017",  # mounted from outside the site
+            "hugo/content/_index.md:7:27: URL017",  # a shortcode placeholder
+            "hugo/content/docs/other.md:3:20: URL017",  # heading made by a shortcode
+        ],
+    ),
+    "docusaurus/docs": (
+        [
+            "docs/intro.md:7:21: URL016",
+            "docs/intro.md:7:44: URL015",
+            "docs/intro.md:8:24: URL015",  # an inline HTML image
+            "docs/intro.md:9:54: URL016",  # /docs/api (routeBasePath) has no #gone
+        ],
+        ["docs/intro.md:5:41: URL017"],  # an MDX document
+    ),
+    "jekyll": (
+        ["jekyll/index.md:9:21: URL016", "jekyll/index.md:9:56: URL015"],
+        [
+            "jekyll/index.md:10:21: URL017",  # _site/ is gitignored (the build)
+            "jekyll/index.md:10:47: URL017",  # a Liquid placeholder
+        ],
+    ),
+    "sphinx/docs": (
+        [],
+        [
+            "docs/index.rst:4:23: URL017",  # autosummary's :toctree: folder
+            "docs/index.rst:4:52: URL017",  # the project's own extension may write it
+        ],
+    ),
+}
+
+
+@pytest.mark.parametrize("tree", sorted(EXPECTED))
+def test_fixture_sites(tree: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    default, unjudged = EXPECTED[tree]
+    assert _lint(SITES / tree, monkeypatch=monkeypatch) == default
+    explained = _lint(SITES / tree, "--extend-select", "EXPLAIN", monkeypatch=monkeypatch)
+    assert explained == sorted([*default, *unjudged], key=_position)
+
+
+def _position(item: str) -> tuple[str, int, int]:
+    path, line, column, _ = item.split(":", 3)
+    return path, int(line), int(column)
+
+
+def test_each_generator_is_found_from_its_config() -> None:
+    finder = SiteFinder()
+    pages = {
+        "mdbook": SITES / "mdbook/book/src/README.md",
+        "mkdocs": SITES / "mkdocs/docs/index.md",
+        "hugo": SITES / "hugo/content/docs/guide.md",
+        "docusaurus": SITES / "docusaurus/docs/intro.md",
+        "jekyll": SITES / "jekyll/index.md",
+        "sphinx": SITES / "sphinx/docs/index.rst",
+    }
+    assert sorted(pages) == sorted(g.name for g in GENERATORS)
+    for name, page in pages.items():
+        site = finder.site_of(page.resolve())
+        assert site is not None, page
+        assert site.generator.name == name, page
+    # A file beside the configuration but outside the source folder has no site.
+    assert finder.site_of((SITES / "mdbook/book/book.toml").resolve()) is None
+
+
+def test_configs_are_read_never_run(tmp_path: Path) -> None:
+    (tmp_path / "mkdocs.yml").write_text(
+        "docs_dir: pages\n"
+        "markdown_extensions:\n"
+        "  - toc:\n"
+        "      slugify: !!python/object/apply:os.system ['touch pwned']\n"
+        "  - attr_list\n"
+        "hooks: [hooks.py]\n"
+    )
+    (tmp_path / "hooks.py").write_text("import os\nos.system('touch pwned')\n")
+    data = read_mapping(tmp_path / "mkdocs.yml")
+    assert data["docs_dir"] == "pages"
+    (tmp_path / "pages").mkdir()
+    site = SiteFinder().site_of(tmp_path / "pages" / "a.md")
+    assert site is not None
+    assert site.source == (tmp_path / "pages").resolve()
+    assert site.open_anchors is None  # the hook defines no page event
+    assert not (tmp_path / "pwned").exists()
+    assert read_mapping(tmp_path / "missing.yml") == {}
+    (tmp_path / "bad.yml").write_text("a: [\n")
+    assert read_mapping(tmp_path / "bad.yml") == {}
+
+
+def test_without_a_generator_the_old_rules_hold(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    (docs / "a.md").write_text("# A\n\n[x](b.html) [y](b.md) [z](/abs/) [w](../src/x.py)\n")
+    (docs / "b.md").write_text("# B\n")
+    # b.html is built from b.md by a generator, but no generator is configured here.
+    assert _lint(docs, monkeypatch=monkeypatch) == ["docs/a.md:3:5: URL015"]
+
+
+def test_ref_findings_do_not_depend_on_the_folder_linted(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    site = tmp_path / "site"
+    (site / "sub").mkdir(parents=True)
+    (site / "conf.py").write_text("project = 'x'\n")
+    (site / "index.rst").write_text(".. _intro:\n\nIntro\n=====\n")
+    (site / "sub" / "b.rst").write_text("B\n=\n\n:ref:`intro` and :ref:`nope`.\n")
+    whole = _lint(site, monkeypatch=monkeypatch)
+    assert whole == ["site/sub/b.rst:4:24: URL016"]
+    assert _lint(site / "sub", monkeypatch=monkeypatch) == ["sub/b.rst:4:24: URL016"]
+    monkeypatch.chdir(site)
+    result = CliRunner().invoke(main, ["lint", "--no-cache", "."])
+    assert [line.split(" ")[0] for line in result.stdout.splitlines() if ": URL" in line] == [
+        "sub/b.rst:4:24:"
+    ]
+
+
+@pytest.mark.parametrize(
+    ("heading", "anchor"),
+    [
+        ("What Prettier is _not_ concerned about", "what-prettier-is-not-concerned-about"),
+        ("on_&lt;event_name&gt;()", "on_event_name"),  # entities as text (toc)
+        ("`<name>` option", "name-option"),  # code text kept (mdBook, GitHub)
+        ("add_dependency(`gem`, `*requirements`)", "adddependencygem-requirements"),  # kramdown
+        ("Ünïcode Title", "unicode-title"),  # toc and github-ascii drop accents
+        ("Ünïcode Title", "ünïcode-title"),  # GitHub keeps letters
+    ],
+)
+def test_slug_styles(heading: str, anchor: str) -> None:
+    assert anchor in set(heading_anchors(heading, {}))
+
+
+def test_repeated_headings_are_numbered_per_style() -> None:
+    seen: dict[str, int] = {}
+    list(heading_anchors("Usage", seen))
+    again = set(heading_anchors("Usage", seen))
+    assert {"usage-1", "usage_1"} <= again
+    assert "usage" not in again
+
+
+@pytest.mark.parametrize(
+    ("text", "opaque"),
+    [
+        ("# T\n\n{{< include file >}}\n", True),
+        ('# T\n\n--8<-- "x.md"\n', True),
+        ("import X from '@site/x';\n\n<X />\n", True),
+        ("# T\n\n::: pkg.module\n", True),
+        ("# T\n\nPlain text with {braces} and 1 < 2.\n", False),
+    ],
+)
+def test_content_the_linter_cannot_see(text: str, opaque: bool) -> None:
+    assert (opaque_reason(text) is not None) is opaque
+
+
+def test_reference_definitions_no_reader_sees_are_not_judged(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    (docs / "r.md").write_text(
+        "# T\n\nUsed [a] and [text][B] and [c][].\n\n"
+        "[a]: gone-a.md\n[b]: gone-b.md\n[c]: gone-c.md\n"
+        "[unused]: gone-unused.md\n[dup]: gone-dup.md\n[dup]: other.md\n"
+        "[^1]: gone-footnote.md\n\nSee [dup] and [^1].\n"
+    )
+    # Used definitions are links; an unused one, one defined twice (generators keep
+    # different ones) and a footnote are not.
+    assert _lint(docs, monkeypatch=monkeypatch) == [
+        "docs/r.md:5:6: URL015",
+        "docs/r.md:6:6: URL015",
+        "docs/r.md:7:6: URL015",
+    ]
+
+
+@pytest.mark.parametrize(
+    ("name", "content"),
+    [
+        ("mkdocs.yml", b"\x00\xff\xfe binary \x00"),
+        ("mkdocs.yml", b"a: &a [*a, *a]\n" + b"b: [" * 5000),
+        ("book.toml", b"[book\nsrc = 3"),
+        ("conf.py", b"extensions = [" * 10000),
+        ("conf.py", b"\x00import os"),
+        ("hugo.json", b'{"contentDir": ' * 3000),
+        ("docusaurus.config.js", b"docs: {" * 5000 + b"path: '../x'"),
+        ("_config.yml", b"x" * (1 << 20) + b"\nsource: elsewhere\n"),
+    ],
+)
+def test_hostile_configs_are_data(
+    name: str, content: bytes, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    (tmp_path / name).write_bytes(content)
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    (docs / "a.md").write_text("# A\n\n[x](gone.md) [y](#a)\n")
+    (tmp_path / "a.md").write_text("# A\n\n[x](gone.md)\n")
+    SiteFinder().site_of((docs / "a.md").resolve())  # never raises
+    monkeypatch.chdir(tmp_path)
+    result = CliRunner().invoke(main, ["lint", "--no-cache", "."])
+    assert result.exit_code in (0, 1), result.output
+    assert "internal error" not in result.output
