@@ -17,6 +17,7 @@ before the scan ended (``urlsift scan ... | head``): the output was cut short, s
 from __future__ import annotations
 
 import contextlib
+import difflib
 import os
 import stat
 import sys
@@ -33,10 +34,11 @@ from ..errors import ConfigError
 from ..extraction.scanner import normalize_schemes
 from ..output.formats import WRITERS, CountBy, Writer, location, make_writer
 from ..output.parquet import ParquetWriter
-from ..output.summary import HostCounts, UrlCounts
+from ..output.summary import HostCounts, RunTally, UrlCounts
 from ..sources.kinds import INPUT_KINDS, InputKind
 from ..sources.options import MailOptions
 from ..sources.reading import ArchiveStats
+from ..sources.tree import is_binary
 from .main import EXIT_INVALID, EXIT_UNREADABLE, exit_broken_pipe, utf8_stdout
 
 
@@ -169,9 +171,26 @@ class _ScanCommand(click.Command):
                     arg = f"--count={args[i]}"
                     i += 1
                 else:
+                    if i < len(args):
+                        _refuse_mistyped_count(ctx, args[i])
                     arg = "--count=url"
             spelled.append(arg)
         return super().parse_args(ctx, spelled)
+
+
+def _refuse_mistyped_count(ctx: click.Context, word: str) -> None:
+    # The word after a bare --count is a path, unless it is no existing path and reads as
+    # a misspelt mode ("hosts", "URL"): then a usage error that names the mode meant.
+    if os.path.lexists(word) or word.startswith("-") or "/" in word or os.sep in word:
+        return
+    close = difflib.get_close_matches(word.lower(), COUNT_BY, n=1, cutoff=0.6)
+    if close:
+        raise click.BadParameter(
+            f"{word!r} is not one of {', '.join(map(repr, COUNT_BY))} and no such path. "
+            f"Did you mean {close[0]!r}? (a path named like that: ./{word})",
+            ctx=ctx,
+            param_hint="'--count'",
+        )
 
 
 def _writer(
@@ -228,6 +247,7 @@ def _dask_parquet(
     progress: _Progress,
     invalid_only: bool,
     check: bool,
+    tally: RunTally,
 ) -> int:
     # --engine dask --format parquet: the workers write one file per partition; the
     # client reports what one process reports (unreadable paths, the exit status).
@@ -246,6 +266,8 @@ def _dask_parquet(
         )
         for part in written:
             progress.tick(False, urls=part.urls)
+            tally.urls += part.urls
+            tally.invalid += part.invalid
             if part.invalid and check and not status:
                 status = EXIT_INVALID
             if part.read_errors:
@@ -253,6 +275,7 @@ def _dask_parquet(
             for failure in part.failures:
                 progress.close()
                 click.echo(f"urlsift: cannot read {failure.path}: {failure.reason}", err=True)
+                tally.unreadable += 1
                 status = EXIT_UNREADABLE
     except OSError as exc:
         raise click.UsageError(f"cannot write to {output}: {exc.strerror or exc}") from exc
@@ -272,8 +295,9 @@ class _Filters:
     unique: bool
     check: bool
     invalid_only: bool
-    quiet: bool
+    show_defects: bool
     count: CountBy | None
+    tally: RunTally
 
 
 def _write_results(
@@ -286,11 +310,13 @@ def _write_results(
     # Write the records as the options say; return the exit status they call for.
     status = 0
     seen: set[str] = set()
-    unique, check, invalid_only, quiet = how.unique, how.check, how.invalid_only, how.quiet
+    unique, check, invalid_only, show = how.unique, how.check, how.invalid_only, how.show_defects
+    tally = how.tally
     counts = None if how.count is None else HostCounts() if how.count == "host" else UrlCounts()
     for result in results:
         if isinstance(result, Url):
             progress.tick(True)
+            tally.add_url(result)
             if not result.valid and check and not status:
                 status = EXIT_INVALID
             if invalid_only and result.valid:
@@ -304,9 +330,10 @@ def _write_results(
                 writer.write(result)
         elif isinstance(result, UnitDefects):
             progress.tick(False)
+            tally.add_defects(result)
             if any(defect.code in READ_ERROR_CODES for defect in result.defects):
                 status = EXIT_UNREADABLE  # part of the input could not be read
-            if counts is None and not writer.write_defects(result) and not quiet:
+            if counts is None and not writer.write_defects(result) and show:
                 progress.close()
                 out.flush()
                 for line in _defect_lines(result):
@@ -315,6 +342,7 @@ def _write_results(
             progress.close()
             out.flush()
             click.echo(f"urlsift: cannot read {result.path}: {result.reason}", err=True)
+            tally.unreadable += 1
             status = EXIT_UNREADABLE
     if counts is not None:
         assert not isinstance(writer, ParquetWriter)  # refused with --count
@@ -443,7 +471,23 @@ def _write_results(
     "--no-gitignore", is_flag=True, help="Also scan what .gitignore files ignore in folders."
 )
 @click.option(
-    "--quiet", "-q", is_flag=True, help="No progress display, no summary, no defect lines."
+    "--quiet",
+    "-q",
+    count=True,
+    help="-q: the summary line only (no progress, no defect counts); -qq: nothing but errors.",
+)
+@click.option(
+    "--verbose",
+    "-v",
+    count=True,
+    help="List every source defect on stderr as it is met (as --show-defects).",
+)
+@click.option(
+    "--show-defects",
+    is_flag=True,
+    help="List every source defect (charset, MIME, truncation) on stderr, one line each; by "
+    "default they are counted by code in the summary. JSON Lines and Parquet carry them "
+    "as records either way.",
 )
 def scan(
     paths: tuple[str, ...],
@@ -463,7 +507,9 @@ def scan(
     check: bool,
     exclude: tuple[str, ...],
     no_gitignore: bool,
-    quiet: bool,
+    quiet: int,
+    verbose: int,
+    show_defects: bool,
 ) -> None:
     """Print the URLs found in PATHS (standard input when none or '-').
 
@@ -484,9 +530,10 @@ def scan(
     writer = None if on_workers and count is None else _writer(fmt, output, out, count)
     stats = ArchiveStats()
     paths = paths or ("-",)
-    show = not quiet and sys.stderr.isatty()
+    level = verbose - quiet  # -qq: errors only; -q: the summary line; -v: every defect
+    show = level >= 0 and sys.stderr.isatty()
     progress = _Progress(stats, sys.stderr, show, _total_size(paths) if show else None)
-    how = _Filters(unique, check, invalid_only, quiet, count)
+    how = _Filters(unique, check, invalid_only, show_defects or level > 0, count, RunTally())
     status = 0
     if scheduler is not None and engine != "dask":
         raise click.UsageError("--scheduler is for --engine dask")
@@ -494,13 +541,15 @@ def scan(
         raise click.UsageError("--engine dask cannot read standard input ('-')")
     if engine == "processes" and jobs == 1:
         jobs = os.cpu_count() or 1
+    if input_kind == "auto":
+        paths = _skip_binaries(paths, stats, note=level >= 0)
     cluster = contextlib.ExitStack()  # the Dask client and cluster, closed at the end
     try:
         client = _dask_client(cluster, jobs, scheduler) if engine == "dask" else None
         if writer is None:
             assert output is not None
             status = _dask_parquet(
-                client, paths, config, output, stats, progress, invalid_only, check
+                client, paths, config, output, stats, progress, invalid_only, check, how.tally
             )
         else:
             if client is not None:
@@ -520,6 +569,42 @@ def scan(
         with contextlib.suppress(OSError):  # whatever is still buffered, even on an error
             out.flush()
         cluster.close()
-    if not quiet and (stats.messages or stats.binaries_skipped):
-        click.echo(f"urlsift: {stats.summary()}", err=True)
+    if level >= -1:
+        _summarize(how.tally, stats, level >= 0)
     sys.exit(status)
+
+
+def _named_binary(path: str) -> bool:
+    # A regular file named on the command line is binary as a walked one is; pipes and "-"
+    # are never sniffed (that would consume them).
+    return path != "-" and os.path.isfile(path) and is_binary(path)
+
+
+def _skip_binaries(paths: tuple[str, ...], stats: ArchiveStats, note: bool) -> tuple[str, ...]:
+    # Binary files named on the command line are skipped and counted, as in a folder walk
+    # (with --input-kind auto only: an explicit kind reads whatever it is given).
+    kept = []
+    for path in paths:
+        if not _named_binary(path):
+            kept.append(path)
+            continue
+        stats.binaries_skipped += 1
+        if note:
+            click.echo(
+                f"urlsift: {path}: binary file skipped (--input-kind text reads it)", err=True
+            )
+    return tuple(kept)
+
+
+def _summarize(tally: RunTally, stats: ArchiveStats, groups: bool) -> None:
+    # The closing lines on stderr: URLs by outcome and what was read; then the source
+    # defects counted by code (unless -q), as ruff and pytest end a run.
+    line = tally.outcome(stats.files)
+    if stats.messages:
+        line += f"; {stats.summary()}"
+    elif stats.binaries_skipped:
+        line += f"; {stats.binaries_skipped} binary files skipped"
+    click.echo(f"urlsift: {line}", err=True)
+    grouped = tally.defect_groups("--show-defects to list") if groups else None
+    if grouped is not None:
+        click.echo(f"urlsift: {grouped}", err=True)
