@@ -32,7 +32,7 @@ from .._model import Policy, Url
 from ..engines.runner import READ_ERROR_CODES, Result, ScanConfig, UnitDefects, iter_results
 from ..errors import ConfigError
 from ..extraction.scanner import normalize_schemes
-from ..output.formats import WRITERS, CountBy, Writer, location, make_writer
+from ..output.formats import WRITERS, CountBy, TextWriter, Writer, location, make_writer
 from ..output.parquet import ParquetWriter
 from ..output.summary import HostCounts, RunTally, UrlCounts
 from ..sources.kinds import INPUT_KINDS, InputKind
@@ -528,6 +528,8 @@ def scan(
     # (--unique needs every URL in one place: then the client writes, as for the others).
     on_workers = engine == "dask" and fmt == "parquet" and output is not None and not unique
     writer = None if on_workers and count is None else _writer(fmt, output, out, count)
+    if isinstance(writer, TextWriter):
+        writer.reasons = invalid_only  # say why each URL shown is invalid
     stats = ArchiveStats()
     paths = paths or ("-",)
     level = verbose - quiet  # -qq: errors only; -q: the summary line; -v: every defect
@@ -542,7 +544,7 @@ def scan(
     if engine == "processes" and jobs == 1:
         jobs = os.cpu_count() or 1
     if input_kind == "auto":
-        paths = _skip_binaries(paths, stats, note=level >= 0)
+        paths = skip_binaries(paths, stats, note=level >= 0)
     cluster = contextlib.ExitStack()  # the Dask client and cluster, closed at the end
     try:
         client = _dask_client(cluster, jobs, scheduler) if engine == "dask" else None
@@ -580,9 +582,12 @@ def _named_binary(path: str) -> bool:
     return path != "-" and os.path.isfile(path) and is_binary(path)
 
 
-def _skip_binaries(paths: tuple[str, ...], stats: ArchiveStats, note: bool) -> tuple[str, ...]:
-    # Binary files named on the command line are skipped and counted, as in a folder walk
-    # (with --input-kind auto only: an explicit kind reads whatever it is given).
+def skip_binaries(paths: tuple[str, ...], stats: ArchiveStats, note: bool) -> tuple[str, ...]:
+    """``paths`` less the binary files named among them, as a folder walk skips them.
+
+    For ``--input-kind auto`` only (an explicit kind reads whatever it is given); each is
+    counted in ``stats.binaries_skipped`` and, with ``note``, named on stderr.
+    """
     kept = []
     for path in paths:
         if not _named_binary(path):
