@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import MISSING, dataclass, field, fields
 from operator import attrgetter
-from typing import Any, Literal, NamedTuple, TypeVar
+from typing import Any, Literal, NamedTuple, TypeVar, get_type_hints
 
 _T = TypeVar("_T")
 
@@ -201,6 +201,11 @@ class Candidate(NamedTuple):
     """False when a wrapper or angle bracket was never closed."""
     truncated: bool = False
     """True when the span hit the scanner's length bound and was cut there."""
+
+
+# A NamedTuple keeps the postponed annotations (``from __future__ import annotations``) as
+# ForwardRef('str') in its constructor's signature, and help() shows them so: resolved here.
+Candidate.__new__.__annotations__ = Candidate.__annotations__ = get_type_hints(Candidate)
 
 
 class Parts(Mapping[str, str]):
