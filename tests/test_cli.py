@@ -183,7 +183,9 @@ def test_check_and_invalid_only_for_linting(tmp_path: Path) -> None:
     assert len(plain.stdout.splitlines()) == 3
     lint = CliRunner().invoke(main, ["scan", "--check", "--invalid-only", str(doc)])
     assert lint.exit_code == 1
-    assert lint.stdout.splitlines() == [f"{doc}:1:26: http://b.example:8x/"]
+    assert lint.stdout.splitlines() == [
+        f"{doc}:1:26: http://b.example:8x/  [bad-port: port = digits: 'x' is not a digit]"
+    ]
     clean = tmp_path / "clean.txt"
     clean.write_text("http://a.example/\n")
     assert CliRunner().invoke(main, ["scan", "--check", str(clean)]).exit_code == 0
