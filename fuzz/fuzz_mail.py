@@ -45,7 +45,13 @@ from _harness import split as split_chunks
 # branches are worth coverage feedback too.
 with instrumented(__name__, ("urlsift", "email", "html")):
     from urlsift import Url
-    from urlsift.engines.runner import ReadFailure, ScanConfig, UnitDefects, iter_results
+    from urlsift.engines.runner import (
+        READ_ERROR_CODES,
+        ReadFailure,
+        ScanConfig,
+        UnitDefects,
+        iter_results,
+    )
     from urlsift.sources.archive import ArchiveStats, InputKind
     from urlsift.sources.compress import MAGIC_LENGTH, sniff_compression
     from urlsift.sources.mbox import MAX_SEPARATOR_LINE, MboxSplitter, RawMessage
@@ -125,7 +131,11 @@ def _check_scan(path: Path, kind: InputKind, options: MailOptions, damaged: bool
             codes = [d.code for d in result.defects]
         elif isinstance(result, UnitDefects):
             assert result.defects, result
-            assert all(d.severity == "warning" for d in result.defects), result
+            # Source defects are warnings, but for the read errors (exit status 2).
+            assert all(
+                d.severity == ("error" if d.code in READ_ERROR_CODES else "warning")
+                for d in result.defects
+            ), result
             codes = [d.code for d in result.defects]
         else:
             assert isinstance(result, ReadFailure), result

@@ -34,13 +34,13 @@ def sample(tmp_path: Path) -> Path:
 def test_text_format_is_path_line_column_url() -> None:
     result = CliRunner().invoke(main, ["scan", str(RFC1738)])
     assert result.exit_code == 0, result.output
-    assert result.output.splitlines() == [f"{RFC1738}:{line}" for line in EXPECTED]
+    assert result.stdout.splitlines() == [f"{RFC1738}:{line}" for line in EXPECTED]
 
 
 def test_jsonl_has_every_record_field(sample: Path) -> None:
     result = CliRunner().invoke(main, ["scan", "--format", "jsonl", str(sample)])
     assert result.exit_code == 0
-    records = [json.loads(line) for line in result.output.splitlines()]
+    records = [json.loads(line) for line in result.stdout.splitlines()]
     assert [r["url"] for r in records] == [
         "http://a.example/x-y",
         "http://b.example/",
@@ -73,7 +73,7 @@ def test_jsonl_has_every_record_field(sample: Path) -> None:
 
 def test_csv_has_a_header_and_rows(sample: Path) -> None:
     result = CliRunner().invoke(main, ["scan", "--format", "csv", str(sample)])
-    rows = list(csv.DictReader(io.StringIO(result.output)))
+    rows = list(csv.DictReader(io.StringIO(result.stdout)))
     assert [r["url"] for r in rows][:1] == ["http://a.example/x-y"]
     assert rows[0]["alternatives"] == "http://a.example/xy"
     assert rows[0]["defects"] == "ambiguous-hyphen"
@@ -81,7 +81,7 @@ def test_csv_has_a_header_and_rows(sample: Path) -> None:
 
 def test_unique_reports_first_occurrence_only(sample: Path) -> None:
     result = CliRunner().invoke(main, ["scan", "--unique", str(sample), str(sample)])
-    assert result.output.splitlines() == [
+    assert result.stdout.splitlines() == [
         f"{sample}:1:5: http://a.example/x-y",
         f"{sample}:2:10: http://b.example/",
     ]
@@ -91,11 +91,11 @@ def test_scheme_option_replaces_the_bare_set(sample: Path) -> None:
     text = "ftp://a.example/ http://b.example/ gopher://c.example/ <http://d.example/>\n"
     sample.write_text(text, encoding="utf-8")
     result = CliRunner().invoke(main, ["scan", "--scheme", "ftp,gopher", str(sample)])
-    urls = [line.split(": ", 1)[1] for line in result.output.splitlines()]
+    urls = [line.split(": ", 1)[1] for line in result.stdout.splitlines()]
     # Wrapped and angle forms do not depend on the bare set.
     assert urls == ["ftp://a.example/", "gopher://c.example/", "http://d.example/"]
     result = CliRunner().invoke(main, ["scan", "--scheme", "FTP", "--scheme", "http", str(sample)])
-    assert len(result.output.splitlines()) == 3
+    assert len(result.stdout.splitlines()) == 3
 
 
 def test_bad_scheme_option_is_a_usage_error(sample: Path) -> None:
@@ -119,7 +119,7 @@ def test_stdin_when_no_path_or_dash() -> None:
     for args in (["scan"], ["scan", "-"]):
         result = CliRunner().invoke(main, args, input=SAMPLE)
         assert result.exit_code == 0
-        assert result.output.splitlines()[0] == "-:1:5: http://a.example/x-y"
+        assert result.stdout.splitlines()[0] == "-:1:5: http://a.example/x-y"
 
 
 def test_help_lists_the_options() -> None:
@@ -183,7 +183,9 @@ def test_check_and_invalid_only_for_linting(tmp_path: Path) -> None:
     assert len(plain.stdout.splitlines()) == 3
     lint = CliRunner().invoke(main, ["scan", "--check", "--invalid-only", str(doc)])
     assert lint.exit_code == 1
-    assert lint.stdout.splitlines() == [f"{doc}:1:26: http://b.example:8x/"]
+    assert lint.stdout.splitlines() == [
+        f"{doc}:1:26: http://b.example:8x/  [bad-port: port = digits: 'x' is not a digit]"
+    ]
     clean = tmp_path / "clean.txt"
     clean.write_text("http://a.example/\n")
     assert CliRunner().invoke(main, ["scan", "--check", str(clean)]).exit_code == 0

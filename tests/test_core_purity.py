@@ -78,6 +78,7 @@ SOURCES_ALLOWED = ALLOWED | {
     "email.policy",
     "email.utils",
     "html",
+    "datetime",  # headers.utc_date: the Date header as an instant in UTC (issue 25)
 }
 # charsets.streamable_codec reads sys.modules to find a codec's decoding table.
 SOURCES_EXTRA = {"charsets.py": {"sys"}}

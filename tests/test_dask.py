@@ -40,14 +40,8 @@ RANGE_SOURCE = SHARED / "linux-mips-1997.mbox.gz"
 
 @pytest.fixture(scope="module")
 def client() -> Iterator[Any]:
-    cluster = distributed.LocalCluster(
-        n_workers=2,
-        threads_per_worker=1,
-        processes=True,
-        host="127.0.0.1",
-        dashboard_address=None,
-    )
-    with cluster, distributed.Client(cluster) as connected:
+    # The command's own cluster: free ports only (test_dask_ports.py holds it to that).
+    with udask.local_cluster(2) as cluster, distributed.Client(cluster) as connected:
         yield connected
 
 

@@ -82,8 +82,7 @@ def test_docutils_decides_where_the_modes_differ() -> None:
         ("http://example.com/a-b", 7, 6, "bare"),
     ]
     assert _diagnostics(text, "urlsift") == [
-        (1, 25, "URL001", "https://exa_mple.com/x.git"),
-        (1, 25, "URL012", "https://exa_mple.com/x.git"),
+        (1, 25, "URL012", "https://exa_mple.com/x.git"),  # once per cause (issue 25)
         (7, 6, "URL003", "http://example.com/a-b"),
     ]
     assert _diagnostics(text, "docutils") == [(7, 6, "URL003", "http://example.com/a-b")]

@@ -43,6 +43,7 @@ from urlsift.engines.runner import ReadFailure, ScanConfig, UnitDefects, iter_re
 from urlsift.sources.archive import ArchiveStats, InputKind, detect_kind
 from urlsift.sources.compress import MAGIC_LENGTH, sniff_compression
 from urlsift.sources.options import MailOptions
+from urlsift.sources.tree import is_binary
 
 _PROFILE_EXAMPLES = settings().max_examples  # 150 by default, 300 under the ci profile
 
@@ -630,6 +631,8 @@ def test_cli_jsonl_on_generated_archives(archive: Archive) -> None:
         plain, packed = _write(directory, "archive.mbox", archive.data)
         expected = sum(1 for r in iter_results([str(plain)]) if isinstance(r, Url))
         for path in (plain, packed):
+            if is_binary(str(path)):  # named or walked, a binary file is skipped (issue 25)
+                expected = 0
             result = CliRunner().invoke(main, ["scan", "--format", "jsonl", str(path)])
             assert result.exit_code == 0, result.output
             lines = result.stdout.splitlines()

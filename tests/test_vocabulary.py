@@ -46,6 +46,7 @@ def test_the_keys_are_the_field_names() -> None:
         "subject",
         "part",
         "content_type",
+        "date_utc",
     ]
     assert tuple(output_name(n) for n in names) == CONTEXT_KEYS
     assert "from" in CONTEXT_KEYS

@@ -4,6 +4,9 @@ Finds ``<URL:...>`` wrappers, ``<scheme:...>`` angle brackets, ``URL:`` prefixes
 URLs; rejoins URLs broken across lines (whitespace and hyphen rules, mail quote prefixes);
 checks every URL against the RFC 1738 §5 grammar of its scheme (:func:`validate`);
 reports every problem as a :class:`Defect` instead of raising.
+
+``urlsift.__version__`` is the installed version (pyproject.toml's, from the package
+metadata); the changes of each version are in CHANGELOG.md.
 """
 
 from ._fielddocs import document_fields
@@ -41,6 +44,21 @@ from .validation import (
 )
 
 _install_moved_paths()  # urlsift.scanner, urlsift.plan...: see _moved.MOVED
+
+
+def __getattr__(name: str) -> str:
+    # urlsift.__version__: the installed distribution's version, whose one source is
+    # pyproject.toml's [project] version (read from the package metadata when first asked
+    # for, so that importing urlsift does not load importlib.metadata).
+    if name == "__version__":
+        from importlib import metadata
+
+        try:
+            return metadata.version("urlsift")
+        except metadata.PackageNotFoundError:  # a source tree on sys.path, not installed
+            return "0+unknown"
+    raise AttributeError(f"module 'urlsift' has no attribute {name!r}")
+
 
 # help() and pydoc list each record's fields with their descriptions (built when read).
 document_fields(

@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import MISSING, dataclass, field, fields
 from operator import attrgetter
-from typing import Any, Literal, NamedTuple, TypeVar
+from typing import Any, Literal, NamedTuple, TypeVar, get_type_hints
 
 _T = TypeVar("_T")
 
@@ -109,6 +109,12 @@ class MessageContext:
     """MIME part path, e.g. ``1`` for a single-part message or ``2.1`` for nested parts."""
     content_type: str = "text/plain"
     """Content type of the part the text came from (``header`` for scanned headers)."""
+    date_utc: str | None = None
+    """The ``Date`` header as an instant in UTC, ISO 8601 (``1997-09-10T22:40:00Z``): RFC 5322
+    dates, obsolete forms included (two-digit years, zone names), read as
+    :func:`email.utils.parsedate_to_datetime` reads them, a date without zone (``-0000``)
+    taken as UTC; None when there is no ``Date`` or it does not parse (an
+    ``unparseable-date`` defect then)."""
 
     @property
     def number(self) -> int:
@@ -138,7 +144,7 @@ def output_name(field_name: str) -> str:
 CONTEXT_KEYS: tuple[str, ...] = tuple(output_name(f.name) for f in fields(MessageContext))
 """The JSON keys (and CSV columns) of :class:`MessageContext`, in field order: ``message``,
 ``message_offset``, ``message_id``, ``date``, ``from``, ``subject``, ``part``,
-``content_type``."""
+``content_type``, ``date_utc``."""
 
 context_values = attrgetter(*(f.name for f in fields(MessageContext)))
 
@@ -195,6 +201,11 @@ class Candidate(NamedTuple):
     """False when a wrapper or angle bracket was never closed."""
     truncated: bool = False
     """True when the span hit the scanner's length bound and was cut there."""
+
+
+# A NamedTuple keeps the postponed annotations (``from __future__ import annotations``) as
+# ForwardRef('str') in its constructor's signature, and help() shows them so: resolved here.
+Candidate.__new__.__annotations__ = Candidate.__annotations__ = get_type_hints(Candidate)
 
 
 class Parts(Mapping[str, str]):

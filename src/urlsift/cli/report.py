@@ -33,8 +33,9 @@ from ..report.aggregate import (
     facts_from_url,
 )
 from ..sources.kinds import INPUT_KINDS, InputKind
+from ..sources.reading import ArchiveStats
 from .main import EXIT_UNREADABLE
-from .scan import cannot_read_line, scan_config
+from .scan import cannot_read_line, scan_config, skip_binaries
 
 MISSING_EXTRA = (
     "urlsift report draws its charts with matplotlib, which is not installed: "
@@ -138,6 +139,8 @@ def report_command(
     else:
         config = scan_config(schemes, input_kind, include_attachments, scan_headers, strict)
         paths = paths or ("-",)
+        if input_kind == "auto":  # binary files named are skipped, as scan skips them
+            paths = skip_binaries(paths, ArchiveStats(), note=not quiet)
         inputs = "Scanned " + ", ".join(os.path.basename(p.rstrip("/")) or p for p in paths)
         for result in iter_results(paths, config, jobs=jobs):
             if isinstance(result, Url):

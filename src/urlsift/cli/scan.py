@@ -17,6 +17,7 @@ before the scan ended (``urlsift scan ... | head``): the output was cut short, s
 from __future__ import annotations
 
 import contextlib
+import difflib
 import os
 import stat
 import sys
@@ -31,12 +32,21 @@ from .._model import Policy, ReadFailure, Url
 from ..engines.runner import READ_ERROR_CODES, Result, ScanConfig, UnitDefects, iter_results
 from ..errors import ConfigError, OutputError
 from ..extraction.scanner import normalize_schemes
-from ..output.formats import WRITERS, CountBy, Writer, location, make_writer, visible
+from ..output.formats import (
+    WRITERS,
+    CountBy,
+    TextWriter,
+    Writer,
+    location,
+    make_writer,
+    visible,
+)
 from ..output.parquet import ParquetWriter
-from ..output.summary import HostCounts, UrlCounts
+from ..output.summary import HostCounts, RunTally, UrlCounts
 from ..sources.kinds import INPUT_KINDS, InputKind
 from ..sources.options import MailOptions
 from ..sources.reading import ArchiveStats
+from ..sources.tree import is_binary
 from .main import (
     EXIT_INVALID,
     EXIT_UNREADABLE,
@@ -175,9 +185,26 @@ class _ScanCommand(click.Command):
                     arg = f"--count={args[i]}"
                     i += 1
                 else:
+                    if i < len(args):
+                        _refuse_mistyped_count(ctx, args[i])
                     arg = "--count=url"
             spelled.append(arg)
         return super().parse_args(ctx, spelled)
+
+
+def _refuse_mistyped_count(ctx: click.Context, word: str) -> None:
+    # The word after a bare --count is a path, unless it is no existing path and reads as
+    # a misspelt mode ("hosts", "URL"): then a usage error that names the mode meant.
+    if os.path.lexists(word) or word.startswith("-") or "/" in word or os.sep in word:
+        return
+    close = difflib.get_close_matches(word.lower(), COUNT_BY, n=1, cutoff=0.6)
+    if close:
+        raise click.BadParameter(
+            f"{word!r} is not one of {', '.join(map(repr, COUNT_BY))} and no such path. "
+            f"Did you mean {close[0]!r}? (a path named like that: ./{word})",
+            ctx=ctx,
+            param_hint="'--count'",
+        )
 
 
 def _writer(
@@ -251,7 +278,8 @@ def _dask_parquet(
     progress: _Progress,
     invalid_only: bool,
     check: bool,
-    overwrite: bool = False,
+    overwrite: bool,
+    tally: RunTally,
 ) -> int:
     # --engine dask --format parquet: the workers write one file per partition; the
     # client reports what one process reports (unreadable paths, the exit status).
@@ -271,6 +299,8 @@ def _dask_parquet(
         )
         for part in written:
             progress.tick(False, urls=part.urls)
+            tally.urls += part.urls
+            tally.invalid += part.invalid
             if part.invalid and check and not status:
                 status = EXIT_INVALID
             if part.read_errors:
@@ -278,6 +308,7 @@ def _dask_parquet(
             for failure in part.failures:
                 progress.close()
                 click.echo(cannot_read_line(failure), err=True)
+                tally.unreadable += 1
                 status = EXIT_UNREADABLE
     except ConfigError as exc:  # a folder holding other files (see --overwrite)
         raise click.UsageError(str(exc)) from exc
@@ -304,8 +335,9 @@ class _Filters:
     unique: bool
     check: bool
     invalid_only: bool
-    quiet: bool
+    show_defects: bool
     count: CountBy | None
+    tally: RunTally
 
 
 def _write_results(
@@ -318,11 +350,13 @@ def _write_results(
     # Write the records as the options say; return the exit status they call for.
     status = 0
     seen: set[str] = set()
-    unique, check, invalid_only, quiet = how.unique, how.check, how.invalid_only, how.quiet
+    unique, check, invalid_only, show = how.unique, how.check, how.invalid_only, how.show_defects
+    tally = how.tally
     counts = None if how.count is None else HostCounts() if how.count == "host" else UrlCounts()
     for result in results:
         if isinstance(result, Url):
             progress.tick(True)
+            tally.add_url(result)
             if not result.valid and check and not status:
                 status = EXIT_INVALID
             if invalid_only and result.valid:
@@ -336,9 +370,10 @@ def _write_results(
                 writer.write(result)
         elif isinstance(result, UnitDefects):
             progress.tick(False)
+            tally.add_defects(result)
             if any(defect.code in READ_ERROR_CODES for defect in result.defects):
                 status = EXIT_UNREADABLE  # part of the input could not be read
-            if counts is None and not writer.write_defects(result) and not quiet:
+            if counts is None and not writer.write_defects(result) and show:
                 progress.close()
                 out.flush()
                 for line in _defect_lines(result):
@@ -347,6 +382,7 @@ def _write_results(
             progress.close()
             out.flush()
             click.echo(cannot_read_line(result), err=True)
+            tally.unreadable += 1
             status = EXIT_UNREADABLE
     if counts is not None:
         assert not isinstance(writer, ParquetWriter)  # refused with --count
@@ -482,7 +518,23 @@ def _write_results(
     "--no-gitignore", is_flag=True, help="Also scan what .gitignore files ignore in folders."
 )
 @click.option(
-    "--quiet", "-q", is_flag=True, help="No progress display, no summary, no defect lines."
+    "--quiet",
+    "-q",
+    count=True,
+    help="-q: the summary line only (no progress, no defect counts); -qq: nothing but errors.",
+)
+@click.option(
+    "--verbose",
+    "-v",
+    count=True,
+    help="List every source defect on stderr as it is met (as --show-defects).",
+)
+@click.option(
+    "--show-defects",
+    is_flag=True,
+    help="List every source defect (charset, MIME, truncation) on stderr, one line each; by "
+    "default they are counted by code in the summary. JSON Lines and Parquet carry them "
+    "as records either way.",
 )
 def scan(
     paths: tuple[str, ...],
@@ -503,7 +555,9 @@ def scan(
     check: bool,
     exclude: tuple[str, ...],
     no_gitignore: bool,
-    quiet: bool,
+    quiet: int,
+    verbose: int,
+    show_defects: bool,
 ) -> None:
     """Print the URLs found in PATHS (standard input when none or '-').
 
@@ -522,11 +576,14 @@ def scan(
     # (--unique needs every URL in one place: then the client writes, as for the others).
     on_workers = engine == "dask" and fmt == "parquet" and output is not None and not unique
     writer = None if on_workers and count is None else _writer(fmt, output, out, count, overwrite)
+    if isinstance(writer, TextWriter):
+        writer.reasons = invalid_only  # say why each URL shown is invalid
     stats = ArchiveStats()
     paths = paths or ("-",)
-    show = not quiet and sys.stderr.isatty()
+    level = verbose - quiet  # -qq: errors only; -q: the summary line; -v: every defect
+    show = level >= 0 and sys.stderr.isatty()
     progress = _Progress(stats, sys.stderr, show, _total_size(paths) if show else None)
-    how = _Filters(unique, check, invalid_only, quiet, count)
+    how = _Filters(unique, check, invalid_only, show_defects or level > 0, count, RunTally())
     status = 0
     if scheduler is not None and engine != "dask":
         raise click.UsageError("--scheduler is for --engine dask")
@@ -534,6 +591,8 @@ def scan(
         raise click.UsageError("--engine dask cannot read standard input ('-')")
     if engine == "processes" and jobs == 1:
         jobs = os.cpu_count() or 1
+    if input_kind == "auto":
+        paths = skip_binaries(paths, stats, note=level >= 0)
     cluster = contextlib.ExitStack()  # the Dask client and cluster, closed at the end
     try:
         if engine == "dask":
@@ -542,7 +601,16 @@ def scan(
         if writer is None:
             assert output is not None
             status = _dask_parquet(
-                client, paths, config, output, stats, progress, invalid_only, check, overwrite
+                client,
+                paths,
+                config,
+                output,
+                stats,
+                progress,
+                invalid_only,
+                check,
+                overwrite,
+                how.tally,
             )
         else:
             if client is not None:
@@ -564,6 +632,45 @@ def scan(
         with contextlib.suppress(OSError):  # whatever is still buffered, even on an error
             out.flush()
         cluster.close()
-    if not quiet and (stats.messages or stats.binaries_skipped):
-        click.echo(f"urlsift: {stats.summary()}", err=True)
+    if level >= -1:
+        _summarize(how.tally, stats, level >= 0)
     sys.exit(status)
+
+
+def _named_binary(path: str) -> bool:
+    # A regular file named on the command line is binary as a walked one is; pipes and "-"
+    # are never sniffed (that would consume them).
+    return path != "-" and os.path.isfile(path) and is_binary(path)
+
+
+def skip_binaries(paths: tuple[str, ...], stats: ArchiveStats, note: bool) -> tuple[str, ...]:
+    """``paths`` less the binary files named among them, as a folder walk skips them.
+
+    For ``--input-kind auto`` only (an explicit kind reads whatever it is given); each is
+    counted in ``stats.binaries_skipped`` and, with ``note``, named on stderr.
+    """
+    kept = []
+    for path in paths:
+        if not _named_binary(path):
+            kept.append(path)
+            continue
+        stats.binaries_skipped += 1
+        if note:
+            click.echo(
+                f"urlsift: {path}: binary file skipped (--input-kind text reads it)", err=True
+            )
+    return tuple(kept)
+
+
+def _summarize(tally: RunTally, stats: ArchiveStats, groups: bool) -> None:
+    # The closing lines on stderr: URLs by outcome and what was read; then the source
+    # defects counted by code (unless -q), as ruff and pytest end a run.
+    line = tally.outcome(stats.files)
+    if stats.messages:
+        line += f"; {stats.summary()}"
+    elif stats.binaries_skipped:
+        line += f"; {stats.binaries_skipped} binary files skipped"
+    click.echo(f"urlsift: {line}", err=True)
+    grouped = tally.defect_groups("--show-defects to list") if groups else None
+    if grouped is not None:
+        click.echo(f"urlsift: {grouped}", err=True)

@@ -119,8 +119,10 @@ def local_cluster(workers: int) -> Any:
 
     One thread each (the scan is pure Python: threads would share one interpreter lock),
     on the loopback interface, without a dashboard, and so without the workers'
-    statistical profiler, which only feeds it (about 2 % of their CPU time). Close it (or
-    use ``with``) when done.
+    statistical profiler, which only feeds it (about 2 % of their CPU time). Every port is
+    a free one the system picks: the scheduler's, and its HTTP server's, which
+    ``distributed`` otherwise tries on 8787 even without a dashboard (and warns when
+    another cluster on the host holds it). Close it (or use ``with``) when done.
     """
     import dask
     import distributed
@@ -132,7 +134,9 @@ def local_cluster(workers: int) -> Any:
             threads_per_worker=1,
             processes=True,
             host="127.0.0.1",
+            scheduler_port=0,
             dashboard_address=None,
+            scheduler_kwargs={"dashboard_address": "127.0.0.1:0"},
         )
 
 

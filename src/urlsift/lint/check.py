@@ -65,7 +65,32 @@ BREAKAGE_RULES: dict[str, str] = {
 """Core defect code -> default-group rule: the defects that break a link for a reader.
 
 These defects are also reported by the ``RFC1738`` group's rules above (``URL001``,
-``URL009``), so selecting both reports such a defect twice, once per point of view."""
+``URL009``); when both are selected, :func:`one_per_cause` keeps the default-group one, so
+a URL is reported once per cause."""
+
+_BREAKAGE_CODES = frozenset(BREAKAGE_RULES.values())
+_GRAMMAR_CODES = frozenset({"URL001", "URL009"})  # the RFC1738 group's view of a defect
+
+
+def one_per_cause(diagnostics: Sequence[Diagnostic]) -> list[Diagnostic]:
+    """The selected diagnostics less the RFC1738 group's twin of a breakage diagnostic.
+
+    A defect in :data:`BREAKAGE_RULES` gives two diagnostics, the grammar rule's
+    (``URL001``/``URL009``) and the breakage rule's (``URL012``-``URL014``), at the same
+    place with the same message; when selection kept both, the breakage one (which names
+    what a reader meets) stays.
+    """
+    broken = {
+        (d.path, d.line, d.column, d.message) for d in diagnostics if d.code in _BREAKAGE_CODES
+    }
+    if not broken:
+        return list(diagnostics)
+    return [
+        d
+        for d in diagnostics
+        if d.code not in _GRAMMAR_CODES or (d.path, d.line, d.column, d.message) not in broken
+    ]
+
 
 # A template placeholder such as {index} or {name} in https://{index}/simple/{name}, or a
 # %NAME% variable a build substitutes: the URL is a pattern, not a link, so only rules

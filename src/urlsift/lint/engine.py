@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import BinaryIO
 
 from .._model import Policy
-from .check import Suppressions, diagnose
+from .check import Suppressions, diagnose, one_per_cause
 from .config import LintSettings, SettingsResolver
 from .extract import ExtractOptions, detect_format, extract_document
 from .findings import Extracted
@@ -86,7 +86,7 @@ def _finalize(
             continue
         severity = settings.severity_of(d.code, d.severity)
         out.append(d if severity == d.severity else dataclasses.replace(d, severity=severity))
-    return out
+    return one_per_cause(out)
 
 
 def lint_text(

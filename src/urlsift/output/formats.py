@@ -99,12 +99,15 @@ class TextWriter:
 
     def __init__(self, stream: TextIO, *, counts: CountBy | None = None) -> None:
         self._stream = stream
+        self.reasons = False
+        """Follow an invalid URL with why (``scan --invalid-only``): ``  [bad-host: ...]``."""
         del counts  # the text format needs no header
 
     def write(self, url: Url) -> None:
         """Write one URL."""
         where = visible(location(url.source, url.context))
-        self._stream.write(f"{where}:{url.line}:{url.column}: {visible(url.url)}\n")
+        why = _why_invalid(url) if self.reasons and not url.valid else ""
+        self._stream.write(f"{where}:{url.line}:{url.column}: {visible(url.url)}{why}\n")
 
     def write_defects(self, record: UnitDefects) -> bool:
         """Text output has no place for defect records (the CLI shows them on stderr)."""
@@ -124,6 +127,12 @@ class TextWriter:
         variants = row.variants
         also = f"  (also {' '.join(variants)})" if variants else ""
         self._stream.write(visible(f"{row.count:7d} {row.url}{dates}{also}") + "\n")
+
+
+def _why_invalid(url: Url) -> str:
+    # The errors that make a URL invalid, after it on its text line: "  [code: message]".
+    errors = [f"{d.code}: {d.message}" for d in url.defects if d.severity == "error"]
+    return f"  [{'; '.join(errors)}]" if errors else ""
 
 
 _encode_json = json.JSONEncoder(ensure_ascii=False).encode
@@ -228,7 +237,8 @@ def url_json(url: Url) -> str:
             f', "message": {ctx.message}, "message_offset": {ctx.message_offset}, '
             f'"message_id": {_json_or_null(ctx.message_id)}, "date": {_json_or_null(ctx.date)}, '
             f'"from": {_json_or_null(ctx.from_)}, "subject": {_json_or_null(ctx.subject)}, '
-            f'"part": {q(ctx.part)}, "content_type": {q(ctx.content_type)}'
+            f'"part": {q(ctx.part)}, "content_type": {q(ctx.content_type)}, '
+            f'"date_utc": {_json_or_null(ctx.date_utc)}'
         )
     line += "}"
     # Most lines are ASCII: no call (and no bound method) to find that out.

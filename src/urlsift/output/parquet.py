@@ -123,9 +123,24 @@ def schema() -> pa.Schema:
         ("defects", pa.list_(defect)),
         ("message", pa.int64()),
         ("message_offset", pa.int64()),
-        *((name, pa.string()) for name in CONTEXT_KEYS[2:]),
+        *((name, _context_type(pa, name)) for name in CONTEXT_KEYS[2:]),
     ]
     return pa.schema(fields)
+
+
+def _context_type(pa: Any, name: str) -> Any:
+    # The context columns are strings but for date_utc, an instant in UTC (milliseconds:
+    # Parquet has no seconds unit, and a table read back must have this schema).
+    return pa.timestamp("ms", tz="UTC") if name == "date_utc" else pa.string()
+
+
+def _instant(text: object) -> object:
+    # date_utc as written in the records ("1997-09-10T22:40:00Z") to a datetime for Arrow.
+    if not isinstance(text, str):
+        return None
+    from datetime import datetime
+
+    return datetime.fromisoformat(text.removesuffix("Z") + "+00:00")
 
 
 def _defects(defects: tuple[Defect, ...]) -> list[dict[str, object]]:
@@ -175,6 +190,7 @@ def records_table(records: Iterable[Result]) -> pa.Table:
         context = record.context
         values = none_context if context is None else context_values(context)
         row.update(zip(CONTEXT_KEYS, values, strict=True))
+        row["date_utc"] = _instant(row["date_utc"])
         for name in names:
             columns[name].append(row.get(name))
     return pa.Table.from_pydict(columns, schema=schema())

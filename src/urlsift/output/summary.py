@@ -18,7 +18,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 
-from .._model import Url
+from .._model import UnitDefects, Url
 
 
 @dataclass(slots=True)
@@ -186,3 +186,51 @@ def fold_host(host: str) -> str:
     if folded.startswith("www.") and len(folded) > 4:
         folded = folded[4:]
     return folded
+
+
+@dataclass(slots=True)
+class RunTally:
+    """What a scan found, for the line it ends with on stderr (``urlsift scan``'s summary).
+
+    Counts URLs by outcome and the source defects (those of :class:`UnitDefects` records:
+    charset, MIME, truncation) by code, so that a run's stderr can say "172 defects:
+    charset-mismatch 120, ..." in one line instead of one line per defect.
+    """
+
+    urls: int = 0
+    """URL records seen (before ``--invalid-only``, ``--unique`` or ``--count``)."""
+    invalid: int = 0
+    """Of those, the URLs that break RFC 1738 (``valid`` false)."""
+    defects: dict[str, int] = field(default_factory=dict)
+    """Source defects by code, in order of first appearance."""
+    unreadable: int = 0
+    """Paths that could not be read at all."""
+
+    def add_url(self, url: Url) -> None:
+        self.urls += 1
+        self.invalid += not url.valid
+
+    def add_defects(self, record: UnitDefects) -> None:
+        for defect in record.defects:
+            self.defects[defect.code] = self.defects.get(defect.code, 0) + 1
+
+    def outcome(self, files: int) -> str:
+        """``30 URLs (2 invalid) from 1 file`` (and how many paths could not be read)."""
+        text = f"{_plural(self.urls, 'URL')} ({self.invalid} invalid)"
+        text += f" from {_plural(files, 'file')}"
+        if self.unreadable:
+            text += f", {_plural(self.unreadable, 'path')} unreadable"
+        return text
+
+    def defect_groups(self, hint: str) -> str | None:
+        """``172 defects: charset-mismatch 120, mime-...; <hint>``, or None when none."""
+        if not self.defects:
+            return None
+        total = sum(self.defects.values())
+        ranked = sorted(self.defects.items(), key=lambda item: (-item[1], item[0]))
+        groups = ", ".join(f"{code} {count}" for code, count in ranked)
+        return f"{_plural(total, 'defect')}: {groups}; {hint}"
+
+
+def _plural(count: int, noun: str) -> str:
+    return f"{count} {noun}" if count == 1 else f"{count} {noun}s"

@@ -25,6 +25,7 @@ from .aggregate import ReportData
 VALID_COLOR = "#0072b2"  # Okabe-Ito blue / vermilion: told apart with any colour vision
 INVALID_COLOR = "#d55e00"
 BAR_COLOR = "#009e73"
+WARNING_COLOR = "#999999"  # a warning is no error: grey, never the "invalid" vermilion
 WIDTH = 6.4  # inches; at 72 px per inch the charts fit beside their tables
 MAX_MONTH_BARS = 120
 """Months drawn as separate bars; more are drawn as filled steps (the same heights)."""
@@ -134,15 +135,24 @@ def bars_chart(
     values: Sequence[float],
     texts: Sequence[str],
     axis: str,
-    color: str = BAR_COLOR,
+    color: str | Sequence[str] = BAR_COLOR,
+    legend: Sequence[tuple[str, str]] = (),
 ) -> str:
-    """Horizontal bars, largest on top, each labelled with its text (as its table shows it)."""
+    """Horizontal bars, largest on top, each labelled with its text (as its table shows it).
+
+    ``color`` is one colour or one per bar; ``legend`` names colours: (colour, label).
+    """
     with _style():
         figure = _figure(0.7 + 0.26 * max(len(labels), 1))
         axes = figure.add_subplot()
         y = list(range(len(labels)))
-        bars = axes.barh(y, list(values), color=color)
+        bars = axes.barh(y, list(values), color=color if isinstance(color, str) else list(color))
         axes.bar_label(bars, labels=list(texts), padding=2)
+        if legend:
+            from matplotlib.patches import Patch
+
+            handles = [Patch(color=shade, label=label) for shade, label in legend]
+            axes.legend(handles=handles, loc="lower right")
         axes.set_yticks(y, _printable(labels))
         axes.invert_yaxis()
         axes.set_xlabel(axis)

@@ -190,6 +190,11 @@ def _schemes(data: ReportData) -> str:
     return _section("schemes", "Schemes", chart, table)
 
 
+def _severity_color(severities: Sequence[str]) -> str:
+    # A defect code that is an error somewhere is drawn as "invalid" is; a warning, grey.
+    return charts.INVALID_COLOR if "error" in severities else charts.WARNING_COLOR
+
+
 def _defects(data: ReportData) -> str:
     rows = [
         (
@@ -224,7 +229,8 @@ def _defects(data: ReportData) -> str:
             [100 * n / data.urls for n in counts],
             [_share(n, data.urls) for n in counts],
             "share of URLs (%)",
-            charts.INVALID_COLOR,
+            [charts.INVALID_COLOR, *(_severity_color(d.severities) for d in data.defects)],
+            ((charts.INVALID_COLOR, "error"), (charts.WARNING_COLOR, "warning only")),
         )
         if data.urls
         else ""

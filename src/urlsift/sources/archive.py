@@ -222,7 +222,7 @@ def folder_units(
             yield TextUnit(
                 source=file,
                 chunks=(),
-                defects=(Defect("message-unreadable", exc.reason, "warning"),),
+                defects=(Defect("message-unreadable", exc.reason, "error"),),
             )
             continue
         try:

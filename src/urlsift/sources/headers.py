@@ -35,10 +35,11 @@ bad input.
 from __future__ import annotations
 
 import re
+from datetime import timezone
 from email.header import decode_header
 from email.message import Message
 from email.policy import compat32
-from email.utils import collapse_rfc2231_value
+from email.utils import collapse_rfc2231_value, parsedate_to_datetime
 from functools import lru_cache
 
 from .._model import Defect
@@ -405,3 +406,28 @@ def decoded_encoding(value: object) -> str | None:
     # The transfer encoding get_payload(decode=True) is to decode, stripped, or None.
     name = transfer_encoding_of(value) if isinstance(value, str) else header_text(value).lower()
     return name if name in _DECODED_TRANSFER_ENCODINGS else None
+
+
+def utc_date(date: str | None) -> tuple[str | None, list[Defect]]:
+    """A ``Date`` header as an ISO 8601 instant in UTC (``1997-09-10T22:40:00Z``).
+
+    RFC 5322 dates, with the obsolete forms :func:`email.utils.parsedate_to_datetime`
+    reads (two-digit years: 50-99 are 19xx, 00-49 20xx; zone names such as ``BST``,
+    ``EST``); a date without zone (``-0000``) is taken as UTC.
+
+    Returns:
+        The instant (None when there is no date, or it does not parse) and, for a date
+        that does not parse, an ``unparseable-date`` warning.
+    """
+    if date is None:
+        return None, []
+    try:
+        when = parsedate_to_datetime(date)
+        if when.tzinfo is not None:
+            when = when.astimezone(timezone.utc).replace(tzinfo=None)
+        return when.isoformat(timespec="seconds") + "Z", []
+    except (ValueError, TypeError, OverflowError, IndexError):
+        shown = date if len(date) <= 80 else date[:77] + "..."
+        return None, [
+            Defect("unparseable-date", f"Date {shown!r} is not an RFC 5322 date", "warning")
+        ]

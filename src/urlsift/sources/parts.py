@@ -68,6 +68,7 @@ from .headers import (
     raw_headers,
     text_params_of,
     transfer_encoding_of,
+    utc_date,
 )
 from .htmltext import html_to_text
 from .options import MAX_CONTEXT_CHARS, MailOptions
@@ -137,6 +138,7 @@ class Walk:
     date: str | None = None
     sender: str | None = None
     subject: str | None = None
+    date_utc: str | None = None
 
 
 def _context(walk: Walk, path: str, content_type: str) -> MessageContext:
@@ -149,6 +151,7 @@ def _context(walk: Walk, path: str, content_type: str) -> MessageContext:
         subject=walk.subject,
         part=path,
         content_type=content_type,
+        date_utc=walk.date_utc,
     )
 
 
@@ -466,14 +469,15 @@ def _set_context(walk: Walk, values: dict[str, str]) -> list[Defect]:
     walk.message_id = None if value is None else header_text(value)[:MAX_CONTEXT_CHARS]
     value = values.get("date")
     walk.date = None if value is None else header_text(value)[:MAX_CONTEXT_CHARS]
+    walk.date_utc, defects = utc_date(walk.date)
     value = values.get("from")
     walk.sender = None if value is None else header_text(value)[:MAX_CONTEXT_CHARS]
     value = values.get("subject")
     if value is None:
-        return []
-    subject, defects = decode_subject(header_text(value)[:MAX_CONTEXT_CHARS])
+        return defects
+    subject, subject_defects = decode_subject(header_text(value)[:MAX_CONTEXT_CHARS])
     walk.subject = subject[:MAX_CONTEXT_CHARS]
-    return defects
+    return defects + subject_defects
 
 
 def _header_unit(walk: Walk, headers: list[tuple[str, str]], defects: list[Defect]) -> None:

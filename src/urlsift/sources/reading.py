@@ -93,7 +93,7 @@ class BlockReader:
         except SourceError as exc:
             block, error = b"", exc
         if error is not None:
-            self.error = Defect("stream-read-error", error.reason, "warning")
+            self.error = Defect("stream-read-error", error.reason, "error")
         self.stats.bytes_read += len(block)
         stored = self.opened.stored.count
         self.stats.stored_bytes_read += stored - self._stored

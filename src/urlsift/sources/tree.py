@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterable, Iterator
+from contextlib import suppress
 from typing import TYPE_CHECKING, Protocol
 
 from .compress import open_counted
@@ -39,10 +40,11 @@ def is_binary(path: str) -> bool:
         return False
     try:
         head: bytes = opened.stream.peek(SNIFF_BYTES)[:BINARY_SNIFF_BYTES]
-    except OSError:
+    except (OSError, EOFError):
         return False
     finally:
-        opened.stream.close()
+        with suppress(OSError):  # a damaged stream raises its error on close too
+            opened.stream.close()
     return b"\0" in head
 
 
