@@ -136,6 +136,6 @@ def test_csv_keeps_the_exact_value_and_one_row_per_record() -> None:
     # written unquoted: csv readers split the record in two.
     text = f"<URL:http://a.example/\r  rest> <http://b.example/{OSC52}>\n"
     result = CliRunner().invoke(main, ["scan", "--format", "csv", "-"], input=text)
-    rows = list(csv.DictReader(io.StringIO(result.output, newline="")))
+    rows = list(csv.DictReader(io.StringIO(result.stdout, newline="")))
     assert [row["url"] for row in rows] == ["http://a.example/rest", f"http://b.example/{OSC52}"]
     assert rows[0]["raw"] == "<URL:http://a.example/\r  rest>"
