@@ -571,7 +571,11 @@ class _Layers:
                 out.append((negated + rebased, codes))
         return out
 
-    def add_table(self, table: Mapping[str, object], where: str, base: Path) -> None:
+    def add_table(
+        self, table: Mapping[str, object], where: str, base: Path, *, found: bool = False
+    ) -> None:
+        # found: the table comes from a configuration discovered from a linted path (not
+        # named by the user): it may change what is checked, never what is written.
         unknown = sorted(set(table) - set(CONFIG_KEYS))
         if unknown:
             known = ", ".join(CONFIG_KEYS)
@@ -616,6 +620,8 @@ class _Layers:
         links = table.get("links", {})
         if not isinstance(links, dict):
             raise ConfigError(f"links in {where}", links, "must be a table")
+        if found and "cache-path" in links:
+            links = {**links, "cache-path": _confined_cache_path(links["cache-path"], where)}
         self.links.update(links)
 
     def settings(self, cli: CliOptions, cwd: Path | None, config_path: Path | None) -> LintSettings:
@@ -719,8 +725,41 @@ def settings_from_file(
     root = cwd if explicit else chain[-1][0].parent
     layers = _Layers(root)
     for file, table in chain:
-        layers.add_table(table, str(file), root if explicit else file.parent)
+        layers.add_table(table, str(file), root if explicit else file.parent, found=not explicit)
     return layers.settings(cli or CliOptions(), cwd, chain[-1][0])
+
+
+def _confined_cache_path(value: object, where: str) -> object:
+    """A discovered configuration's ``cache-path``, kept inside urlsift's cache folder.
+
+    A configuration found by walking up from a linted path may come with the files linted
+    (a pull request, ``/tmp/pyproject.toml``): it may name a cache file, but only by a
+    plain file name, which lives in the cache folder. ``false`` is kept.
+
+    Raises:
+        ConfigError: the value names a folder too (or is not a string or false).
+    """
+    if value is False:
+        return value
+    if (
+        not isinstance(value, str)
+        or not value.strip()
+        or value in (".", "..")
+        or "/" in value
+        or os.sep in value
+        or (os.altsep is not None and os.altsep in value)
+        or "\0" in value
+    ):
+        raise ConfigError(
+            f"[tool.urlsift.links] cache-path in {where}",
+            value,
+            "a configuration found from the linted files may only name a file in urlsift's "
+            "cache folder (a plain file name) or false; name a configuration with "
+            "--config to put the cache elsewhere",
+        )
+    from .links import default_cache_path  # the link checker's module: imported when asked
+
+    return str(default_cache_path().parent / value)
 
 
 def _pick(cli: bool | None, file: bool | None, default: bool) -> bool:

@@ -53,6 +53,7 @@ from ._http import (
     ProbeSettings,
     Sleep,
     Stage,
+    browser_difference,
     status_text,
 )
 from ._linkcache import CacheEntry, LinkCache
@@ -357,6 +358,8 @@ def _target(
     scheme = _SCHEME.match(reading)
     if scheme is None or scheme.group(1).lower() not in CHECKED_SCHEMES:
         return None
+    if browser_difference(reading) is not None:
+        return reading.partition("#")[0]  # as written: the prober says why it is not checked
     try:
         url = httpx.URL(reading)
         if not url.raw_host:
