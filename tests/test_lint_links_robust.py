@@ -66,7 +66,8 @@ def test_a_whole_format_1_cache_is_read_and_upgraded(tmp_path: Path) -> None:
     old = {"entries": {"http://a.example/": {"status": 200, "redirects": [], "checked": 5.0}}}
     path.write_text(json.dumps({**old, "format": 1}, indent=1, sort_keys=True) + "\n")
     cache = LinkCache(path, ttl=100.0, now=10.0)
-    assert cache.problem is None and set(cache.entries) == {"http://a.example/"}
+    assert cache.problem is None
+    assert set(cache.entries) == {"http://a.example/"}
     cache.put("http://b.example/", CacheEntry(200, (), 9.0))
     assert cache.save()
     assert path.read_bytes().startswith(SIGNATURE)
@@ -81,7 +82,8 @@ def test_a_corrupt_cache_of_urlsifts_is_replaced(tmp_path: Path) -> None:
     path.write_bytes(SIGNATURE + b' "entries": {"u": [')  # truncated
     notes: list[str] = []
     cache = LinkCache(path, ttl=100.0, now=10.0, notice=notes.append)
-    assert "is not JSON" in notes[0] and "replaced" in notes[0]
+    assert "is not JSON" in notes[0]
+    assert "replaced" in notes[0]
     cache.put("http://b.example/", CacheEntry(200, (), 9.0))
     assert cache.save()
     assert set(LinkCache(path, ttl=100.0, now=10.0).entries) == {"http://b.example/"}
@@ -91,7 +93,8 @@ def test_a_fifo_at_the_cache_path_is_not_opened_blocking(tmp_path: Path) -> None
     path = tmp_path / "links.json"
     os.mkfifo(path)
     cache = LinkCache(path, ttl=100.0, now=10.0)  # would hang on a blocking open
-    assert cache.problem is not None and "not a regular file" in cache.problem
+    assert cache.problem is not None
+    assert "not a regular file" in cache.problem
     cache.put("http://b.example/", CacheEntry(200, (), 9.0))
     assert not cache.save()
     assert path.is_fifo()
@@ -191,7 +194,8 @@ def test_a_backslash_in_the_path_is_reported_not_requested(
 ) -> None:
     (diagnostic,) = run([finding(server.url(path))], options)
     assert server.requests() == []
-    assert diagnostic.code == "URL101" and "backslash" in diagnostic.message
+    assert diagnostic.code == "URL101"
+    assert "backslash" in diagnostic.message
 
 
 def test_a_backslash_in_the_query_is_the_same_for_both(
