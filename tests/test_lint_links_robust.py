@@ -7,18 +7,22 @@ Every test runs under the ``connections`` guard of ``test_lint_links``: nothing 
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
+import time
 from pathlib import Path
 
 import pytest
+from click.testing import CliRunner
 
 from test_lint_links import Server, finding, run
+from urlsift.cli import main
 from urlsift.errors import ConfigError
 from urlsift.lint._linkcache import SIGNATURE, CacheEntry, LinkCache
 from urlsift.lint.config import CliOptions, SettingsResolver
 from urlsift.lint.engine import lint_paths
-from urlsift.lint.links import LinkOptions, diagnose_links
+from urlsift.lint.links import DEFAULT_MAX_TIME, LinkOptions, diagnose_links
 
 pytest_plugins = ["test_lint_links"]  # its fixtures: connections, server, options
 
@@ -215,3 +219,47 @@ def test_a_redirect_to_a_location_with_a_backslash_is_not_followed(
     assert [d.code for d in diagnostics] == ["URL101"]
     assert "backslash" in diagnostics[0].message
     assert [path for _method, path in server.requests()] == ["/to"]
+
+
+# --- item 17: one deadline for all the link checks of a run ----------------------------
+
+
+def test_max_time_gives_up_the_links_still_being_checked(
+    server: Server, options: LinkOptions, capsys: pytest.CaptureFixture[str]
+) -> None:
+    hurried = dataclasses.replace(options, timeout=30.0, max_time=0.5)
+    slow = [finding(server.url(f"/slow?n={n}"), line=n) for n in range(40)]
+    started = time.monotonic()
+    result = diagnose_links([finding(server.url("/ok"), line=99), *slow], hurried)
+    assert time.monotonic() - started < 10.0  # not 40 x 30 s, nor 30 s
+    assert {d.code for d in result} == {"URL103"}
+    assert sorted(d.line for d in result) == list(range(40))  # each one not checked, named
+    assert all(
+        "not checked: the checks ran out of time (max-time 0.5 s)" in d.message for d in result
+    )
+    err = capsys.readouterr().err
+    assert "40 of 41 links not checked" in err
+    assert hurried.cache_path is not None
+    stored = json.loads(hurried.cache_path.read_text(encoding="utf-8"))
+    assert list(stored["entries"]) == [server.url("/ok")]  # what finished is kept
+
+
+def test_max_time_has_a_default_and_is_configurable() -> None:
+    assert LinkOptions().max_time == DEFAULT_MAX_TIME == 300.0
+    assert LinkOptions.from_config({"max-time": 60}).max_time == 60.0
+    for bad in (0, -1, float("inf"), float("nan"), "60"):
+        with pytest.raises(ConfigError, match="max-time"):
+            LinkOptions.from_config({"max-time": bad})
+
+
+def test_max_time_on_the_command_line(tmp_path: Path) -> None:
+    (tmp_path / "a.md").write_text("nothing to check\n")
+    old = Path.cwd()
+    os.chdir(tmp_path)
+    try:
+        ok = CliRunner().invoke(main, ["lint", "--check-links", "--max-time", "5", "a.md"])
+        bad = CliRunner().invoke(main, ["lint", "--check-links", "--max-time", "0", "a.md"])
+    finally:
+        os.chdir(old)
+    assert ok.exit_code == 0, ok.output
+    assert bad.exit_code == 2

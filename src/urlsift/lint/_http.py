@@ -47,12 +47,12 @@ import httpx
 
 from ._addresses import LOCAL_NAMES, IPAddress, is_public, numeric_host, redact, special_kind
 
-OutcomeKind = Literal["ok", "status", "error", "timeout", "refused"]
+OutcomeKind = Literal["ok", "status", "error", "timeout", "refused", "unchecked"]
 """``ok``: an accepted status (perhaps after redirects); ``status``: a status that is not
 accepted; ``error``: no usable answer (connection, TLS, protocol, redirect trouble, an
 invalid URL); ``timeout``: no answer in time after every try; ``refused``: a redirect from
 a public address into a private, loopback, link-local or otherwise special one, not
-followed."""
+followed; ``unchecked``: the run's overall deadline (``max-time``) came first."""
 
 Method = Literal["head-get", "head", "get"]
 """Request policy: ``head-get`` sends HEAD and falls back to GET where HEAD is refused."""

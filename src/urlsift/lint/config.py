@@ -33,7 +33,7 @@ from ..errors import ConfigError
 from .extract_rst_docutils import RST_EXTRA_HINT, RST_PARSERS, docutils_available
 from .findings import RstParser
 from .model import DEFAULT_CODES, OPT_IN_GROUPS, RULE_BY_NAME, RULES, LintSeverity
-from .walk import DEFAULT_MAX_FILE_SIZE, Globs, WalkOptions, unanchored
+from .walk import DEFAULT_MAX_FILE_SIZE, Globs, WalkOptions, is_file, unanchored
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -172,6 +172,8 @@ class CliOptions:
     """``--check-links``."""
     link_timeout: float | None = None
     """``--timeout``."""
+    link_max_time: float | None = None
+    """``--max-time``."""
     link_exclude: tuple[str, ...] = ()
     """``--exclude-link`` regular expressions."""
     link_cache: bool = True
@@ -212,6 +214,8 @@ class LintSettings:
     """The ``[links]`` table of the configuration, untouched."""
     link_timeout: float | None = None
     """Timeout override for the link checker."""
+    link_max_time: float | None = None
+    """Override of the link checker's overall deadline (``max-time``)."""
     link_exclude: tuple[str, ...] = ()
     """Extra link patterns not checked."""
     link_cache: bool = True
@@ -352,10 +356,10 @@ def config_in(folder: Path) -> Path | None:
             a urlsift table cannot be told; ruff refuses such a file too).
     """
     candidate = folder / "urlsift.toml"
-    if candidate.is_file():
+    if is_file(candidate):  # never raises: a folder it may not search holds no config
         return candidate
     candidate = folder / "pyproject.toml"
-    if candidate.is_file():
+    if is_file(candidate):
         tool = _read_toml(candidate).get("tool")
         if isinstance(tool, dict) and "urlsift" in tool:
             return candidate
@@ -658,6 +662,7 @@ class _Layers:
             check_links=cli.check_links,
             links=links,
             link_timeout=cli.link_timeout,
+            link_max_time=cli.link_max_time,
             link_exclude=cli.link_exclude,
             link_cache=cli.link_cache,
             config_path=config_path,
@@ -816,17 +821,25 @@ class SettingsResolver:
         """
         if self.fixed is not None:
             return self.fixed
-        found = self._by_folder.get(folder)
-        if found is not None:
-            return found
-        own = config_in(folder)
-        if own is not None:
-            found = self._from_file(own)
-        elif folder.parent == folder:
-            found = settings_from_file(None, self.cli, self.cwd) if fallback else self.default
-        else:
-            found = self.for_folder(folder.parent, fallback=fallback)
-        self._by_folder[folder] = found
+        # Up the parents, without recursion (any depth), to the first folder known or
+        # holding a configuration; every folder passed on the way is then known too.
+        passed: list[Path] = []
+        current = folder
+        while True:
+            found = self._by_folder.get(current)
+            if found is not None:
+                break
+            passed.append(current)
+            own = config_in(current)
+            if own is not None:
+                found = self._from_file(own)
+                break
+            if current.parent == current:
+                found = settings_from_file(None, self.cli, self.cwd) if fallback else self.default
+                break
+            current = current.parent
+        for known in passed:
+            self._by_folder[known] = found
         return found
 
     def for_file(self, path: Path) -> LintSettings:

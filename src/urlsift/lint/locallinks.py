@@ -34,6 +34,7 @@ from urllib.parse import unquote
 
 from .findings import Extracted, LocalLink
 from .model import RULE_BY_CODE, Diagnostic
+from .walk import is_file, path_exists
 
 DOCUMENT_SUFFIXES = frozenset(
     {".md", ".markdown", ".rst", ".rest", ".txt", ".html", ".htm", ".xhtml"}
@@ -107,11 +108,11 @@ class LocalLinkChecker:
             return None
         resolved = path.parent / target
         suffix = resolved.suffix.lower()
-        if not resolved.exists():
+        if not path_exists(resolved):
             if suffix in DOCUMENT_SUFFIXES:
                 return "URL015", f"{link.target}: no file {target!r} next to this document"
             return None
-        if not fragment or suffix not in _ANCHORED_SUFFIXES or not resolved.is_file():
+        if not fragment or suffix not in _ANCHORED_SUFFIXES or not is_file(resolved):
             return None
         return _anchor_problem(link.target, fragment, self._anchors_of(resolved), target)
 
@@ -122,7 +123,7 @@ class LocalLinkChecker:
         found: tuple[Path, bool] | None = None
         for parent in [folder, *folder.parents][:_MAX_PARENTS]:
             conf = parent / "conf.py"
-            if conf.is_file():
+            if is_file(conf):
                 try:
                     intersphinx = "intersphinx" in conf.read_text(
                         encoding="utf-8", errors="replace"
@@ -136,8 +137,8 @@ class LocalLinkChecker:
 
     def _doc_problem(self, path: Path, root: Path, target: str) -> tuple[str, str] | None:
         base = root / target.lstrip("/") if target.startswith("/") else path.parent / target
-        if base.is_file() or any(
-            base.with_name(base.name + suffix).is_file() for suffix in _DOC_SUFFIXES
+        if is_file(base) or any(
+            is_file(base.with_name(base.name + suffix)) for suffix in _DOC_SUFFIXES
         ):
             return None
         return "URL015", f"{target}: no document {target!r} (:doc: tries .rst, .md, .txt)"
