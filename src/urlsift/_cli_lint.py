@@ -31,7 +31,7 @@ from .cli import exit_broken_pipe
 from .errors import ConfigError
 from .lint.config import CliOptions, SettingsResolver
 from .lint.engine import LintResult, lint_paths, lint_stream
-from .lint.extract_rst_docutils import RST_PARSERS
+from .lint.extract_rst_docutils import DOCUTILS_MAX_BYTES, RST_PARSERS
 from .lint.model import RULE_BY_CODE
 from .lint.report import REPORTERS
 
@@ -72,7 +72,8 @@ def summary(result: LintResult) -> str:
         them = "it" if result.fallbacks == 1 else "them"
         line += (
             f" docutils could not read {_plural(result.fallbacks, 'reST file')}; "
-            f"urlsift's extractor read {them}."
+            f"urlsift's extractor read {them}. (docutils reads files up to "
+            f"{DOCUTILS_MAX_BYTES // 1024} KiB without errors.)"
         )
     return line
 
