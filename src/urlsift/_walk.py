@@ -19,6 +19,7 @@ documents is one archive). Nothing is read but folder listings and ``.gitignore`
 from __future__ import annotations
 
 import os
+import re
 import stat
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -52,24 +53,41 @@ SKIP_DIRS = frozenset(
 """Folders never walked into (they can still be given explicitly as files' parents)."""
 
 
-class Ignores:
-    """The gitignore patterns that apply during a walk (deepest file wins).
+_Rule = tuple[int, bool]
+"""A literal pattern: (order: a later rule wins, ignore (False: a ``!`` rule)); a rule for
+folders only is kept under its name with a trailing ``/``."""
 
-    Each ``.gitignore`` is kept with its folder as a string prefix relative to the top
-    (``"docs/api/"``), so deciding about a path costs one string test and one match per
-    file in force, and no path object per level: a path ``d`` folders deep is decided in
-    time linear in ``d`` (the walk, which visits ``d`` folders, quadratic; not the cubic
-    of comparing path objects level by level).
+_GLOB_CHARS = re.compile(r"[*?\[\\]")
+
+
+class Ignores:
+    """The gitignore patterns that apply during a walk (deepest file wins, then the last line).
+
+    Git's own matching, indexed so that deciding about a path does not grow with the
+    number of ``.gitignore`` files above it: every pattern is kept relative to the top,
+    with an order number (deeper files and later lines are larger: the largest that matches
+    decides). A pattern without a ``/`` (other than a trailing one) matches a name at any
+    depth: a literal one is found in a table of names, one with wildcards is tried on the
+    name alone (the same wildcard written in many files is kept once, its last copy). A
+    pattern with a ``/`` is anchored to its file's folder: a literal one is found in a table
+    of paths, one with wildcards is rebased onto the top and tried on the path. Like git,
+    a folder that is ignored is not entered, so a pattern matches the path itself, never a
+    path below one it matched; a walk that starts inside an ignored folder ignores
+    everything (:func:`repository_ignores`).
     """
 
-    __slots__ = ("_prefix", "specs", "top")
+    __slots__ = ("_globs", "_names", "_next", "_paths", "_prefix", "everything", "top")
 
-    def __init__(self, top: Path, specs: list[tuple[str, GitIgnoreSpec]]) -> None:
+    def __init__(self, top: Path) -> None:
         self.top = top
         self._prefix = os.path.join(top, "")
-        self.specs = specs
-        """(folder relative to ``top`` with a trailing ``/``, or ``""`` for ``top``;
-        its patterns), shallowest first."""
+        self._names: dict[str, _Rule] = {}
+        self._paths: dict[str, _Rule] = {}
+        # (order, ignore, pattern, on the name alone), largest order first; by source
+        self._globs: dict[str, tuple[int, bool, re.Pattern[str], bool]] = {}
+        self._next = 0
+        self.everything = False
+        """True inside an ignored folder: every path is ignored."""
 
     def _relative(self, path: Path) -> str:
         text = str(path)
@@ -78,42 +96,98 @@ class Ignores:
 
     def with_folder(self, folder: Path) -> Ignores:
         """The ignores in force inside ``folder`` (its ``.gitignore`` added, if any)."""
-        spec = _read_spec(folder / ".gitignore")
-        if spec is None:
+        if self.everything:
+            return self
+        lines = _read_lines(folder / ".gitignore")
+        if not lines:
             return self
         rel = self._relative(folder)
-        return Ignores(self.top, [*self.specs, (f"{rel}/" if rel else "", spec)])
+        return self._with_lines(lines, f"{rel}/" if rel else "")
+
+    def _with_lines(self, lines: list[str], base: str) -> Ignores:
+        out = Ignores(self.top)
+        out._names, out._paths, out._globs = dict(self._names), dict(self._paths), dict(self._globs)
+        out._next = self._next
+        for line in lines:
+            out._add(line, base)
+        return out
+
+    def _add(self, line: str, base: str) -> None:
+        if not line.strip() or line.startswith("#"):
+            return
+        ignore = not line.startswith("!")
+        body = line if ignore else line[1:]
+        if not _GLOB_CHARS.search(body):
+            body = body.rstrip(" ")  # git drops unescaped trailing spaces
+            dir_only = body.endswith("/")
+            core = body.rstrip("/")
+            if not core:
+                return
+            self._next += 1
+            key = core.lstrip("/") + ("/" if dir_only else "")  # a folder-only rule apart
+            table = self._paths if "/" in core else self._names
+            table[(base + key) if table is self._paths else key] = (self._next, ignore)
+            return
+        inner = body.rstrip("/")
+        if inner.startswith("**/") and "/" not in inner[3:]:
+            body = body[3:]  # "**/x" is "x"
+            inner = inner[3:]
+        on_name = "/" not in inner
+        source = body if on_name else "/" + _escape(base) + body.lstrip("/")
+        pattern = _compile(source)
+        if pattern is None:
+            return
+        self._next += 1
+        self._globs.pop(source, None)
+        self._globs[source] = (self._next, ignore, pattern, on_name)
 
     def ignored(self, path: Path, is_dir: bool) -> bool:
-        """True when the deepest pattern that decides about ``path`` ignores it."""
+        """True when the pattern that decides about ``path`` ignores it."""
+        if self.everything:
+            return True
         rel = self._relative(path)
+        name = rel.rpartition("/")[2]
+        best, verdict = 0, False
+        rules = [self._names.get(name), self._paths.get(rel)]
+        if is_dir:
+            rules += [self._names.get(name + "/"), self._paths.get(rel + "/")]
+        for rule in rules:
+            if rule is not None and rule[0] > best:
+                best, verdict = rule
         slash = "/" if is_dir else ""
-        for base, spec in reversed(self.specs):
-            if base and not rel.startswith(base):
-                continue
-            result = spec.check_file(rel[len(base) :] + slash)
-            if result.include is not None:
-                return bool(result.include)
-        return False
+        for order, ignore, pattern, on_name in reversed(self._globs.values()):
+            if order > best and pattern.match((name if on_name else rel) + slash):
+                best, verdict = order, ignore
+                break  # the globs are in order: the first that matches is the latest
+        return verdict
 
 
-def _read_spec(path: Path) -> GitIgnoreSpec | None:
+def _escape(base: str) -> str:
+    return re.sub(r"([*?\[\\])", r"\\\1", base)
+
+
+def _compile(line: str) -> re.Pattern[str] | None:
+    from pathspec import GitIgnoreSpec  # (a fifth of the CLI's start-up when imported early)
+
+    patterns = GitIgnoreSpec.from_lines([line]).patterns
+    regex = getattr(patterns[0], "regex", None) if patterns else None
+    return regex if isinstance(regex, re.Pattern) else None
+
+
+def _read_lines(path: Path) -> list[str]:
     # Only a regular file is read, opened without blocking (a FIFO named .gitignore would
-    # otherwise wait for a writer forever).
+    # otherwise wait for a writer forever); whatever cannot be read holds no pattern.
     try:
         fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
     except (OSError, ValueError):
-        return None
+        return []
     try:
         with os.fdopen(fd, "rb") as stream:
             if not stat.S_ISREG(os.fstat(stream.fileno()).st_mode):
-                return None
-            lines = stream.read().decode("utf-8", "surrogateescape").splitlines()
+                return []
+            return stream.read().decode("utf-8", "surrogateescape").splitlines()
     except OSError:
-        return None
-    from pathspec import GitIgnoreSpec  # (a fifth of the CLI's start-up when imported early)
-
-    return GitIgnoreSpec.from_lines(lines)
+        return []
 
 
 def repository_ignores(folder: Path) -> Ignores:
@@ -128,10 +202,16 @@ def repository_ignores(folder: Path) -> Ignores:
     chain = [folder, *folder.parents]
     top = next((p for p in chain if os.path.lexists(p / ".git")), None)  # never raises
     if top is None:
-        return Ignores(folder, []).with_folder(folder)
-    exclude = _read_spec(top / ".git" / "info" / "exclude")
-    ignores = Ignores(top, [] if exclude is None else [("", exclude)])
+        return Ignores(folder).with_folder(folder)
+    ignores = Ignores(top)
+    exclude = _read_lines(top / ".git" / "info" / "exclude")
+    if exclude:
+        ignores = ignores._with_lines(exclude, "")
     for part in reversed(chain[: chain.index(top) + 1]):
+        if part != top and ignores.ignored(part, True):
+            ignores = Ignores(top)
+            ignores.everything = True  # a walk inside an ignored folder: all is ignored
+            return ignores
         ignores = ignores.with_folder(part)
     return ignores
 
