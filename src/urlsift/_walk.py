@@ -234,14 +234,16 @@ def list_folder(folder: Path) -> tuple[list[tuple[Path, EntryKind]], str | None]
     except (OSError, ValueError) as exc:
         return [], _reason(exc)
     out: list[tuple[Path, EntryKind]] = []
+    folder = Path(folder)
     for entry in entries:
+        # folder / name: only the name is parsed (Path(entry.path) parses every level)
         try:
             if entry.is_dir(follow_symlinks=False):
-                out.append((Path(entry.path), "dir"))
+                out.append((folder / entry.name, "dir"))
             elif entry.is_file():
-                out.append((Path(entry.path), "file"))
+                out.append((folder / entry.name, "file"))
             elif entry.is_symlink() and not os.path.exists(entry.path):
-                out.append((Path(entry.path), "broken"))
+                out.append((folder / entry.name, "broken"))
         except OSError:
             continue
     return out, None
