@@ -13,7 +13,9 @@ hostile names, links, pipes and unreadable paths and never meets an internal err
 from __future__ import annotations
 
 import errno
+import io
 import os
+import subprocess
 import sys
 import threading
 import time
@@ -200,11 +202,48 @@ def test_a_fifo_named_gitignore_is_not_read(tmp_path: Path, command: str) -> Non
     assert "a.example" in result.stdout
 
 
+@POSIX
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="opens a FIFO read-write")
+@pytest.mark.timeout(30)
+def test_a_named_fifo_is_opened_once_by_the_reader_only(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Every open of the FIFO is counted: a pre-check that opens it (as main's did) takes
+    # the writer's data, or waits for a writer that never comes.
+    fifo = tmp_path / "pipe.md"
+    os.mkfifo(fifo)
+    opened: list[str] = []
+    real_os_open, real_io_open = os.open, io.open
+
+    def os_open(path: Any, *args: Any, **kwargs: Any) -> Any:
+        if os.fspath(path) in (str(fifo), "pipe.md"):
+            opened.append("os.open")
+        return real_os_open(path, *args, **kwargs)
+
+    def io_open(path: Any, *args: Any, **kwargs: Any) -> Any:
+        if isinstance(path, (str, os.PathLike)) and os.fspath(path) in (str(fifo), "pipe.md"):
+            opened.append("io.open")
+        return real_io_open(path, *args, **kwargs)
+
+    writer = os.open(fifo, os.O_RDWR)  # Linux: does not wait for a reader
+    os.write(writer, BAD.encode())
+    closer = threading.Timer(0.5, os.close, [writer])  # then the reader sees the end
+    closer.start()
+    monkeypatch.setattr(os, "open", os_open)
+    monkeypatch.setattr(io, "open", io_open)
+    try:
+        result = lint(tmp_path, "pipe.md")
+    finally:
+        closer.join()
+    assert opened == ["os.open"]  # read_document's non-blocking open, nothing before it
+    assert codes(result) == [("pipe.md", "URL012")]
+
+
 # --- issue 24 item 9: walks without recursion --------------------------------------------
 
 
 @pytest.fixture
-def deep(tmp_path: Path) -> Path:
+def deep(tmp_path: Path) -> Iterator[Path]:
     folder = tmp_path / "deep"
     bottom = str(folder)
     os.mkdir(bottom)
@@ -212,7 +251,9 @@ def deep(tmp_path: Path) -> Path:
         bottom += "/d"
         os.mkdir(bottom)  # (os.makedirs and Path.mkdir(parents=True) recurse)
     Path(bottom, "a.md").write_text(BAD)
-    return folder
+    yield folder
+    if sys.platform != "win32":  # shutil.rmtree recurses too: remove it with rm
+        subprocess.run(["rm", "-rf", str(folder)], check=False)
 
 
 def test_lint_walks_any_depth_of_folders(deep: Path) -> None:

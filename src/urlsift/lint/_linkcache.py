@@ -117,7 +117,7 @@ def _read(path: Path) -> tuple[dict[str, CacheEntry], str | None, bool]:
     return {}, _FOREIGN.format("does not start with urlsift's signature"), False
 
 
-_FOREIGN = "{} (not a urlsift link cache): it is left alone and this run keeps no cache"
+_FOREIGN = "{} (not a urlsift link cache)"
 
 
 def _parse(raw: bytes, version: int) -> tuple[dict[str, CacheEntry], str | None]:
@@ -187,7 +187,7 @@ class LinkCache:
                 then = (
                     "it is ignored (and replaced where it can be written)"
                     if self.writable
-                    else "nothing is written to it"
+                    else "it is left alone: nothing is written to it and this run keeps no cache"
                 )
                 notice(f"the link cache {path} {self.problem}; {then}")
 
