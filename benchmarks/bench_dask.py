@@ -34,9 +34,9 @@ from pathlib import Path
 
 import distributed
 
-from urlsift.dask import iter_results_dask, local_cluster
-from urlsift.plan import DEFAULT_RANGE_BYTES
-from urlsift.runner import Result, ScanConfig, iter_results
+from urlsift.engines.dask import iter_results_dask, local_cluster
+from urlsift.engines.plan import DEFAULT_RANGE_BYTES
+from urlsift.engines.runner import Result, ScanConfig, iter_results
 from urlsift.sources.archive import ArchiveStats
 
 SHARED = Path(os.environ.get("URLSIFT_CORPORA", "/work/shared/corpora")) / "mbox"

@@ -12,6 +12,13 @@ The command-line path (``urlsift scan - --input-kind text --format jsonl`` readi
 input) is timed once at the largest size, and one 10 MB line of generated mail is timed
 against its own cap.
 
+The *report cardinality* families (:data:`REPORT_FAMILIES`, issue 24 item 14: 4,000
+distinct schemes took 32 s) time ``urlsift report``'s work in this process (aggregating
+JSON Lines records and rendering the page with its charts) on 1,000, 4,000 and 16,000
+records that each bring a new scheme, a new month or a new host (``--quick``: 250, 1,000,
+4,000), against the same :data:`MAX_GROWTH` per 4x. They need the ``report`` extra and are
+skipped without it.
+
 Prints a table, writes ``benchmarks/results/linear.json`` and exits 1 when a limit is broken.
 ``tests/test_linear_time.py`` runs a fast version of the same families.
 
@@ -146,11 +153,85 @@ FAMILIES: dict[str, tuple[str, Callable[[int], str]]] = {
         "a full line ending in a URL, then a line starting with URL material, repeated",
         lambda n: _repeat("t" * 40 + " http://a.example/b/c/d/e/f/g\nh/i.j k\n", n),
     ),
+    # Issue 23: joins over three lines, possible wraps (another quote depth, a space after
+    # a half-written query) one after another, and a possible wrap that never ends.
+    "wrapped-three-lines": (
+        "a URL over three full lines, a blank line, repeated",
+        lambda n: _repeat(
+            "http://a.example/" + "b" * 59 + "\n" + "c/" * 38 + "\n" + "d/" * 30 + "e.html\n\n", n
+        ),
+    ),
+    "possible-wraps": (
+        "a quoted full line ending in a URL, then URL signs at another depth, repeated",
+        lambda n: _repeat("> " + "t" * 40 + " http://a.example/b/c/d? \n>> e=f&g k\n", n),
+    ),
+    "possible-wrap-chain": (
+        '"> http://a.example/...?" then ">> &c=ddd..." lines to the end',
+        lambda n: "> http://a.example/" + "b" * 50 + "?\n" + _repeat(">> &c=" + "d" * 60 + "\n", n),
+    ),
     "page-breaks": (
         "a wrapper broken by RFC page breaks, repeated",
         lambda n: _repeat("<URL:http://a.example/\n\nX [Page 1]\n\fRFC 1 Y\n\nb>\n", n),
     ),
 }
+
+
+REPORT_COUNTS = (1000, 4000, 16000)
+QUICK_REPORT_COUNTS = (250, 1000, 4000)
+_MONTH_NAMES = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov")
+_MONTH_NAMES += ("Dec",)
+
+
+def _report_record(n: int, scheme: str, date: str | None, host: str) -> dict[str, object]:
+    # One URL record as ``urlsift scan --format jsonl`` writes it (the fields report reads).
+    return {
+        "url": f"{scheme}://{host}/",
+        "scheme": scheme,
+        "valid": True,
+        "defects": [],
+        "parts": {"host": host},
+        "source": "a.mbox",
+        "message": n + 1,
+        "date": date,
+    }
+
+
+def _forged_date(n: int) -> str:
+    year, month = divmod(n, 12)
+    return f"1 {_MONTH_NAMES[month]} {1000 + year:04d} 00:00 GMT"
+
+
+# name -> (what, make). Each make(n) gives n records.
+REPORT_FAMILIES: dict[str, tuple[str, Callable[[int], list[dict[str, object]]]]] = {
+    "report-schemes": (
+        "records with n distinct schemes",
+        lambda n: [_report_record(i, f"x-s{i:05d}", None, "h.example") for i in range(n)],
+    ),
+    "report-months": (
+        "records dated in n distinct months (forged years 1000 on)",
+        lambda n: [_report_record(i, "http", _forged_date(i), "h.example") for i in range(n)],
+    ),
+    "report-hosts": (
+        "records on n distinct hosts, each dated",
+        lambda n: [
+            _report_record(i, "http", _forged_date(i % 36), f"h{i}.example") for i in range(n)
+        ],
+    ),
+}
+
+
+def time_report(records: list[dict[str, object]], repeats: int) -> float:
+    """Fastest run of report's work on ``records``: aggregate, then render the page."""
+    from urlsift.report.aggregate import Aggregator, facts_from_record
+    from urlsift.report.render import render_html
+
+    def run() -> None:
+        aggregator = Aggregator()
+        for record in records:
+            aggregator.add(facts_from_record(record))
+        render_html(aggregator.result(), title="t", inputs="i")
+
+    return time_min(run, repeats, 0.0)
 
 
 @dataclass
@@ -227,6 +308,39 @@ def measure(name: str, sizes: tuple[int, ...], repeats: int, cli: bool) -> Row:
     return row
 
 
+def measure_report(name: str, counts: tuple[int, ...], repeats: int) -> Row:
+    """Time a :data:`REPORT_FAMILIES` family at each count of records."""
+    what, make = REPORT_FAMILIES[name]
+    row = Row(name, what)
+    previous = None
+    for count in counts:
+        seconds = time_report(make(count), repeats)
+        row.seconds[str(count)] = seconds
+        if previous is not None:
+            ratio = seconds / previous if previous > 0 else 0.0
+            row.growth.append(ratio)
+            if ratio > MAX_GROWTH:
+                row.problems.append(f"x{ratio:.2f} from {count // STEP} to {count} records")
+        previous = seconds
+    row.urls_at_max = counts[-1]
+    return row
+
+
+def print_report_table(rows: list[Row], counts: tuple[int, ...]) -> None:
+    header = ["family", *(f"{c:,} s" for c in counts), f"growth per {STEP}x", "verdict"]
+    table = [header]
+    for row in rows:
+        table.append(
+            [
+                row.family,
+                *(f"{row.seconds[str(c)]:.2f}" for c in counts),
+                " ".join(f"{g:.2f}" for g in row.growth),
+                _verdict(row),
+            ]
+        )
+    print_columns(table, left=(0, len(header) - 1, len(counts) + 1))
+
+
 def long_line(size: int, repeats: int) -> dict[str, Any]:
     """Time one ``size``-character line of generated mail, library and CLI."""
     text = _one_line(size)
@@ -277,6 +391,17 @@ def run(
     started = time.time()
     compile_bytecode()  # the CLI starts as installed, from bytecode
     rows = []
+    report_rows = []
+    counts = QUICK_REPORT_COUNTS if quick else REPORT_COUNTS
+    for name in [f for f in families if f in REPORT_FAMILIES]:
+        try:
+            import matplotlib  # noqa: F401
+        except ImportError:
+            print(f"  {name}: skipped (needs the report extra)", file=sys.stderr)
+            continue
+        print(f"  {name}", file=sys.stderr, flush=True)
+        report_rows.append(measure_report(name, counts, min(repeats, 2)))
+    families = [f for f in families if f not in REPORT_FAMILIES]
     for name in families:
         print(f"  {name}", file=sys.stderr, flush=True)
         row = measure(name, sizes, repeats, cli=True)
@@ -293,23 +418,31 @@ def run(
         f"\nlinear time: urlsift.extract, fastest of >= {repeats} runs per size; "
         f"limits: x{MAX_GROWTH:g} per {STEP}x, {MAX_SECONDS_PER_MB:g} s per MiB"
     )
-    print_table(rows, sizes)
-    worst_growth = max((max(row.growth, default=0.0), row.family) for row in rows)
-    worst_rate = max(
-        (max(row.seconds[str(s)] * MIB / s for s in sizes), row.family) for row in rows
-    )
-    print(
-        f"worst growth per {STEP}x: {worst_growth[0]:.2f} ({worst_growth[1]}); "
-        f"worst seconds per MiB: {worst_rate[0]:.3f} ({worst_rate[1]})"
-    )
-    line_size = LONG_LINE // 5 if quick else LONG_LINE
-    line = long_line(line_size, repeats)
-    print(
-        f"\none {line['bytes'] / 10**6:.0f} MB line of generated mail: library "
-        f"{line['seconds']:.2f} s, CLI {line['cli_seconds']:.2f} s "
-        f"(limit {line['limit_s']:.0f} s) -> {'ok' if line['ok'] else 'FAIL'}"
-    )
-    failed = [row.family for row in rows if row.problems]
+    line: dict[str, Any] = {"ok": True}
+    if rows:
+        print_table(rows, sizes)
+        worst_growth = max((max(row.growth, default=0.0), row.family) for row in rows)
+        worst_rate = max(
+            (max(row.seconds[str(s)] * MIB / s for s in sizes), row.family) for row in rows
+        )
+        print(
+            f"worst growth per {STEP}x: {worst_growth[0]:.2f} ({worst_growth[1]}); "
+            f"worst seconds per MiB: {worst_rate[0]:.3f} ({worst_rate[1]})"
+        )
+        line_size = LONG_LINE // 5 if quick else LONG_LINE
+        line = long_line(line_size, repeats)
+        print(
+            f"\none {line['bytes'] / 10**6:.0f} MB line of generated mail: library "
+            f"{line['seconds']:.2f} s, CLI {line['cli_seconds']:.2f} s "
+            f"(limit {line['limit_s']:.0f} s) -> {'ok' if line['ok'] else 'FAIL'}"
+        )
+    if report_rows:
+        print(
+            f"\nreport cardinality: aggregate and render, fastest of "
+            f">= {min(repeats, 2)} runs; limit x{MAX_GROWTH:g} per {STEP}x"
+        )
+        print_report_table(report_rows, counts)
+    failed = [row.family for row in [*rows, *report_rows] if row.problems]
     if not line["ok"]:
         failed.append("long-line")
     print(f"\nlinear-time check: {'FAIL: ' + ', '.join(failed) if failed else 'PASS'}")
@@ -323,6 +456,7 @@ def run(
             max_seconds_per_mb=MAX_SECONDS_PER_MB,
         ),
         "families": [asdict(row) for row in rows],
+        "report_families": [asdict(row) for row in report_rows],
         "long_line": line,
         "failed": failed,
         "passed": not failed,
@@ -335,11 +469,17 @@ def main(argv: list[str] | None = None) -> int:
     """Command line; exit status 1 when a limit is broken."""
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="up to 4 MiB, 2 MB long line")
-    parser.add_argument("--family", action="append", choices=sorted(FAMILIES), help="repeatable")
+    parser.add_argument(
+        "--family",
+        action="append",
+        choices=sorted([*FAMILIES, *REPORT_FAMILIES]),
+        help="repeatable",
+    )
     parser.add_argument("--repeats", type=int, default=3, help="runs per size (fastest counts)")
     parser.add_argument("--output", type=Path, default=RESULTS)
     args = parser.parse_args(argv)
-    status, _ = run(args.quick, args.family or list(FAMILIES), args.repeats, args.output)
+    families = args.family or [*FAMILIES, *REPORT_FAMILIES]
+    status, _ = run(args.quick, families, args.repeats, args.output)
     return status
 
 

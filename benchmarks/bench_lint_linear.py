@@ -34,10 +34,10 @@ sys.path.insert(0, str(HERE))
 from _report import print_columns, run_meta, write_report  # noqa: E402
 from bench_linear import time_min  # noqa: E402
 
+from urlsift.engines.runner import ScanConfig  # noqa: E402
 from urlsift.lint.config import LintSettings  # noqa: E402
 from urlsift.lint.engine import lint_text  # noqa: E402
 from urlsift.lint.walk import WalkOptions, iter_documents  # noqa: E402
-from urlsift.runner import ScanConfig  # noqa: E402
 from urlsift.sources.htmltext import html_to_text  # noqa: E402
 from urlsift.sources.reading import ArchiveStats  # noqa: E402
 from urlsift.sources.tree import expand_paths  # noqa: E402

@@ -25,16 +25,29 @@ peak RSS (VmHWM: this driver builds the message, so wait4's figure holds its foo
 against :data:`CAP_LIMIT` times the cap (the check passes under it; it was about 9 times
 before the large-body paths of ``sources.transfer`` and ``sources.parse``).
 
+``--parquet`` measures ``urlsift scan FILE -q --format parquet -o DIR`` (issue 24 item 10:
+the writer held up to a million rows, 1.19 GB from a 250 KB ``.gz``) on files of long URLs
+(:func:`long_urls`: ~250-character URLs, one per line, in wrappers) of 1, 4 and 16 MiB on
+disk, plain (``text``) and gzip-compressed (``gz``, about 6 times smaller than the text it
+holds; the issue's was 25 times). The figure is the peak RSS above the same command's on an empty
+file (the interpreter, pyarrow and pandas cost the same whatever the input), per input
+byte on disk; the check passes when every case is under the smaller of 4 times the 64 MiB
+message cap and 30 times the file size (:data:`PARQUET_CAP_TIMES`, :data:`PARQUET_FILE_TIMES`).
+
 Run: ``.venv/bin/python benchmarks/bench_memory.py [--quick] [--big 1G] [--small 1M]``
 or ``.venv/bin/python benchmarks/bench_memory.py --cap [--cap-size 59M]``
+or ``.venv/bin/python benchmarks/bench_memory.py --parquet [--parquet-sizes 1,4,16]``
 """
 
 from __future__ import annotations
 
 import argparse
 import base64
+import gzip
+import io
 import os
 import quopri
+import random
 import shutil
 import subprocess
 import sys
@@ -61,6 +74,12 @@ CAP_BYTES = 64 << 20
 CAP_LIMIT = 3.0
 """Largest allowed peak RSS for a message near the cap, in multiples of the cap."""
 CAP_KINDS = ("base64", "quoted-printable", "multipart")
+PARQUET_RESULTS = HERE / "results" / "memory-parquet.json"
+PARQUET_CAP_TIMES = 4.0
+"""Largest allowed peak (above the empty run's), in multiples of the message cap..."""
+PARQUET_FILE_TIMES = 30.0
+"""... or of the input file's size, whichever is smaller."""
+PARQUET_KINDS = ("text", "gz")
 
 
 def _urlsift() -> str:
@@ -207,6 +226,210 @@ def run_cap(size: int, output: Path) -> int:
     return 0 if passed else 1
 
 
+# -- one big message per body shape and read path (issue 24 item 12) ----------------------
+
+BODY_KINDS = ("flowed-emoji", "html", "ascii")
+"""Body shapes of ``--bodies``: ``format=flowed`` lines with an emoji each (text of 4-byte
+characters), an HTML part, plain ASCII lines."""
+READ_PATHS = ("mbox", "eml")
+"""How the message reaches urlsift: one message in an mbox file (read whole by the
+splitter), or alone in an ``.eml`` file (read whole, or streamed when its header allows)."""
+BODY_SIZES = (1 << 20, 4 << 20, 16 << 20)
+BODY_TIMES_CAP = 4.0
+BODY_TIMES_FILE = 30.0
+
+
+def body_message(kind: str, size: int) -> bytes:
+    """One message of about ``size`` bytes whose body is shaped as ``kind`` (BODY_KINDS)."""
+    head = b"From: a@b.example\nSubject: big\nMIME-Version: 1.0\n"
+    if kind == "flowed-emoji":
+        line = "line %08d see http://h.example/p/%08d \U0001f600 soft \n".encode()
+        head += b"Content-Type: text/plain; charset=utf-8; format=flowed\n\n"
+    elif kind == "html":
+        line = b'<p>line %08d see <a href="http://h.example/p/%08d">here</a> &amp; more</p>\n'
+        head += b"Content-Type: text/html; charset=utf-8\n\n"
+    else:
+        line = b"line %08d see http://h.example/p/%08d and more words here\n"
+        head += b"Content-Type: text/plain; charset=us-ascii\n\n"
+    count = max(1, (size - len(head)) // len(line % (0, 0)))
+    return head + b"".join(line % (n, n) for n in range(count))
+
+
+def measure_body(kind: str, path_kind: str, size: int) -> dict[str, object]:
+    """Scan one ``kind`` message of ``size`` bytes read as ``path_kind``; its peak RSS."""
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / f"{kind}.{path_kind}"
+        data = body_message(kind, size)
+        envelope = b"From a@b.example Thu Sep 13 12:30:05 2001\n" if path_kind == "mbox" else b""
+        path.write_bytes(envelope + data)
+        del data
+        file_bytes = path.stat().st_size
+        command = [_urlsift(), "scan", str(path), "-q", "--format", "jsonl"]
+        start = time.perf_counter()
+        scan = subprocess.Popen(command, stdout=subprocess.DEVNULL)
+        hwm, _ = wait_for_peak(scan)
+        seconds = time.perf_counter() - start
+        if scan.returncode != 0:
+            raise RuntimeError(f"{kind} {path_kind}: scan exit {scan.returncode}")
+    peak = hwm * 1024
+    limit = min(BODY_TIMES_CAP * CAP_BYTES, BODY_TIMES_FILE * file_bytes)
+    return {
+        "kind": kind,
+        "read_path": path_kind,
+        "file_bytes": file_bytes,
+        "seconds": round(seconds, 2),
+        "peak_rss_mb": round(peak / 2**20, 1),
+        "peak_per_byte": round(peak / file_bytes, 2),
+        "limit_mb": round(limit / 2**20, 1),
+        "ok": peak <= limit,
+    }
+
+
+def run_bodies(sizes: tuple[int, ...], output: Path) -> int:
+    """Measure every body shape on every read path at each size; print, write JSON."""
+    started = time.time()
+    compile_bytecode()
+    rows = []
+    for kind in BODY_KINDS:
+        for path_kind in READ_PATHS:
+            for size in sizes:
+                print(f"  {kind} {path_kind} {size >> 20} MiB", file=sys.stderr, flush=True)
+                rows.append(measure_body(kind, path_kind, size))
+    print("\nmemory of one big message: urlsift scan FILE -q --format jsonl (VmHWM)")
+    table = [("body", "read as", "file", "seconds", "peak RSS", "per input byte", "limit", "")]
+    for row in rows:
+        table.append(
+            (
+                str(row["kind"]),
+                str(row["read_path"]),
+                f"{int(str(row['file_bytes'])) / 2**20:.1f} MiB",
+                f"{row['seconds']}",
+                f"{row['peak_rss_mb']} MiB",
+                f"{row['peak_per_byte']}",
+                f"{row['limit_mb']} MiB",
+                "ok" if row["ok"] else "OVER",
+            )
+        )
+    print_columns(table)
+    passed = all(bool(row["ok"]) for row in rows)
+    print(
+        f"\n  every peak <= min({BODY_TIMES_CAP:g} x the cap, {BODY_TIMES_FILE:g} x the file): "
+        f"{'PASS' if passed else 'FAIL'}"
+    )
+    write_report(output, {"meta": run_meta(started, sizes=list(sizes)), "rows": rows})
+    return 0 if passed else 1
+
+
+def long_urls(size: int, compressed: bool, seed: int = 1) -> bytes:
+    """Lines of long URLs in ``<URL:...>`` wrappers, about ``size`` bytes on disk.
+
+    Paths are words drawn from a small vocabulary, so gzip packs the text about 6 times
+    (``compressed``: written through gzip until the packed size reaches ``size``).
+    """
+    rng = random.Random(seed)
+    words = [f"{rng.choice('abcdefgh')}{n:02d}seg" for n in range(40)]
+    buffer = io.BytesIO()
+    sink: Any = gzip.GzipFile(fileobj=buffer, mode="wb", compresslevel=6) if compressed else buffer
+    n = 0
+    while buffer.tell() < size:
+        block = []
+        for _ in range(200):
+            path = "/".join(rng.choice(words) for _ in range(40))
+            block.append(f"see <URL:http://h{n % 997}.example/{path}?id={n}> here\n")
+            n += 1
+        sink.write("".join(block).encode())
+    if compressed:
+        sink.close()
+    return buffer.getvalue()
+
+
+def measure_parquet(path: Path) -> tuple[int, float, int]:
+    """Run ``urlsift scan PATH -q --format parquet -o DIR``; return (VmHWM KiB, s, rows)."""
+    with tempfile.TemporaryDirectory() as folder:
+        command = [_urlsift(), "scan", str(path), "-q", "--format", "parquet"]
+        command += ["-o", str(Path(folder) / "out")]
+        start = time.perf_counter()
+        scan = subprocess.Popen(command, stdout=subprocess.DEVNULL)
+        hwm, _ = wait_for_peak(scan)
+        seconds = time.perf_counter() - start
+        if scan.returncode != 0:
+            raise RuntimeError(f"{path.name}: scan exit {scan.returncode}")
+        import pyarrow.parquet as pq
+
+        rows = sum(pq.read_metadata(p).num_rows for p in (Path(folder) / "out").glob("*.parquet"))
+    return hwm, seconds, rows
+
+
+def run_parquet(sizes_mib: list[int], output: Path) -> int:
+    """Measure every PARQUET_KINDS file at every size, print, write JSON; return the status."""
+    started = time.time()
+    compile_bytecode()
+    rows = []
+    with tempfile.TemporaryDirectory() as folder:
+        empty = Path(folder) / "empty.txt"
+        empty.write_bytes(b"")
+        base_kib = min(measure_parquet(empty)[0] for _ in range(2))
+        for kind in PARQUET_KINDS:
+            for mib in sizes_mib:
+                size = mib << 20
+                print(f"  parquet {kind} {mib} MiB", file=sys.stderr, flush=True)
+                path = Path(folder) / f"urls-{mib}.txt{'.gz' if kind == 'gz' else ''}"
+                data = long_urls(size, kind == "gz")
+                path.write_bytes(data)
+                text_bytes = len(gzip.decompress(data)) if kind == "gz" else len(data)
+                del data
+                hwm, seconds, count = measure_parquet(path)
+                above = max(0, hwm - base_kib) * 1024
+                limit = min(PARQUET_CAP_TIMES * CAP_BYTES, PARQUET_FILE_TIMES * size)
+                rows.append(
+                    {
+                        "kind": kind,
+                        "file_bytes": path.stat().st_size,
+                        "text_bytes": text_bytes,
+                        "rows": count,
+                        "seconds": round(seconds, 2),
+                        "peak_rss_mb": round(hwm / 1024, 1),
+                        "above_empty_mb": round(above / 2**20, 1),
+                        "per_input_byte": round(above / path.stat().st_size, 2),
+                        "limit_mb": round(limit / 2**20, 1),
+                        "ok": above < limit,
+                    }
+                )
+                path.unlink()
+    print(
+        "\nmemory: urlsift scan FILE -q --format parquet -o DIR, files of long URLs "
+        f"(empty file: {base_kib / 1024:.1f} MiB)"
+    )
+    table = [("kind", "file", "text", "rows", "s", "peak RSS", "above empty", "/ byte", "limit")]
+    for row in rows:
+        table.append(
+            (
+                str(row["kind"]),
+                f"{int(str(row['file_bytes'])) / 2**20:.1f} MiB",
+                f"{int(str(row['text_bytes'])) / 2**20:.1f} MiB",
+                f"{row['rows']:,}",
+                f"{row['seconds']}",
+                f"{row['peak_rss_mb']} MiB",
+                f"{row['above_empty_mb']} MiB",
+                f"{row['per_input_byte']}",
+                f"{row['limit_mb']} MiB {'PASS' if row['ok'] else 'FAIL'}",
+            )
+        )
+    print_columns(table)
+    passed = all(bool(row["ok"]) for row in rows)
+    print(
+        f"\n  every peak above the empty run < min({PARQUET_CAP_TIMES:g} x 64 MiB cap, "
+        f"{PARQUET_FILE_TIMES:g} x file size): {'PASS' if passed else 'FAIL'}"
+    )
+    report: dict[str, object] = {
+        "meta": run_meta(started, sizes_mib=sizes_mib, empty_peak_mb=round(base_kib / 1024, 1)),
+        "rows": rows,
+        "passed": passed,
+    }
+    write_report(output, report)
+    return 0 if passed else 1
+
+
 def _size_text(size: int) -> str:
     return f"{size / 10**9:g} GB" if size >= 10**9 else f"{size / 10**6:g} MB"
 
@@ -275,7 +498,19 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--output", type=Path, default=None)
     parser.add_argument("--cap", action="store_true", help="one message near the 64 MiB cap")
     parser.add_argument("--cap-size", default="59M", help="its size (default 59M)")
+    parser.add_argument("--parquet", action="store_true", help="--format parquet, long URLs")
+    parser.add_argument("--parquet-sizes", default="1,4,16", help="MiB on disk (default 1,4,16)")
+    parser.add_argument(
+        "--bodies", action="store_true", help="flowed/HTML/ASCII messages, mbox and .eml"
+    )
+    parser.add_argument("--body-sizes", default="1,4,16", help="MiB, comma-separated")
     args = parser.parse_args(argv)
+    if args.bodies:
+        sizes_mib = tuple(int(x) << 20 for x in args.body_sizes.split(","))
+        return run_bodies(sizes_mib, args.output or RESULTS.with_name("memory-bodies.json"))
+    if args.parquet:
+        sizes = [int(size) for size in args.parquet_sizes.split(",")]
+        return run_parquet(sizes, args.output or PARQUET_RESULTS)
     if args.cap:
         return run_cap(parse_size(args.cap_size), args.output or CAP_RESULTS)
     big = parse_size(args.big or ("100M" if args.quick else "1G"))

@@ -15,7 +15,7 @@ Then three *sets of files* are timed the same way: the ten shared archives as gi
 (gzip), and eight archives of at least 5 MB each (the shared archives decompressed and
 concatenated in turn), once uncompressed (cut into byte ranges by the workers) and once
 gzip-compressed (each file at most two ranges of its decompressed stream, see
-``urlsift.plan.plan_stream_ranges``). The load average is printed first: on a shared
+``urlsift.engines.plan.plan_stream_ranges``). The load average is printed first: on a shared
 machine the ratios mean something only when two cores are free.
 """
 
@@ -28,8 +28,8 @@ import tempfile
 import time
 from pathlib import Path
 
-from urlsift import parallel
-from urlsift.runner import Result, ScanConfig, iter_results
+from urlsift.engines import processes as parallel
+from urlsift.engines.runner import Result, ScanConfig, iter_results
 from urlsift.sources.archive import ArchiveStats
 
 SHARED = Path(os.environ.get("URLSIFT_CORPORA", "/work/shared/corpora")) / "mbox"

@@ -4,7 +4,7 @@ Usage::
 
     .venv/bin/python benchmarks/bench_patterns.py
 
-The module notes of ``urlsift._context`` and ``urlsift._grammar`` say *why* each pattern
+The module notes of ``urlsift.grammar.context`` and ``urlsift.grammar.rfc`` say *why* each pattern
 is written as it is; this script measures the claims (figures live in
 ``benchmarks/README.md``, not in the code). On ``gen_text.py mail`` (20 MB, seed 1),
 best of several runs, one process:
@@ -32,14 +32,14 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 import regex
 from ab_share import best, texts
 
-from urlsift import _grammar as g
-from urlsift._context import (
+from urlsift.extraction.scanner import DEFAULT_SCHEMES
+from urlsift.grammar import rfc as g
+from urlsift.grammar.context import (
     ANGLE_TRIGGER,
     NOT_AFTER_SCHEME_CHAR,
     compile_patterns,
     scheme_name,
 )
-from urlsift.scanner import DEFAULT_SCHEMES
 
 SCHEMES = tuple(sorted(DEFAULT_SCHEMES))
 

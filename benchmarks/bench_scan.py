@@ -194,7 +194,7 @@ def _make_runner(tool: str) -> Callable[[str], int]:
         return lambda text: len(urlsift.extract(text))
     if tool == "urlsift+jsonl":
         import urlsift
-        from urlsift.formats import make_writer
+        from urlsift.output.formats import make_writer
 
         def run_jsonl(text: str) -> int:
             writer = make_writer("jsonl", cast(TextIO, _Sink()))

@@ -8,14 +8,19 @@ check. The rest is the file's content.
 
 Invariants (anything else is a finding):
 
-* :func:`urlsift.runner.iter_results` on the file yields only :class:`~urlsift.Url`,
-  :class:`~urlsift.runner.UnitDefects` and :class:`~urlsift.runner.ReadFailure` records
+* :func:`urlsift.engines.runner.iter_results` on the file yields only :class:`~urlsift.Url`,
+  :class:`~urlsift.UnitDefects` and :class:`~urlsift.ReadFailure` records
   and raises nothing; a read failure only happens when the file's decompressed stream is
   damaged; every defect code is one documented in ``docs/defects.md`` and every source
   defect is a warning; every URL record has a non-empty ``raw`` of length ``end - start``
   and a message context unless the input is read as plain text;
 * :class:`~urlsift.sources.mbox.MboxSplitter` cuts the same messages from the bytes fed
-  whole and fed in chunks, and never holds more than a message cap plus one line.
+  whole and fed in chunks, and never holds more than a message cap plus one line;
+* the fast paths of :func:`~urlsift.sources.parts.message_units` (a clean header block cut
+  without the parser; a multipart cut at its boundaries, issue 26) give what the
+  reference path (``fast=False``, the stdlib's feed parser) gives, on the input as one
+  message and on every message the splitter cuts from it: same units, text, contexts,
+  defects and counts.
 
 Run: ``python fuzz/fuzz_mail.py CORPUS_DIR fuzz/seeds/mail -dict=fuzz/mail.dict``
 (see fuzz/README.md).
@@ -40,11 +45,12 @@ from _harness import split as split_chunks
 # branches are worth coverage feedback too.
 with instrumented(__name__, ("urlsift", "email", "html")):
     from urlsift import Url
-    from urlsift.runner import ReadFailure, ScanConfig, UnitDefects, iter_results
+    from urlsift.engines.runner import ReadFailure, ScanConfig, UnitDefects, iter_results
     from urlsift.sources.archive import ArchiveStats, InputKind
     from urlsift.sources.compress import MAGIC_LENGTH, sniff_compression
     from urlsift.sources.mbox import MAX_SEPARATOR_LINE, MboxSplitter, RawMessage
     from urlsift.sources.options import MailOptions
+    from urlsift.sources.parts import MessageResult, message_units
 
 _KINDS: tuple[InputKind, ...] = ("auto", "auto", "mbox", "mbox", "mail", "news", "text", "auto")
 _PACKERS = (
@@ -90,6 +96,20 @@ def _check_splitter(data: bytes, seed: int) -> None:
         assert message.truncated == (message.size > _SPLITTER_CAP), message
 
 
+def _key(result: MessageResult) -> tuple[object, ...]:
+    units = [(u.source, "".join(u.chunks), u.context, u.defects, u.origin) for u in result.units]
+    return (result.text_parts, result.header_units, result.skipped, result.defects, units)
+
+
+def _check_fast_path(messages: list[bytes], options: MailOptions) -> None:
+    for data in messages:
+        got = [
+            _key(message_units(data, source="m", number=1, offset=0, options=options, fast=fast))
+            for fast in (True, False)
+        ]
+        assert got[0] == got[1], (data, got)
+
+
 def _check_scan(path: Path, kind: InputKind, options: MailOptions, damaged: bool) -> None:
     stats = ArchiveStats()
     config = ScanConfig(kind=kind, options=options)
@@ -125,6 +145,9 @@ def TestOneInput(data: bytes) -> None:  # noqa: N802 - the name atheris and libF
     options = _OPTIONS[choices.bits(1, 0, 2)]
 
     _check_splitter(payload, choices.control[1])
+    splitter = MboxSplitter()
+    messages = splitter.feed(payload) + splitter.close()
+    _check_fast_path([payload, *(m.data for m in messages[:4])], options)
 
     content = payload if pack is None else pack(payload)
     if pack is not None and cut:

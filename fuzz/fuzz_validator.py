@@ -14,7 +14,7 @@ Invariants (anything else is a finding):
 * validating the same string twice (or with a shared registry) gives equal results;
 * :func:`urlsift.validate_readings` picks the only valid reading, or the first, and
   returns the same validations as :func:`urlsift.validate` one by one;
-* :func:`urlsift.normalize` never raises, its result is a fixed point and at most one
+* :func:`urlsift.validation.normalize` never raises, its result is a fixed point and at most one
   character longer than the URL (an empty path's "/"), and a URL without ``:`` comes
   back unchanged.
 

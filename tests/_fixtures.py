@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from urlsift import Url
-from urlsift.runner import Result, UnitDefects
+from urlsift.engines.runner import Result, UnitDefects
 
 ROOT = Path(__file__).resolve().parent.parent
 CORPORA = ROOT / "corpora"

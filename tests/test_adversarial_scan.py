@@ -23,7 +23,7 @@ import pytest
 
 import urlsift
 from urlsift import Scanner
-from urlsift._context import Patterns
+from urlsift.grammar.context import Patterns
 
 MAX_WORK_PER_CHAR = 12
 """Most pattern work (characters looked at by all calls) per input character."""

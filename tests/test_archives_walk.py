@@ -13,7 +13,7 @@ from click.testing import CliRunner
 
 from urlsift import Url
 from urlsift.cli import main
-from urlsift.runner import ReadFailure, ScanConfig, iter_results
+from urlsift.engines.runner import ReadFailure, ScanConfig, iter_results
 from urlsift.sources.archive import ArchiveStats, detect_kind, folder_files
 
 ROOT = Path(__file__).resolve().parent.parent

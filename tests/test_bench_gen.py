@@ -19,7 +19,7 @@ from typing import Any
 import pytest
 
 import urlsift
-from urlsift.runner import ScanConfig, iter_results
+from urlsift.engines.runner import ScanConfig, iter_results
 
 GEN_PATH = Path(__file__).resolve().parent.parent / "benchmarks" / "gen_text.py"
 SIZE = 400_000

@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 import urlsift
 from urlsift import Scanner
-from urlsift.scanner import find_boundary
+from urlsift.extraction.scanner import find_boundary
 
 # Text built from pieces that exercise every rule: wrappers, quotes, hyphen breaks, CRLF.
 PIECES = [

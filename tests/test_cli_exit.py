@@ -232,3 +232,40 @@ def test_reader_closing_early_gives_141(tmp_path: Path, args: list[str]) -> None
     assert status == 141
     assert b"Traceback" not in error
     assert b"BrokenPipe" not in error
+
+
+# --- issue 24 item 8: an output that cannot be written exits 2 in every command ---------
+
+FULL = Path("/dev/full")
+
+
+@pytest.mark.skipif(not FULL.exists(), reason="needs /dev/full")
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["validate", "http://a.example/", "http://b.example/x y"],
+        ["scan", "--check", "{doc}"],
+        ["scan", "{doc}"],
+        ["scan", "--count", "{doc}"],
+        ["scan", "--count", "host", "--format", "csv", "{doc}"],
+        ["scan", "--format", "jsonl", "{doc}"],
+        ["lint", "{doc}"],
+    ],
+    ids=lambda args: "-".join(a for a in args if a != "{doc}"),
+)
+def test_a_full_disk_on_output_exits_2(tmp_path: Path, args: list[str]) -> None:
+    # Before: 1, the "invalid URL found" status (or 0 for lint when the report was the only
+    # output), with a traceback.
+    doc = tmp_path / "doc.md"
+    doc.write_text("<http://a.example/a b> http://[::1/x <http://c.example/>\n" * 2000)
+    with FULL.open("wb") as full:
+        done = subprocess.run(
+            [str(URLSIFT), *(str(doc) if a == "{doc}" else a for a in args)],
+            stdout=full,
+            stderr=subprocess.PIPE,
+            check=False,
+            timeout=120,
+        )
+    assert done.returncode == 2, done.stderr
+    assert b"Traceback" not in done.stderr
+    assert b"No space left on device" in done.stderr

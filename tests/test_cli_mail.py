@@ -12,7 +12,8 @@ from pathlib import Path
 
 from click.testing import CliRunner
 
-from urlsift.cli import _Progress, _total_size, main
+from urlsift.cli import main
+from urlsift.cli.scan import _Progress, _total_size
 from urlsift.sources.archive import ArchiveStats
 
 from _fixtures import CORPORA

@@ -1,4 +1,4 @@
-"""Tests for the Dask engine (urlsift.dask, ``urlsift scan --engine dask``).
+"""Tests for the Dask engine (urlsift.engines.dask, ``urlsift scan --engine dask``).
 
 They need the ``dask`` extra and skip without it. The cluster is a LocalCluster of two
 worker processes on the loopback interface, started once for the module.
@@ -24,14 +24,14 @@ pytest.importorskip("pyarrow", reason="the Dask engine needs the dask extra")
 
 import dask  # noqa: E402
 
-from urlsift import dask as udask  # noqa: E402
 from urlsift.cli import main  # noqa: E402
-from urlsift.formats import JsonlWriter  # noqa: E402
-from urlsift.parquet import schema  # noqa: E402
-from urlsift.plan import FolderItem, RangeItem  # noqa: E402
-from urlsift.runner import ReadFailure, Result, ScanConfig, iter_results  # noqa: E402
+from urlsift.engines import dask as udask  # noqa: E402
+from urlsift.engines.plan import FolderItem, RangeItem  # noqa: E402
+from urlsift.engines.runner import ReadFailure, Result, ScanConfig, iter_results  # noqa: E402
+from urlsift.engines.work import message_start  # noqa: E402
+from urlsift.output.formats import JsonlWriter  # noqa: E402
+from urlsift.output.parquet import schema  # noqa: E402
 from urlsift.sources.archive import ArchiveStats  # noqa: E402
-from urlsift.work import message_start  # noqa: E402
 
 SHARED = Path("/work/shared/corpora/mbox")
 SHARED_MBOXES = sorted(str(p) for p in SHARED.glob("*.mbox.gz")) if SHARED.is_dir() else []
@@ -212,7 +212,7 @@ def test_the_frame_writes_parquet_from_the_workers(
     import pyarrow
     import pyarrow.parquet
 
-    from urlsift.parquet import records_table
+    from urlsift.output.parquet import records_table
 
     paths = [inputs["plain"], inputs["maildir"]]
     frame = udask.records_frame(paths, range_bytes=300_000, folder_batch=15)

@@ -1,4 +1,4 @@
-"""The Dask engine runs the same plan as the process pool (urlsift.dask, urlsift.plan).
+"""The Dask engine runs the same plan as the process pool (engines.dask, engines.plan).
 
 A big plain-text file spreads over the workers in pieces cut at blank lines, a compressed
 mbox given alone in ranges of its stream; ``--format parquet`` is written by the workers,
@@ -26,10 +26,10 @@ pytest.importorskip("pyarrow", reason="Parquet output needs the dask extra")
 import pyarrow  # noqa: E402
 import pyarrow.parquet  # noqa: E402
 
-from urlsift import dask as udask  # noqa: E402
 from urlsift.cli import main  # noqa: E402
-from urlsift.plan import RangeItem, TextPieceItem  # noqa: E402
-from urlsift.runner import Result, ScanConfig, iter_results  # noqa: E402
+from urlsift.engines import dask as udask  # noqa: E402
+from urlsift.engines.plan import RangeItem, TextPieceItem  # noqa: E402
+from urlsift.engines.runner import Result, ScanConfig, iter_results  # noqa: E402
 from urlsift.sources.archive import ArchiveStats  # noqa: E402
 
 RFC = Path(__file__).resolve().parent.parent / "corpora" / "rfc" / "rfc1738.txt"
@@ -211,7 +211,7 @@ def test_cli_refuses_standard_input_before_starting_a_cluster() -> None:
 def test_text_without_blank_lines_is_a_tail_task(tmp_path: Path) -> None:
     import dask
 
-    from urlsift.plan import TextTailItem
+    from urlsift.engines.plan import TextTailItem
 
     path = tmp_path / "tail.txt"
     lines = "".join(f"line {i} http://h{i}.example/p\n" for i in range(3000))

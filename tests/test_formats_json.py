@@ -9,7 +9,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from urlsift import Defect, MessageContext, Parts, Url, extract
-from urlsift.formats import JsonlWriter, _json_line, url_json
+from urlsift.output.formats import JsonlWriter, _json_line, url_json
 
 # Text that stresses JSON string encoding: quotes, backslashes, controls, non-ASCII, lone
 # surrogates (undecodable input bytes), and characters JSON escapes specially.

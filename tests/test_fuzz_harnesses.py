@@ -169,6 +169,22 @@ def test_mail_harness_catches_an_undocumented_code(monkeypatch: pytest.MonkeyPat
         module.TestOneInput(b"\x00\x00" + (ROOT / "corpora/mail/hostile-headers.eml").read_bytes())
 
 
+def test_mail_harness_catches_a_fast_path_that_differs(monkeypatch: pytest.MonkeyPatch) -> None:
+    from urlsift.sources import parts
+
+    module = _harness("mail")
+    real = parts._fast_leaf
+
+    def wrong_part_number(*args: object, **kwargs: object) -> None:
+        kwargs["path"] = "9"  # a multipart's leaves numbered wrong by the fast path
+        real(*args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(parts, "_fast_leaf", wrong_part_number)
+    message = b"Content-Type: multipart/mixed; boundary=b\n\n--b\n\nsee http://a.example/\n--b--\n"
+    with pytest.raises(AssertionError):
+        module.TestOneInput(b"\x00\x00" + message)
+
+
 def test_split_points() -> None:
     harness = importlib.import_module("_harness")
     assert harness.split_points(10, 0) == []

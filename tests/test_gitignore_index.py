@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from urlsift._walk import Ignores, repository_ignores, walk_files
+from urlsift.sources.walk import Ignores, repository_ignores, walk_files
 
 
 def _tree(root: Path, files: dict[str, str]) -> None:

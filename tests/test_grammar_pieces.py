@@ -1,16 +1,16 @@
 """One definition per piece of the context grammar, and the grammar's comments kept honest.
 
-* The BNF lines written in ``_grammar.py``'s comments are RFC 1738 §5's (checked against the
+* The BNF lines written in ``grammar/rfc.py``'s comments are RFC 1738 §5's (checked against the
   RFC's text in ``corpora/rfc``), and its ``BNF`` table (quoted in defect messages) says the
   same as those comments.
 * Every pattern that looks for a scheme name in text is derived from ``_grammar.SCHEME_CHARS``
   through ``_context.scheme_name``; no module spells the class out again.
-* ``_context``, ``_textbuffer``, ``scanner`` and ``rejoin`` import one another one way only.
+* ``grammar.context``, ``extraction.textbuffer``, ``scanner`` and ``rejoin`` import one
+  another one way only.
 """
 
 from __future__ import annotations
 
-import ast
 import re
 from pathlib import Path
 
@@ -18,7 +18,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from urlsift import Scanner, _context, _grammar
+from test_layers import urlsift_imports
+from urlsift import Scanner
+from urlsift.grammar import context as _context
+from urlsift.grammar import rfc as _grammar
 from urlsift.lint.extract import ExtractOptions, extract_document
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -42,7 +45,7 @@ def _normal(text: str) -> str:
 
 def _comment_rules() -> dict[str, str]:
     """The BNF rules written in the comments above the grammar's sources, by name."""
-    source = (SRC / "_grammar.py").read_text(encoding="utf-8")
+    source = (SRC / "grammar" / "rfc.py").read_text(encoding="utf-8")
     # The rules of §5 come before the url table; later comments refer back to them.
     lines = source[: source.index("URL_SOURCES: dict")].splitlines()
     rules: dict[str, str] = {}
@@ -89,7 +92,7 @@ def test_the_bnf_table_equals_the_comments() -> None:
         if name in _OWN_RULES:
             assert name not in rules
             continue
-        assert name in rules, f"BNF[{name!r}] has no comment in _grammar.py"
+        assert name in rules, f"BNF[{name!r}] has no comment in grammar/rfc.py"
         assert _normal(line) == rules[name], name
 
 
@@ -121,7 +124,7 @@ def _is_scheme_class(body: str) -> bool:
 
 
 @pytest.mark.parametrize(
-    "path", sorted(p for p in SRC.rglob("*.py") if p.name not in {"_grammar.py"})
+    "path", sorted(p for p in SRC.rglob("*.py") if p != SRC / "grammar" / "rfc.py")
 )
 def test_no_module_spells_the_scheme_class_out(path: Path) -> None:
     text = path.read_text(encoding="utf-8")
@@ -231,25 +234,18 @@ def test_continuation_lines_carry_the_first_lines_prefix_or_none(text: str) -> N
 
 # Module -> the modules of this group it may import (the one-way order of the core).
 _ORDER = {
-    "_grammar": set(),
-    "_context": {"_grammar"},
-    "_textbuffer": {"_context"},
-    "_wrap": {"_context"},
-    "scanner": {"_context", "_textbuffer", "_wrap"},
-    "rejoin": {"_context"},
+    "grammar.rfc": set(),
+    "grammar.context": {"grammar.rfc"},
+    "extraction.textbuffer": {"grammar.context"},
+    "extraction.wrap": {"grammar.context"},
+    "extraction.scanner": {"grammar.context", "extraction.textbuffer", "extraction.wrap"},
+    "extraction.rejoin": {"grammar.context"},
 }
 
 
 def _package_imports(name: str) -> set[str]:
-    tree = ast.parse((SRC / f"{name}.py").read_text(encoding="utf-8"))
-    found: set[str] = set()
-    for node in ast.walk(tree):
-        if isinstance(node, ast.ImportFrom) and node.level == 1:
-            modules = [node.module] if node.module else [a.name for a in node.names]
-            found.update(m.split(".")[0] for m in modules)
-        elif isinstance(node, ast.ImportFrom) and node.module and node.module.startswith("urlsift"):
-            found.add(node.module.split(".")[1] if "." in node.module else "")
-    return found & set(_ORDER)
+    path = SRC.joinpath(*name.split(".")).with_suffix(".py")
+    return urlsift_imports(path, SRC) & set(_ORDER)
 
 
 @pytest.mark.parametrize("name", sorted(_ORDER))
@@ -267,7 +263,7 @@ def test_no_import_circle_between_context_scanner_rejoin() -> None:
         return False
 
     assert not [name for name in graph if reaches(name, name, set())]
-    assert "scanner" not in graph["rejoin"]
+    assert "extraction.scanner" not in graph["extraction.rejoin"]
 
 
 # -- the colon trigger against a plain reading of its rule ------------------------------------
@@ -277,7 +273,8 @@ _WORD_CHARS = "aAbBsSx+-.1"
 
 def _reference_words(text: str, names: list[str]) -> list[tuple[int, str]]:
     # Each colon preceded by a configured word (ASCII case-insensitive) that does not
-    # continue a word (no letter, digit or "." before it), or, for all but "url", that
+    # continue a word or end a path (no letter, digit, "." or "/" before it), or, for all
+    # but "url", that
     # follows a "." or digit with "//" after the colon (glue); the longest word first when
     # one word ends another, as compile_patterns orders them.
     longest_first = any(len(a) < len(b) and b.endswith(a) for a in names for b in names)
@@ -291,7 +288,7 @@ def _reference_words(text: str, names: list[str]) -> list[tuple[int, str]]:
             w
             for w in order
             if before.endswith(w)
-            and not re.match(r"[a-zA-Z0-9.]", text[t - len(w) - 1 : t - len(w)])
+            and not re.match(r"[a-zA-Z0-9./]", text[t - len(w) - 1 : t - len(w)])
         ]
         glued = [
             w

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import urlsift
 from urlsift._model import Candidate
-from urlsift.scanner import Scanner
+from urlsift.extraction.scanner import Scanner
 
 _TEXT = (
     "see http://www.mips.com/x and <URL:ftp://ftp.example.org/pub/\n"
@@ -29,4 +29,4 @@ def test_records_are_what_the_plain_steps_give() -> None:
     whole = urlsift.extract(_TEXT)
     pieces = [_TEXT[i : i + 7] for i in range(0, len(_TEXT), 7)]
     assert list(urlsift.iter_urls(pieces)) == whole
-    assert [u.normalized for u in whole] == [urlsift.normalize(u.url) for u in whole]
+    assert [u.normalized for u in whole] == [urlsift.validation.normalize(u.url) for u in whole]

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from urlsift import Scanner, extract, iter_urls
-from urlsift.runner import iter_results
+from urlsift.engines.runner import iter_results
 
 TEXT = "caf\u00e9 <URL:http://\u00e9.example/a\n b> and ftp://f.example/x\u2013y\n"
 DATA = "\ufeff".encode() + TEXT.encode() + b"bad \xff\xfe http://bytes.example/\xff\n"

@@ -11,7 +11,7 @@ import pytest
 
 import urlsift
 from urlsift import Parts, extract, validate
-from urlsift.formats import url_json
+from urlsift.output.formats import url_json
 
 
 def test_parts_read_as_a_mapping() -> None:

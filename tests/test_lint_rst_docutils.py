@@ -19,9 +19,9 @@ import pytest
 docutils = pytest.importorskip("docutils")
 
 from _rst_cases import STRUCTURE_CASE  # noqa: E402
+from urlsift.extraction.scanner import DEFAULT_SCHEMES  # noqa: E402
 from urlsift.lint.extract import extract_document  # noqa: E402
 from urlsift.lint.extract_rst_docutils import docutils_links  # noqa: E402
-from urlsift.scanner import DEFAULT_SCHEMES  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 SHARED_DOCS = ROOT.parent / "shared" / "corpora" / "docs"

@@ -247,7 +247,7 @@ def test_lint_without_the_mode_never_imports_docutils(tmp_path: Path) -> None:
         "import sys\n"
         "from urlsift.lint.engine import lint_text\n"
         "lint_text('Title\\n=====\\n\\nSee `x <https://a.example/>`_.\\n', 'a.rst')\n"
-        "import urlsift._cli_lint\n"
+        "import urlsift.cli.lint\n"
         "print('docutils' in sys.modules)\n"
     )
     result = subprocess.run(

@@ -26,7 +26,7 @@ from pathlib import Path
 import pytest
 
 from urlsift.api import Judge
-from urlsift.runner import Result, ScanConfig, UnitDefects, iter_results, scan_text_units
+from urlsift.engines.runner import Result, ScanConfig, UnitDefects, iter_results, scan_text_units
 from urlsift.sources import archive, reading, streamed
 from urlsift.sources.archive import open_units
 from urlsift.sources.options import MailOptions

@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 
 import urlsift
 from urlsift.cli import main
-from urlsift.normalize import _normalize, normalize
+from urlsift.validation.normalize import _normalize, normalize
 
 from _fixtures import columns as fixture_columns
 

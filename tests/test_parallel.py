@@ -1,4 +1,4 @@
-"""Tests for the parallel scan (urlsift.parallel): same records, same order, same totals."""
+"""Tests for the parallel scan (engines.processes): same records, same order, same totals."""
 
 from __future__ import annotations
 
@@ -17,16 +17,17 @@ from typing import Any, TypedDict
 
 import pytest
 
-from urlsift import Url, parallel
-from urlsift.errors import ConfigError
-from urlsift.plan import FolderItem
-from urlsift.runner import (
+from urlsift import Url
+from urlsift.engines import processes as parallel
+from urlsift.engines.plan import FolderItem
+from urlsift.engines.runner import (
     ReadFailure,
     Result,
     ScanConfig,
     UnitDefects,
     iter_results,
 )
+from urlsift.errors import ConfigError
 from urlsift.sources import archive
 from urlsift.sources.archive import ArchiveStats, MailOptions
 
@@ -388,8 +389,8 @@ def test_worker_exceptions_propagate(
     inputs: dict[str, str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setattr(parallel, "_worker_main", _raise_value_error)
-    with pytest.raises(ValueError, match="boom"):
-        scan([inputs["notes.txt"]], jobs=2)
+    with pytest.raises(ValueError, match="boom"):  # two paths: the pool is used
+        scan([inputs["notes.txt"], inputs["big.mbox"]], jobs=2)
 
 
 def _raise_value_error(work: Any, config: ScanConfig) -> Any:

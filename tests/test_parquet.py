@@ -1,4 +1,4 @@
-"""Tests for the Parquet output (urlsift.parquet, ``--format parquet --output DIR``).
+"""Tests for the Parquet output (urlsift.output.parquet, ``--format parquet --output DIR``).
 
 They need the ``dask`` extra (pyarrow; duckdb for the README's query) and skip without it.
 """
@@ -9,7 +9,9 @@ import json
 import re
 import subprocess
 import sys
+from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from click.testing import CliRunner
@@ -20,8 +22,8 @@ from urlsift.cli import main
 pa = pytest.importorskip("pyarrow", reason="Parquet output needs the dask extra (pyarrow)")
 pq = pytest.importorskip("pyarrow.parquet", reason="Parquet output needs the dask extra")
 
-from urlsift.parquet import ParquetWriter, records_table, schema  # noqa: E402
-from urlsift.runner import ScanConfig, UnitDefects, iter_results  # noqa: E402
+from urlsift.engines.runner import ScanConfig, UnitDefects, iter_results  # noqa: E402
+from urlsift.output.parquet import ParquetWriter, records_table, schema  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -159,3 +161,121 @@ def test_the_readme_duckdb_query_runs(tmp_path: Path) -> None:
     years = [year for year, _, _ in rows]
     assert years == sorted(years)
     assert all(count > 0 for _, _, count in rows)
+
+
+# --- issue 24 items 4, 8 and 10: a run owns its folder; full disks; memory by bytes ----
+
+
+def _scan_parquet(out: Path, *paths: str, overwrite: bool = False) -> Any:
+    args = ["scan", "-q", "--format", "parquet", "-o", str(out), *paths]
+    return CliRunner().invoke(main, [*args, "--overwrite"] if overwrite else args)
+
+
+def _folder_rows(out: Path) -> list[str]:
+    # What read_parquet('out/*.parquet') reads: every *.parquet file, in name order.
+    files = sorted(out.glob("*.parquet"))
+    return [url for f in files for url in pq.read_table(f).column("url").to_pylist() if url]
+
+
+def test_a_second_run_into_the_same_folder_is_refused(tmp_path: Path) -> None:
+    first, second = tmp_path / "a.txt", tmp_path / "b.txt"
+    first.write_text("http://first.example/\n")
+    second.write_text("http://second.example/\n")
+    out = tmp_path / "out"
+    assert _scan_parquet(out, str(first)).exit_code == 0
+    refused = _scan_parquet(out, str(second))
+    assert refused.exit_code == 2
+    assert "not empty" in refused.output
+    assert "--overwrite" in refused.output
+    assert _folder_rows(out) == ["http://first.example/"]  # untouched
+    replaced = _scan_parquet(out, str(second), overwrite=True)
+    assert replaced.exit_code == 0, replaced.output
+    assert _folder_rows(out) == ["http://second.example/"]
+    assert sorted(p.name for p in out.iterdir()) == ["_SUCCESS", "part-00000.parquet"]
+    marker = json.loads((out / "_SUCCESS").read_text())
+    assert marker == {"writer": "urlsift", "files": ["part-00000.parquet"], "rows": 1}
+
+
+@pytest.mark.parametrize("foreign", ["notes.txt", "part-00007.parquet", "_SUCCESS", "sub/"])
+def test_overwrite_never_removes_a_file_urlsift_did_not_write(tmp_path: Path, foreign: str) -> None:
+    doc = tmp_path / "a.txt"
+    doc.write_text("http://a.example/\n")
+    out = tmp_path / "out"
+    assert _scan_parquet(out, str(doc)).exit_code == 0
+    target = out / foreign.rstrip("/")
+    if foreign.endswith("/"):
+        target.mkdir()
+    elif foreign.endswith(".parquet"):  # a Parquet file of another tool, named as ours
+        pq.write_table(pa.table({"url": ["http://other.example/"]}), target)
+    else:
+        target.write_text('{"writer": "someone else"}\n')
+    before = {p.name: p.stat().st_mtime_ns for p in out.iterdir()}
+    refused = _scan_parquet(out, str(doc), overwrite=True)
+    assert refused.exit_code == 2
+    assert "urlsift did not write" in refused.output
+    assert {p.name: p.stat().st_mtime_ns for p in out.iterdir()} == before
+
+
+def test_a_killed_run_leaves_no_parquet_file_and_no_marker(tmp_path: Path) -> None:
+    records = list(iter_results(_mail_inputs(tmp_path), ScanConfig()))
+    out = tmp_path / "out"
+    writer = ParquetWriter(str(out), rows_per_file=2)
+    for record in records:
+        assert isinstance(record, Url | UnitDefects)
+        writer.write(record) if isinstance(record, Url) else writer.write_defects(record)
+    # ... and the process dies before close(): nothing looks complete.
+    assert list(out.glob("*.parquet")) == []
+    assert not (out / "_SUCCESS").exists()
+    assert sorted(p.name for p in out.iterdir())[0] == "part-00000.parquet.urlsift-partial"
+    # Its parts are urlsift's: --overwrite may replace them.
+    again = ParquetWriter(str(out), overwrite=True)
+    again.close()
+    assert sorted(p.name for p in out.iterdir()) == ["_SUCCESS", "part-00000.parquet"]
+
+
+def test_a_full_disk_under_parquet_exits_2(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import errno
+
+    def full(*args: object, **kwargs: object) -> None:
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr(pq.ParquetWriter, "write_table", full)
+    doc = tmp_path / "a.txt"
+    doc.write_text("http://a.example/\n")
+    result = _scan_parquet(tmp_path / "out", str(doc))
+    assert result.exit_code == 2
+    assert "No space left on device" in result.output
+    assert not (tmp_path / "out" / "_SUCCESS").exists()
+
+
+def test_the_writer_holds_bytes_not_rows(tmp_path: Path) -> None:
+    # 4,000 URLs of about 3,000 characters: the writer used to hold up to a million rows,
+    # here every record (about 40 MB of Python strings) until close().
+    import dataclasses
+    import tracemalloc
+
+    from urlsift import extract
+
+    (template,) = extract("<URL:http://h.example/>")
+
+    def records() -> Iterator[Url]:
+        path = "x" * 3000
+        for n in range(4_000):
+            url = f"http://h{n}.example/{path}"
+            yield dataclasses.replace(template, url=url, normalized=url + "/", raw=f"<{url}>")
+
+    warm = ParquetWriter(str(tmp_path / "warm"))  # imports (pyarrow loads pandas) first
+    warm.write(template)
+    warm.close()
+    writer = ParquetWriter(str(tmp_path / "out"))
+    tracemalloc.start()
+    try:
+        for url in records():
+            writer.write(url)
+        writer.close()
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert pq.read_metadata(writer.files[0]).num_rows == 4_000
+    assert pq.read_metadata(writer.files[0]).num_row_groups > 1
+    assert peak < 16 << 20, f"{peak / 2**20:.0f} MiB held"  # (main: 46 MiB)

@@ -4,7 +4,7 @@ Archives are assembled from pieces (``From_`` separators valid and broken, hosti
 multiparts with and without boundaries, nested and encapsulated parts, quoted-printable and
 base64 valid and truncated, bogus transfer encodings and charsets, ``format=flowed``,
 HTML, NUL and 8-bit bytes, CRLF/LF mixes), written plain and gzip-compressed, and scanned
-with :func:`urlsift.runner.iter_results` for every input kind. What is asserted is only
+with :func:`urlsift.engines.runner.iter_results` for every input kind. What is asserted is only
 what the documented rules guarantee:
 
 * nothing raises, and every URL record has a non-empty ``raw`` and ``start < end``;
@@ -39,7 +39,7 @@ from hypothesis import strategies as st
 
 from urlsift._model import Url
 from urlsift.cli import main
-from urlsift.runner import ReadFailure, ScanConfig, UnitDefects, iter_results
+from urlsift.engines.runner import ReadFailure, ScanConfig, UnitDefects, iter_results
 from urlsift.sources.archive import ArchiveStats, InputKind, detect_kind
 from urlsift.sources.compress import MAGIC_LENGTH, sniff_compression
 from urlsift.sources.options import MailOptions

@@ -1,4 +1,4 @@
-"""Tests for the work plan (urlsift.plan) and how items run (urlsift.work).
+"""Tests for the work plan (urlsift.engines.plan) and how items run (urlsift.engines.work).
 
 Byte ranges of an uncompressed mbox, run one after the other and merged with
 ``Renumbering``, give the records and totals of one sequential pass, wherever the nominal
@@ -15,8 +15,9 @@ from pathlib import Path
 
 import pytest
 
-from urlsift import Url, parallel
-from urlsift.plan import (
+from urlsift import Url
+from urlsift.engines import processes as parallel
+from urlsift.engines.plan import (
     Cuts,
     FolderItem,
     PathItem,
@@ -25,10 +26,8 @@ from urlsift.plan import (
     plan_paths,
     plan_ranges,
 )
-from urlsift.runner import iter_results
-from urlsift.sources.archive import ArchiveStats
-from urlsift.sources.options import MailOptions
-from urlsift.work import (
+from urlsift.engines.runner import iter_results
+from urlsift.engines.work import (
     ItemResults,
     Renumbering,
     Result,
@@ -36,6 +35,8 @@ from urlsift.work import (
     message_start,
     run_item,
 )
+from urlsift.sources.archive import ArchiveStats
+from urlsift.sources.options import MailOptions
 
 SHARED_MBOX = Path("/work/shared/corpora/mbox/linux-mips-1997.mbox.gz")
 

@@ -1,4 +1,4 @@
-"""Tests for the plan items that the planner reads itself (urlsift.plan, urlsift.work).
+"""Tests for the plan items that the planner reads itself (engines.plan, engines.work).
 
 Message batches of an archive, pieces and the tail of a plain-text file, and a failure
 met while reading are plan items like ranges and folder batches: run one after the
@@ -15,7 +15,7 @@ import pytest
 
 from test_plan import _mbox
 from urlsift import Url
-from urlsift.plan import (
+from urlsift.engines.plan import (
     Cuts,
     FailedItem,
     MessageBatchItem,
@@ -24,9 +24,9 @@ from urlsift.plan import (
     WorkItem,
     plan_paths,
 )
-from urlsift.runner import iter_results
+from urlsift.engines.runner import iter_results
+from urlsift.engines.work import ReadFailure, Renumbering, Result, ScanConfig, iter_item, run_item
 from urlsift.sources.archive import ArchiveStats
-from urlsift.work import ReadFailure, Renumbering, Result, ScanConfig, iter_item, run_item
 
 RFC = Path(__file__).resolve().parent.parent / "corpora" / "rfc" / "rfc1738.txt"
 
@@ -133,7 +133,7 @@ def test_a_fifo_of_any_kind_is_read_once(tmp_path: Path, kind: str) -> None:
     import os
     import threading
 
-    from urlsift import parallel
+    from urlsift.engines import processes as parallel
 
     fifo = tmp_path / "pipe"
     os.mkfifo(fifo)
@@ -165,8 +165,8 @@ def test_a_fifo_of_any_kind_is_read_once(tmp_path: Path, kind: str) -> None:
 
 def test_the_merger_groups_renumbers_and_stops() -> None:
     from urlsift import MessageContext
-    from urlsift.plan import FolderItem, PathItem, RangeItem
-    from urlsift.work import ItemResults, Merger, UnitDefects
+    from urlsift.engines.plan import FolderItem, PathItem, RangeItem
+    from urlsift.engines.work import ItemResults, Merger, UnitDefects
 
     def record(message: int) -> UnitDefects:
         return UnitDefects("a", MessageContext(message=message, message_offset=0), ())

@@ -1,4 +1,4 @@
-"""Tests for the ranges of a compressed mbox's decompressed stream (urlsift.plan, .work).
+"""Tests for the ranges of a compressed mbox's decompressed stream (urlsift.engines.plan, .work).
 
 A compressed archive cut into stream ranges (``RangeItem(stream=True)``: each run
 decompresses from the start, skips to its first message and reads past its nominal end to
@@ -17,22 +17,22 @@ from pathlib import Path
 import pytest
 
 from test_plan import _mbox, _one_pass, run_merged
-from urlsift.plan import (
+from urlsift.engines.plan import (
     Cuts,
     RangeItem,
     estimated_size,
     plan_paths,
     plan_stream_ranges,
 )
-from urlsift.sources.compress import open_counted
-from urlsift.sources.options import MailOptions
-from urlsift.sources.reading import ArchiveStats, BlockReader
-from urlsift.work import (
+from urlsift.engines.work import (
     Result,
     ScanConfig,
     message_start,
     stream_start,
 )
+from urlsift.sources.compress import open_counted
+from urlsift.sources.options import MailOptions
+from urlsift.sources.reading import ArchiveStats, BlockReader
 
 SHARED_MBOX = Path("/work/shared/corpora/mbox/linux-mips-1997.mbox.gz")
 

@@ -37,8 +37,8 @@ from test_validate_properties import (
     xchars_no_tab,
 )
 from urlsift import Candidate, Scanner
-from urlsift import _grammar as g
-from urlsift.rejoin import Readings, rejoin, rejoin_lines, single_reading
+from urlsift.extraction.rejoin import Readings, rejoin, rejoin_lines, single_reading
+from urlsift.grammar import rfc as g
 
 SHORT = settings(max_examples=40, deadline=None)
 MEDIUM = settings(max_examples=80, deadline=None)

@@ -9,7 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from urlsift import Url
-from urlsift.runner import iter_results
+from urlsift.engines.runner import iter_results
 from urlsift.sources.css import CssUrl, css_urls
 from urlsift.sources.htmltext import html_to_text
 

@@ -390,13 +390,30 @@ def test_single_part_message_with_a_clean_header_skips_the_parser(
     assert spy.seen == []
 
 
-def test_multipart_is_parsed_with_a_shared_boundary_and_minimal_root(
+def test_multipart_with_clean_parts_skips_the_parser(monkeypatch: pytest.MonkeyPatch) -> None:
+    spy = _SpyParser()
+    monkeypatch.setattr(parse, "_PARSER", spy)
+    for name in ("multipart/alternative", "multipart nested", "multipart holding the shared name"):
+        result = message_units(
+            MESSAGES[name], source="m", number=1, offset=0, options=MailOptions()
+        )
+        assert result.declined == "", name
+        assert result.text_parts >= 2
+    assert spy.seen == []
+
+
+# A multipart the fast path hands to the parser: one of its parts is a message/rfc822.
+INNER = b"Content-Type: message/rfc822\n\n" + HEAD + b"\n" + BODY
+
+
+def test_declined_multipart_is_parsed_with_a_shared_boundary_and_minimal_root(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     spy = _SpyParser()
     monkeypatch.setattr(parse, "_PARSER", spy)
-    data = MESSAGES["multipart/alternative"]
+    data = mp(b"=_1_234", PLAIN, INNER)
     result = message_units(data, source="m", number=1, offset=0, options=MailOptions())
+    assert result.declined == "message-part"
     assert result.text_parts == 2
     (given,) = spy.seen
     assert given.startswith(b'Content-Type: multipart/alternative; boundary="=_urlsift_0_="\n\n')
@@ -407,13 +424,8 @@ def test_multipart_is_parsed_with_a_shared_boundary_and_minimal_root(
 def test_multipart_holding_the_shared_name_takes_another(monkeypatch: pytest.MonkeyPatch) -> None:
     spy = _SpyParser()
     monkeypatch.setattr(parse, "_PARSER", spy)
-    message_units(
-        MESSAGES["multipart holding the shared name"],
-        source="m",
-        number=1,
-        offset=0,
-        options=MailOptions(),
-    )
+    data = mp(b"=_urlsift_0_=", PLAIN, INNER) + b"=_urlsift_1_=\n"
+    message_units(data, source="m", number=1, offset=0, options=MailOptions())
     (given,) = spy.seen
     assert b'boundary="=_urlsift_2_="' in given
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
-from urlsift._textbuffer import TextBuffer
+from urlsift.extraction.textbuffer import TextBuffer
 
 SRC = Path(__file__).resolve().parent.parent / "src" / "urlsift"
 
@@ -75,7 +75,7 @@ def test_a_quote_prefix_may_grow_until_enough_text_is_there() -> None:
 
 
 def test_the_buffer_does_no_io() -> None:
-    tree = ast.parse((SRC / "_textbuffer.py").read_text(encoding="utf-8"))
+    tree = ast.parse((SRC / "extraction" / "textbuffer.py").read_text(encoding="utf-8"))
     absolute = {
         alias.name
         for node in ast.walk(tree)

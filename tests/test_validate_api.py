@@ -9,7 +9,8 @@ import pytest
 
 from urlsift._model import Defect, Policy
 from urlsift.errors import ConfigError
-from urlsift.schemes import (
+from urlsift.validation.rules import Validation, validate, validate_readings
+from urlsift.validation.schemes import (
     DEFAULT_MAX_DEFECTS_PER_CODE,
     GenericScheme,
     OpaqueScheme,
@@ -17,7 +18,6 @@ from urlsift.schemes import (
     SchemeRegistry,
     default_registry,
 )
-from urlsift.validation import Validation, validate, validate_readings
 
 
 def test_validation_is_frozen_and_slotted() -> None:
@@ -100,7 +100,7 @@ def test_callers_without_a_registry_share_one_built_once() -> None:
     # validate() and Judge() given no registry use one registry, built once (building it
     # cost more than a validation); one given a registry keeps its own.
     from urlsift.api import Judge
-    from urlsift.schemes import shared_default_registry
+    from urlsift.validation.schemes import shared_default_registry
 
     assert Judge()._registry is Judge()._registry is shared_default_registry()
     mine = default_registry()

@@ -7,8 +7,8 @@ import json
 import pytest
 from click.testing import CliRunner
 
-from urlsift._cli_validate import render_text, validate_command
-from urlsift.validation import validate
+from urlsift.cli.validate import render_text, validate_command
+from urlsift.validation.rules import validate
 
 
 @pytest.fixture

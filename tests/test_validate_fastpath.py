@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 
 from test_validate_properties import hostname, hostnumber, hpath, hsegment
 from urlsift import Policy, default_registry, validate
-from urlsift.schemes import IpScheme, OpaqueScheme, SchemeRegistry
+from urlsift.validation.schemes import IpScheme, OpaqueScheme, SchemeRegistry
 
 FAST_SCHEMES = (
     "http",
@@ -276,7 +276,7 @@ def test_clean_hostname_takes_the_same_hosts_as_hostname() -> None:
     # to six host and delimiter characters.
     import itertools
 
-    from urlsift import _grammar as g
+    from urlsift.grammar import rfc as g
 
     # Compiled as the grammar is (re on 3.11+, regex on 3.10, whose re lacks "++").
     after = r"(?::[0-9]++)?(?:/[^\n]*)?"

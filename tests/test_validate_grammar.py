@@ -15,9 +15,9 @@ from pathlib import Path
 import pytest
 import regex
 
-from urlsift import _grammar as g
 from urlsift._model import Policy
-from urlsift.validation import Validation, validate
+from urlsift.grammar import rfc as g
+from urlsift.validation.rules import Validation, validate
 
 from _fixtures import columns as fixture_columns
 

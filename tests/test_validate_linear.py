@@ -10,9 +10,9 @@ from __future__ import annotations
 
 import pytest
 
-from urlsift import _grammar as g
 from urlsift._model import Policy
-from urlsift.validation import validate
+from urlsift.grammar import rfc as g
+from urlsift.validation.rules import validate
 
 MB = 1 << 20
 HALF = MB // 2

@@ -12,10 +12,10 @@ from __future__ import annotations
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
-from urlsift import _grammar as g
 from urlsift._model import Policy
-from urlsift.schemes import default_registry
-from urlsift.validation import Validation, validate
+from urlsift.grammar import rfc as g
+from urlsift.validation.rules import Validation, validate
+from urlsift.validation.schemes import default_registry
 
 STRICT = Policy(strict=True)
 FAST = settings(max_examples=60, deadline=None)

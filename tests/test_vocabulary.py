@@ -15,9 +15,9 @@ from click.testing import CliRunner
 from urlsift import MessageContext, Url
 from urlsift._model import CONTEXT_KEYS, output_name
 from urlsift.cli import main
-from urlsift.formats import CSV_FIELDS, url_json
+from urlsift.engines.runner import UnitDefects, iter_results
+from urlsift.output.formats import CSV_FIELDS, url_json
 from urlsift.report.aggregate import facts_from_record, facts_from_url
-from urlsift.runner import UnitDefects, iter_results
 
 ROOT = Path(__file__).resolve().parent.parent
 MAIL = ROOT / "corpora" / "mail" / "list-headers.eml"

@@ -14,25 +14,38 @@ from ._model import (
     MessageContext,
     Parts,
     Policy,
+    ReadFailure,
     Severity,
     TextUnit,
+    UnitDefects,
     Url,
 )
+from ._moved import install as _install_moved_paths
 from .api import Judge, extract, iter_urls, judge, scan_unit, scan_units
 from .errors import ConfigError, SourceError, UrlsiftError
-from .normalize import normalize
-from .rejoin import Readings, rejoin
-from .scanner import (
+from .extraction import (
     DEFAULT_MAX_URL_LENGTH,
     DEFAULT_MAX_WRAPPER_LENGTH,
     DEFAULT_SCHEMES,
+    Readings,
     Scanner,
+    rejoin,
 )
-from .schemes import SchemeRegistry, default_registry
-from .validation import Validation, validate, validate_readings
+from .validation import (
+    SchemeRegistry,
+    Validation,
+    default_registry,
+    normalize,
+    validate,
+    validate_readings,
+)
+
+_install_moved_paths()  # urlsift.scanner, urlsift.plan...: see _moved.MOVED
 
 # help() and pydoc list each record's fields with their descriptions (built when read).
-document_fields(Candidate, Defect, MessageContext, Policy, TextUnit, Url, Validation)
+document_fields(
+    Candidate, Defect, MessageContext, Policy, ReadFailure, TextUnit, UnitDefects, Url, Validation
+)
 
 __all__ = [
     "DEFAULT_MAX_URL_LENGTH",
@@ -46,12 +59,14 @@ __all__ = [
     "MessageContext",
     "Parts",
     "Policy",
+    "ReadFailure",
     "Readings",
     "Scanner",
     "SchemeRegistry",
     "Severity",
     "SourceError",
     "TextUnit",
+    "UnitDefects",
     "Url",
     "UrlsiftError",
     "Validation",

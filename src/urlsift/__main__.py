@@ -1,5 +1,5 @@
 """``python -m urlsift``: the same as the ``urlsift`` command."""
 
-from .cli import run
+from .cli.main import run
 
 run()

@@ -358,3 +358,45 @@ class Policy:
 
     strict: bool = False
     """When true, characters RFC 1738 calls unsafe but real URLs use (``~``...) are errors."""
+
+
+# The records of a scan's output stream besides Url: engines make them, writers write them.
+
+
+@dataclass(frozen=True, slots=True)
+class ReadFailure:
+    """A path that could not be read; the scan goes on with the next one."""
+
+    path: str
+    """The path as given."""
+    reason: str
+    """Why, in words (e.g. ``No such file or directory``)."""
+
+
+@dataclass(frozen=True, slots=True)
+class UnitDefects:
+    """Problems of one message (or file) found while reading it, reported once."""
+
+    source: str
+    """Path the text came from."""
+    context: MessageContext | None
+    """The message, when the text came from a mail or news archive."""
+    defects: tuple[Defect, ...]
+    """The problems, each with a stable code."""
+
+    def to_dict(self) -> dict[str, object]:
+        """Return the record as a JSON-ready mapping (``record`` is ``defects``)."""
+        out: dict[str, object] = {"record": "defects", "source": self.source}
+        if self.context is not None:
+            out.update(self.context.to_dict())
+        out["defects"] = [d.to_dict() for d in self.defects]
+        return out
+
+
+Result = Url | UnitDefects | ReadFailure
+"""One record of a scan's output stream."""
+
+READ_ERROR_CODES = frozenset({"stream-read-error", "message-unreadable"})
+"""Source defects saying that part of a path could not be read (a truncated compressed
+archive, a folder's message file that cannot be opened): what was read is reported, and
+the command line then exits as for a path that cannot be read at all."""

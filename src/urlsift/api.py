@@ -16,11 +16,12 @@ from dataclasses import replace
 from typing import Protocol
 
 from ._model import Candidate, Defect, MessageContext, Parts, Policy, TextUnit, Url
-from .normalize import normalize
-from .rejoin import rejoin_lines, single_reading_of
-from .scanner import DEFAULT_MAX_URL_LENGTH, Scanner
-from .schemes import SchemeRegistry, shared_default_registry
-from .validation import CleanFields, clean_fields, fields_of, primary_reading, validate_checks
+from .errors import check_names
+from .extraction.rejoin import rejoin_lines, single_reading_of
+from .extraction.scanner import DEFAULT_MAX_URL_LENGTH, Scanner
+from .validation.normalize import normalize
+from .validation.rules import CleanFields, clean_fields, fields_of, primary_reading, validate_checks
+from .validation.schemes import SchemeRegistry, shared_default_registry
 
 _READ_SIZE = 1 << 16
 
@@ -158,8 +159,8 @@ class Judge:
     def _choose(self, texts: tuple[str, ...]) -> _Verdict:
         """The verdict on a candidate with several readings (a hyphen at a line break).
 
-        :func:`~urlsift.validation.validate_readings`'s choice
-        (:func:`~urlsift.validation.primary_reading`), made on the fields of each
+        :func:`~urlsift.validation.rules.validate_readings`'s choice
+        (:func:`~urlsift.validation.rules.primary_reading`), made on the fields of each
         reading's validation: no record is built per reading.
         """
         hit = self._cache.get(texts)
@@ -355,7 +356,7 @@ def scan_units(
     Raises:
         ConfigError: a scheme name or limit is unusable (raised before any text is read).
     """
-    scheme_list = None if schemes is None else list(schemes)
+    scheme_list = None if schemes is None else check_names("schemes", schemes)
     Scanner(scheme_list, max_url_length=max_url_length)  # check the options up front
     return _scan_units(units, scheme_list, policy, max_url_length)
 
@@ -488,12 +489,13 @@ def extract(
         The URLs found, in text order.
 
     Raises:
-        ConfigError: a scheme name is unusable.
+        ConfigError: a scheme name is unusable, or ``schemes`` is one string (write
+            ``["http"]``, not ``"http"``).
         TypeError: ``text`` is not a ``str``.
     """
     if not isinstance(text, str):
         raise TypeError(f"extract() takes str, not {type(text).__name__}")
     # scan_unit's steps without its generators: the whole text is at hand.
-    scanner = Scanner(None if schemes is None else list(schemes))
+    scanner = Scanner(None if schemes is None else check_names("schemes", schemes))
     decide = Judge(policy=policy)
     return decide.judge_all(scanner.feed(text) + scanner.close(), source=source)

@@ -7,6 +7,9 @@ unreadable path), and each knows the exit status the CLI should end with.
 
 from __future__ import annotations
 
+import operator
+from collections.abc import Iterable
+
 
 class UrlsiftError(Exception):
     """Base class of every exception urlsift raises on purpose."""
@@ -31,3 +34,60 @@ class SourceError(UrlsiftError, OSError):
         super().__init__(f"{path}: {reason}")
         self.path = path
         self.reason = reason
+
+
+class OutputError(UrlsiftError, OSError):
+    """The output could not be written (a full disk, an I/O error): not the input's fault.
+
+    The command line exits 2 for it, never 1, which says "invalid URL found". A reader that
+    went away (``BrokenPipeError``) is not an output error: it has its own status.
+    """
+
+    def __init__(self, target: str, error: OSError) -> None:
+        reason = error.strerror or str(error)
+        super().__init__(error.errno, f"cannot write {target}: {reason}")
+        self.target = target
+        self.reason = reason
+
+
+MAX_LIMIT = 2**63 - 1
+"""The largest limit :func:`check_limit` takes by default (what a C size can hold)."""
+
+
+def check_limit(option: str, value: object, *, least: int = 1, most: int = MAX_LIMIT) -> int:
+    """Return ``value`` as an ``int`` when it is a usable limit, else raise :class:`ConfigError`.
+
+    The one check of the size and count limits that the library, the command line and the
+    configuration files take: an integer (``int``, or any type with ``__index__``) from
+    ``least`` to ``most``. A bool, a float (NaN and the infinities among them: a limit of
+    ``nan`` compared false with everything and found nothing, silently), a string, or a
+    number past ``most`` (``10**30`` overflowed deep inside) is refused.
+
+    Args:
+        option: the option's name, for the message.
+        value: the value given.
+        least: the smallest usable value.
+        most: the largest usable value.
+    """
+    reason = "a positive integer" if least == 1 else f"an integer of at least {least}"
+    reason = f"must be {reason}, at most {most}"
+    if isinstance(value, bool):
+        raise ConfigError(option, value, reason)
+    try:
+        number = operator.index(value)  # type: ignore[arg-type]
+    except TypeError:
+        raise ConfigError(option, value, reason) from None
+    if not least <= number <= most:
+        raise ConfigError(option, value, reason)
+    return number
+
+
+def check_names(option: str, value: Iterable[str]) -> list[str]:
+    """Return the names of a collection (``["http", "ftp"]``) as a list.
+
+    A bare string is refused with :class:`ConfigError`: iterated, ``"http"`` is the names
+    ``h``, ``t``, ``t``, ``p``, which are valid scheme names, and found ``h://...``.
+    """
+    if isinstance(value, str | bytes | bytearray):
+        raise ConfigError(option, value, f"must be a collection of names, such as [{value!r}]")
+    return list(value)

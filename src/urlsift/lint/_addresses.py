@@ -16,7 +16,7 @@ import ipaddress
 import re
 from collections.abc import Callable
 
-from .._context import scheme_name
+from ..grammar.context import scheme_name
 
 IPAddress = ipaddress.IPv4Address | ipaddress.IPv6Address
 

@@ -18,7 +18,8 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from .._model import Defect
-from .._wrap import continuation as wrap_evidence
+from ..extraction.wrap import continuation as wrap_evidence
+from ..output.formats import visible_utf8
 from .model import RULE_BY_CODE, Diagnostic, Finding, LintSeverity
 
 # Core defect code -> (rule when the defect is a warning, rule when it is an error,
@@ -40,6 +41,7 @@ DEFECT_RULES: dict[str, tuple[str, str, bool]] = {
     "search-without-path": ("URL009", "URL001", False),
     "invalid-utf8": ("URL009", "URL001", False),
     "continued-line": ("URL008", "URL008", False),
+    "possible-wrap": ("URL008", "URL008", False),
 }
 """Core defect code -> (rule if warning, rule if error, keep the defect's severity)."""
 
@@ -77,18 +79,16 @@ WHITESPACE_SENSITIVE_ORIGINS = frozenset(
 MAX_URL_IN_MESSAGE = 200
 """Longest URL quoted in a message, in characters (longer ones end with ``...``)."""
 
-# Characters that would break a one-line message: controls, shown as \xNN.
-_VISIBLE = {code: f"\\x{code:02x}" for code in [*range(0x20), 0x7F]}
-
 
 def visible(text: str) -> str:
-    """Return ``text`` on one line: controls as ``\\xNN``, undecodable bytes as ``\\udcNN``.
+    """Return ``text`` on one line: controls as ``\\xNN``, undecodable bytes as ``\\udcNN``
+    (:func:`urlsift.output.formats.visible_utf8`, the escaping of every human-readable output).
 
     Long text is cut at :data:`MAX_URL_IN_MESSAGE` characters.
     """
     if len(text) > MAX_URL_IN_MESSAGE:
         text = text[:MAX_URL_IN_MESSAGE] + "..."
-    return text.translate(_VISIBLE).encode("utf-8", "backslashreplace").decode("utf-8")
+    return visible_utf8(text)
 
 
 # --- URL008: a bare URL that seems to continue on the next line ------------------------
@@ -99,7 +99,7 @@ _BLANK_TO_END = re.compile(r"\s*\Z")
 def continuation(url: str, rest_of_line: str, url_line: str, next_line: str) -> str | None:
     """Return the next line's first word when a URL at a line end seems to continue there.
 
-    The evidence is the core's (:func:`urlsift._wrap.continuation`, one definition for the
+    The evidence is the core's (:func:`urlsift.extraction.wrap.continuation`, one definition for the
     scanner's join and this rule): lint warns on its looser "seems to continue" answers
     too, where the scanner joins only lines a client wrapped.
 
@@ -170,6 +170,11 @@ def _defect_message(code: str, finding: Finding, defect: Defect) -> str:
         cut = finding.alternatives[0]
         if finding.url.startswith(cut):
             return _continued_message(cut, finding.url[len(cut) :])
+    if defect.code == "possible-wrap" and finding.alternatives:
+        # The core kept the cut reading and offers the joined one: name both.
+        joined = finding.alternatives[0]
+        if joined.startswith(finding.url):
+            return _continued_message(finding.url, joined[len(finding.url) :])
     if code == "URL003" and finding.alternatives:
         readings = " or ".join(visible(alt) for alt in finding.alternatives)
         return f"{url}: line break after a hyphen: reads {url} or {readings}"

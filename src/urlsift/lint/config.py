@@ -29,7 +29,7 @@ from functools import lru_cache
 from pathlib import Path, PurePosixPath
 from typing import cast
 
-from ..errors import ConfigError
+from ..errors import ConfigError, check_limit
 from .extract_rst_docutils import RST_EXTRA_HINT, RST_PARSERS, docutils_available
 from .findings import RstParser
 from .model import DEFAULT_CODES, OPT_IN_GROUPS, RULE_BY_NAME, RULES, LintSeverity
@@ -469,13 +469,16 @@ def _boolean(table: Mapping[str, object], key: str, where: str) -> bool | None:
     raise ConfigError(f"{key} in {where}", value, "must be true or false")
 
 
+MAX_FILE_SIZE_LIMIT = 2**32
+"""The largest ``max-file-size`` (4 GiB): a document is read whole, with one read of that
+many bytes, which a far larger number made fail (OverflowError, MemoryError)."""
+
+
 def _size(table: Mapping[str, object], key: str, where: str) -> int | None:
     value = table.get(key)
     if value is None:
         return None
-    if isinstance(value, int) and not isinstance(value, bool) and value > 0:
-        return value
-    raise ConfigError(f"{key} in {where}", value, "must be a positive integer (bytes)")
+    return check_limit(f"{key} in {where}", value, most=MAX_FILE_SIZE_LIMIT)
 
 
 def rst_parser(value: object, option: str, *, usable: bool = True) -> RstParser:

@@ -28,7 +28,7 @@ from collections.abc import Iterator
 
 from markdown_it import MarkdownIt
 
-from .._context import scheme_name
+from ..grammar.context import scheme_name
 from .extract_html import scan_html_region
 from .findings import (
     Extracted,

@@ -18,10 +18,10 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Literal
 
-from .._context import scheme_name
 from .._model import Candidate, Policy, Url
 from ..api import Judge
-from ..scanner import DEFAULT_SCHEMES, Scanner
+from ..extraction.scanner import DEFAULT_SCHEMES, Scanner
+from ..grammar.context import scheme_name
 from .model import Finding
 
 DOCUMENT_LINK_ORIGINS = frozenset(

@@ -41,8 +41,8 @@ from typing import Any, get_args
 
 import httpx
 
-from .._context import scheme_name
 from ..errors import ConfigError
+from ..grammar.context import scheme_name
 from ._addresses import redact
 from ._http import (
     METHODS,

@@ -32,9 +32,9 @@ from typing import BinaryIO
 
 from pathspec import GitIgnoreSpec
 
-from .._walk import BINARY_SNIFF_BYTES as BINARY_SNIFF_BYTES  # re-exported
-from .._walk import SKIP_DIRS as SKIP_DIRS  # re-exported: the folders lint never walks
-from .._walk import EntryKind, Ignores, list_folder, repository_ignores
+from ..sources.walk import BINARY_SNIFF_BYTES as BINARY_SNIFF_BYTES  # re-exported
+from ..sources.walk import SKIP_DIRS as SKIP_DIRS  # re-exported: the folders lint never walks
+from ..sources.walk import EntryKind, Ignores, list_folder, repository_ignores
 
 DEFAULT_INCLUDE: tuple[str, ...] = (
     "*.md",

@@ -31,6 +31,8 @@ from dataclasses import dataclass
 from email.utils import parsedate_to_datetime
 
 from .._model import Defect, MessageContext, Url
+from ..errors import check_limit
+from ..output.summary import fold_host
 
 DEFAULT_TOP_HOSTS = 10
 """Hosts shown in the hosts-over-time view."""
@@ -42,6 +44,12 @@ MAX_FILLED_MONTHS = 1200
 """Empty months between the first and last dated record are listed (as zeros) up to this
 span; a longer one (a forged or mistyped ``Date`` in year 100 or 9999) lists only the
 months that have records, so the page stays small whatever the dates say."""
+MAX_MONTHS = 1200
+"""Months listed at most: past it (dates forged in every month of centuries), the months
+with most URL records are listed and the rest are counted together
+(:attr:`ReportData.other_months`), as the hosts beyond the top ones are."""
+DEFAULT_TOP_SCHEMES = 20
+"""Schemes listed; the others are counted together (:attr:`ReportData.other_schemes`)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -174,15 +182,6 @@ def facts_from_record(record: Mapping[str, object]) -> Facts:
     )
 
 
-def fold_host(host: str) -> str:
-    """The host as the report (and ``scan --count host``) groups it: lower case, one
-    leading ``www.`` removed."""
-    folded = host.lower()
-    if folded.startswith("www.") and len(folded) > 4:
-        folded = folded[4:]
-    return folded
-
-
 def month_of(date: str | None) -> str | None:
     """``YYYY-MM`` of an RFC 5322 date as written (its own time zone), or None."""
     if not date:
@@ -271,7 +270,7 @@ class ReportData:
     undated: int
     """URL records without a parsable date."""
     schemes: tuple[tuple[str, int], ...]
-    """URL records per scheme, most first."""
+    """URL records per scheme, most first: the top ones (``top_schemes``)."""
     defects: tuple[DefectRow, ...]
     """URL records per defect code, most first."""
     message_defects: tuple[tuple[str, int], ...]
@@ -286,6 +285,14 @@ class ReportData:
     """URL records without a host part."""
     top_messages: tuple[MessageRow, ...]
     """The messages with most defects (at least one), most first, then in input order."""
+    distinct_schemes: int = 0
+    """Distinct schemes (listed in :attr:`schemes` or not)."""
+    other_schemes: int = 0
+    """URL records whose scheme is not among those listed."""
+    distinct_months: int = 0
+    """Distinct months with dated URL records (listed in :attr:`months` or not)."""
+    other_months: int = 0
+    """Dated URL records whose month is not listed (past :data:`MAX_MONTHS`)."""
 
 
 def _span(first: str, last: str) -> int:
@@ -320,10 +327,17 @@ class Aggregator:
     """Counts records as they stream past; :meth:`result` gives the figures."""
 
     def __init__(
-        self, *, top_hosts: int = DEFAULT_TOP_HOSTS, top_messages: int = DEFAULT_TOP_MESSAGES
+        self,
+        *,
+        top_hosts: int = DEFAULT_TOP_HOSTS,
+        top_messages: int = DEFAULT_TOP_MESSAGES,
+        top_schemes: int = DEFAULT_TOP_SCHEMES,
+        max_months: int = MAX_MONTHS,
     ) -> None:
-        self._top_hosts = top_hosts
-        self._top_messages = top_messages
+        self._top_hosts = check_limit("top_hosts", top_hosts, least=0)
+        self._top_messages = check_limit("top_messages", top_messages, least=0)
+        self._top_schemes = check_limit("top_schemes", top_schemes, least=0)
+        self._max_months = check_limit("max_months", max_months)
         self._sources: dict[str, None] = {}
         self._urls = self._invalid = self._undated = self._hostless = self._messages = 0
         self._months: Counter[str] = Counter()
@@ -408,8 +422,8 @@ class Aggregator:
     def result(self) -> ReportData:
         """The figures of every record added so far (ends the current message)."""
         self._close_run()
-        months = sorted(self._months)
-        if months and _span(months[0], months[-1]) <= MAX_FILLED_MONTHS:
+        months = sorted(_top(self._months, self._max_months))
+        if months and _span(months[0], months[-1]) <= min(MAX_FILLED_MONTHS, self._max_months):
             months = _month_range(months[0], months[-1])
         yearly = bool(months) and _span(months[0], months[-1]) > YEARLY_AFTER_MONTHS
         periods = sorted({m[:4] for m in months}) if yearly else months
@@ -421,6 +435,7 @@ class Aggregator:
                 per[month[:4] if yearly else month] += self._host_months.get((host, month), 0)
             hosts.append(HostRow(host, total, tuple(per[p] for p in periods)))
         best = sorted(self._heap, key=lambda entry: (-entry[0], entry[2]))
+        schemes = _most_first(self._schemes)[: self._top_schemes]
         return ReportData(
             sources=tuple(self._sources),
             urls=self._urls,
@@ -428,7 +443,7 @@ class Aggregator:
             messages=self._messages,
             months=tuple(MonthRow(m, self._months[m], self._invalid_months[m]) for m in months),
             undated=self._undated,
-            schemes=_most_first(self._schemes),
+            schemes=schemes,
             defects=tuple(
                 DefectRow(code, tuple(sorted(self._severities[code])), count)
                 for code, count in _most_first(self._defects)
@@ -439,8 +454,20 @@ class Aggregator:
             distinct_hosts=len(self._hosts),
             hostless=self._hostless,
             top_messages=tuple(entry[3] for entry in best),
+            distinct_schemes=len(self._schemes),
+            other_schemes=self._urls - sum(n for _, n in schemes),
+            distinct_months=len(self._months),
+            other_months=sum(self._months.values()) - sum(self._months[m] for m in months),
         )
 
 
 def _most_first(counter: Counter[str]) -> tuple[tuple[str, int], ...]:
     return tuple(sorted(counter.items(), key=lambda item: (-item[1], item[0])))
+
+
+def _top(counter: Counter[str], most: int) -> list[str]:
+    # The keys with the largest counts (ties: the smaller key), at most ``most`` of them;
+    # all of them when they are that few. Linear in the keys (heapq.nsmallest).
+    if len(counter) <= most:
+        return list(counter)
+    return [key for key, _ in heapq.nsmallest(most, counter.items(), key=lambda i: (-i[1], i[0]))]

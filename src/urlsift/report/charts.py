@@ -26,6 +26,8 @@ VALID_COLOR = "#0072b2"  # Okabe-Ito blue / vermilion: told apart with any colou
 INVALID_COLOR = "#d55e00"
 BAR_COLOR = "#009e73"
 WIDTH = 6.4  # inches; at 72 px per inch the charts fit beside their tables
+MAX_MONTH_BARS = 120
+"""Months drawn as separate bars; more are drawn as filled steps (the same heights)."""
 
 _STYLE: dict[str, Any] = {
     "svg.fonttype": "path",
@@ -80,8 +82,16 @@ def months_chart(data: ReportData) -> str:
         x = range(len(labels))
         valid = [row.urls - row.invalid for row in data.months]
         invalid = [row.invalid for row in data.months]
-        axes.bar(x, valid, width=0.85, color=VALID_COLOR, label="valid")
-        axes.bar(x, invalid, width=0.85, bottom=valid, color=INVALID_COLOR, label="invalid")
+        if len(labels) <= MAX_MONTH_BARS:
+            axes.bar(x, valid, width=0.85, color=VALID_COLOR, label="valid")
+            axes.bar(x, invalid, width=0.85, bottom=valid, color=INVALID_COLOR, label="invalid")
+        else:  # one filled outline per series: a patch per month made 1,200 months take 9 s
+            edges = [i - 0.5 for i in range(len(labels) + 1)]
+            total = [v + i for v, i in zip(valid, invalid, strict=True)]
+            axes.stairs(valid, edges, fill=True, color=VALID_COLOR, label="valid")
+            axes.stairs(
+                total, edges, baseline=valid, fill=True, color=INVALID_COLOR, label="invalid"
+            )
         step = _tick_every(len(labels), 12)
         axes.set_xticks(list(x)[::step], labels[::step], rotation=45, ha="right")
         axes.set_ylabel("URLs")

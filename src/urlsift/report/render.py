@@ -120,14 +120,24 @@ def _summary(data: ReportData) -> str:
     )
 
 
+def _more(count: int, what: str) -> str:
+    # The label of the row (or bar) that stands for the items not listed.
+    return f"+{count:,} more {what}"
+
+
 def _months(data: ReportData) -> str:
     rows = [(_label(r.month), _count(r.urls), _count(r.invalid)) for r in data.months]
+    hidden = data.distinct_months - sum(1 for r in data.months if r.urls)
+    more = ""
+    if hidden > 0:
+        rows.append((_label(_more(hidden, "months")), _count(data.other_months), "<td></td>"))
+        more = f" Only the {len(data.months):,} months with most records are listed."
     table = _table(
         "t-months",
         ("month", "URLs", "invalid"),
         rows,
         f"URL records by the year and month of their message's Date header as written; "
-        f"{data.undated:,} undated records are not shown.",
+        f"{data.undated:,} undated records are not shown.{more}",
     )
     chart = charts.months_chart(data) if data.months else ""
     return _section("months", "URLs per month", chart, table)
@@ -160,20 +170,21 @@ def _hosts(data: ReportData) -> str:
 
 
 def _schemes(data: ReportData) -> str:
-    rows = [
-        (_label(s), _count(n), f'<td class="n">{_share(n, data.urls)}</td>')
-        for s, n in data.schemes
-    ]
+    listed = list(data.schemes)
+    hidden = data.distinct_schemes - len(listed)
+    if hidden > 0:  # the schemes beyond the top ones, as one row and one bar
+        listed.append((_more(hidden, "schemes"), data.other_schemes))
+    rows = [(_label(s), _count(n), f'<td class="n">{_share(n, data.urls)}</td>') for s, n in listed]
     table = _table("t-schemes", ("scheme", "URLs", "share"), rows, "URL records per scheme field.")
     chart = (
         charts.bars_chart(
             "URLs per scheme",
-            [name for name, _ in data.schemes],
-            [n for _, n in data.schemes],
-            [f"{n:,}" for _, n in data.schemes],
+            [name for name, _ in listed],
+            [n for _, n in listed],
+            [f"{n:,}" for _, n in listed],
             "URLs",
         )
-        if data.schemes
+        if listed
         else ""
     )
     return _section("schemes", "Schemes", chart, table)

@@ -34,11 +34,11 @@ from __future__ import annotations
 import os
 from collections.abc import Iterator
 from dataclasses import replace
+from typing import TYPE_CHECKING, Any
 
 from .._model import Defect, TextUnit
 from ..errors import ConfigError, SourceError
 from .compress import CountedStream, open_counted
-from .headers import find_body
 from .kinds import (
     INPUT_KINDS,
     SNIFF_BYTES,
@@ -54,10 +54,11 @@ from .options import (
     DEFAULT_MAX_MESSAGE_BYTES,
     MailOptions,
 )
-from .parts import message_units
 from .reading import ArchiveStats, BlockReader, count_message
-from .streamed import read_streamed
 from .text import decode_blocks
+
+if TYPE_CHECKING:
+    from .parts import MessageResult
 
 __all__ = [
     "DEFAULT_MAX_HEADER_BYTES",
@@ -75,6 +76,17 @@ __all__ = [
 STREAM_MIN_BYTES = 1 << 20
 """A single message longer than this (or than ``max_message_bytes``) is streamed when its
 header allows (see :mod:`.streamed`); a shorter one is read whole."""
+
+
+def message_units(data: bytes, **arguments: Any) -> MessageResult:
+    """:func:`urlsift.sources.parts.message_units`, imported on the first message.
+
+    The MIME layer (the stdlib's ``email`` package, the HTML reader) is imported only by
+    the paths that read mail: a scan of a text file does not pay for it at start-up.
+    """
+    from .parts import message_units as units
+
+    return units(data, **arguments)
 
 
 def _message(
@@ -155,6 +167,9 @@ def _single_units(
         # The header block's end, as message_units finds it, is in the prefix once it
         # holds max_header_bytes + 3 bytes, if it ends within max_header_bytes: when not
         # found yet, read up to there at once (one more search, not one per block).
+        from .headers import find_body
+        from .streamed import read_streamed
+
         header_len, body_start = find_body(prefix)
         if body_start == header_len and size <= options.max_header_bytes + 2:
             read_block(options.max_header_bytes + 3 - size)

@@ -41,8 +41,8 @@ from email.policy import compat32
 from email.utils import collapse_rfc2231_value
 from functools import lru_cache
 
-from .._context import scheme_name
 from .._model import Defect
+from ..grammar.context import scheme_name
 from .charsets import codec_name
 
 KNOWN_TRANSFER_ENCODINGS = frozenset(

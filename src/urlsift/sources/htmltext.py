@@ -30,7 +30,7 @@ from __future__ import annotations
 import html
 import re
 
-from .._context import scheme_name
+from ..grammar.context import scheme_name
 from .css import css_urls
 from .htmltokens import RAW_TEXT_ELEMENTS, UNRENDERED_ELEMENTS, Token, tokenize
 

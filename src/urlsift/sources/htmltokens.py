@@ -68,6 +68,13 @@ class Token(NamedTuple):
     """The tag ends with ``/>``."""
 
 
+_new = tuple.__new__  # a Token without NamedTuple's keyword handling: tokens are many
+
+
+def _token(kind: TokenKind, start: int, end: int) -> Token:
+    return _new(Token, (kind, start, end, "", (), False))
+
+
 RAW_TEXT_ELEMENTS = frozenset({"script", "style", "xmp", "iframe", "noembed", "noframes"})
 """Elements whose content is text up to their end tag, character references undecoded."""
 
@@ -95,6 +102,8 @@ _ATTRIBUTE_STEP = re.compile(
     )""",
     re.VERBOSE,
 )
+# A tag without attributes: its name (as _TAG_NAME reads it) and the tag's end at once.
+_BARE_TAG = re.compile(r"([^\t\n\f\r />]*)(/?>)")
 _COMMENT_END = re.compile(r"--!?>")
 _RAW_END = {
     name: re.compile(rf"</{name}(?=[\t\n\f\r />])", re.IGNORECASE)
@@ -104,28 +113,34 @@ _RAW_END = {
 
 def _tag(markup: str, lt: int, start: int, kind: TokenKind) -> Token:
     """The tag whose name starts at ``start`` (after ``<`` or ``</`` at ``lt``)."""
+    bare = _BARE_TAG.match(markup, start)
+    if bare is not None:  # no attribute: the name, then ">" or "/>" (most tags)
+        name, close = bare.groups()
+        return _new(Token, (kind, lt, bare.end(), name.lower(), (), close == "/>"))
     name_match = _TAG_NAME.match(markup, start)
     assert name_match is not None  # the pattern matches ""
     name = name_match.group().lower()
     attributes: list[Attribute] = []
     pos = name_match.end()
+    step = _ATTRIBUTE_STEP.match
     while True:
-        m = _ATTRIBUTE_STEP.match(markup, pos)
+        m = step(markup, pos)
         if m is None:  # only whitespace, or nothing, is left: the input ends in the tag
-            return Token("cut", lt, len(markup))
+            return _token("cut", lt, len(markup))
         pos = m.end()
-        close = m.group("close")
-        if close is not None:
-            return Token(kind, lt, pos, name, tuple(attributes), close == "/>")
-        attribute = m.group("name")
-        if attribute is not None:
-            # The value's group closes after the name's: lastgroup names it when present.
-            group = m.lastgroup
-            if group is None or group == "name":
+        # The last group that took part says what the step read: 1 the tag's end, 2 an
+        # attribute without a value, 3-5 one with its value (the value's group closes
+        # after the name's), None a stray "/".
+        group = m.lastindex
+        if group == 1:
+            close = m.group(1)
+            return _new(Token, (kind, lt, pos, name, tuple(attributes), close == "/>"))
+        if group is not None:
+            if group == 2:
                 value_start = value_end = pos
             else:
                 value_start, value_end = m.span(group)
-            attributes.append(Attribute(attribute.lower(), value_start, value_end))
+            attributes.append(Attribute(m.group(2).lower(), value_start, value_end))
 
 
 def _to_greater_than(markup: str, start: int) -> int:
@@ -141,22 +156,22 @@ def _markup(markup: str, lt: int) -> Token | None:
         if markup.startswith("--", lt + 2):
             body = lt + 4
             if markup.startswith(">", body):
-                return Token("comment", lt, body + 1)
+                return _token("comment", lt, body + 1)
             if markup.startswith("->", body):
-                return Token("comment", lt, body + 2)
+                return _token("comment", lt, body + 2)
             m = _COMMENT_END.search(markup, body)
-            return Token("comment", lt, len(markup) if m is None else m.end())
-        return Token("comment", lt, _to_greater_than(markup, lt + 2))
+            return _token("comment", lt, len(markup) if m is None else m.end())
+        return _token("comment", lt, _to_greater_than(markup, lt + 2))
     if after == "?":
-        return Token("comment", lt, _to_greater_than(markup, lt + 2))
+        return _token("comment", lt, _to_greater_than(markup, lt + 2))
     if after == "/":
         following = markup[lt + 2 : lt + 3]
         if not following:
             return None  # "</" at the end of the input is text
         if following == ">":
-            return Token("comment", lt, lt + 3)
+            return _token("comment", lt, lt + 3)
         if not following.isascii() or not following.isalpha():
-            return Token("comment", lt, _to_greater_than(markup, lt + 2))
+            return _token("comment", lt, _to_greater_than(markup, lt + 2))
         return _tag(markup, lt, lt + 2, "end")
     return _tag(markup, lt, lt + 1, "start")
 
@@ -183,7 +198,7 @@ def tokenize(markup: str) -> Iterator[Token]:
             search = lt + 1
             continue
         if lt > text_start:
-            yield Token("text", text_start, lt)
+            yield _token("text", text_start, lt)
         yield token
         text_start = search = token.end
         if token.kind != "start":
@@ -195,7 +210,7 @@ def tokenize(markup: str) -> Iterator[Token]:
             closing = raw_end.search(markup, search)
             stop = end if closing is None else closing.start()
             if stop > search:
-                yield Token("text", search, stop, token.name)
+                yield _new(Token, ("text", search, stop, token.name, (), False))
             text_start = search = stop
     if text_start < end:
-        yield Token("text", text_start, end)
+        yield _token("text", text_start, end)

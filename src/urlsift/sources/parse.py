@@ -149,8 +149,53 @@ def _rename_boundary(
     return b"".join(fields) + body.replace(delimiter, b"--" + new), new.decode("ascii")
 
 
+def split_parts(data: bytes, start: int, end: int, boundary: str) -> list[tuple[int, int]] | None:
+    """Cut a multipart body at its delimiter lines, as the feed parser would, or decline.
+
+    Returns each part's span in ``data`` (from after its delimiter line to the start of
+    the next one, the line end before that included) for a body ``data[start:end]`` (which
+    starts at a line start) whose every ``--B`` starts a line (after LF) that is exactly a
+    delimiter line (an optional ``--``, spaces or tabs, LF or CRLF), with a first
+    delimiter that is not the close one, no two delimiter lines in a row, and a close
+    delimiter; ``None`` for anything else (no boundary line, a missing close delimiter, a
+    boundary inside a line...), which the caller hands to the stdlib. One search per
+    boundary occurrence, no regular expression: the feed parser compiles one per
+    boundary, and boundaries are unique. On the body it accepts, the feed parser's
+    boundary pattern matches exactly these lines (see :func:`_rename_boundary`), so its
+    parts are these spans, and it reports no defect for the container.
+    """
+    if not _PLAIN_BOUNDARY.fullmatch(boundary):
+        return None
+    delimiter = b"--" + boundary.encode("ascii")
+    size = len(delimiter)
+    spans: list[tuple[int, int]] = []
+    after = -1  # where the part after the last delimiter line starts
+    at = data.find(delimiter, start, end)
+    while at >= 0:
+        if data[at - 1] != 0x0A:
+            return None  # not at a line start
+        line_end = data.find(b"\n", at + size, end)
+        rest = data[at + size : end if line_end < 0 else line_end].removesuffix(b"\r")
+        close = rest.startswith(b"--")
+        if (rest[2:] if close else rest).strip(b" \t"):
+            return None  # more on the line than a delimiter
+        if after >= 0:
+            if at == after:
+                return None  # two delimiter lines in a row
+            spans.append((after, at))
+        elif close:
+            return None  # the close delimiter first: no part at all
+        if close:
+            return spans
+        if line_end < 0:
+            return None  # the body ends on a delimiter line: no close delimiter
+        after = line_end + 1
+        at = data.find(delimiter, after, end)
+    return None
+
+
 @lru_cache(maxsize=256)
-def _boundary_of(value: str) -> str | None:
+def boundary_of(value: str) -> str | None:
     # Message.get_boundary() of a message whose Content-Type is ``value``.
     return message_of([("Content-Type", value)]).get_boundary()
 
@@ -191,7 +236,7 @@ def parse_structured(
                 msg = _PARSER.parsebytes(renamed[0])
                 parsed_value = msg.get("content-type")
                 after = (
-                    _boundary_of(parsed_value)
+                    boundary_of(parsed_value)
                     if isinstance(parsed_value, str)
                     else msg.get_boundary()
                 )

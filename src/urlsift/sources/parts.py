@@ -28,8 +28,14 @@ Promises (:func:`message_units`, which never raises):
   (the root's content type, part ``1``) carries them.
 * Two ways, one result: the fast path (a clean header block cut by :mod:`.headers`; a
   single-part message then needs no ``Message`` unless its body is quoted-printable,
-  base64 or uuencoded, see :func:`_fast_leaf`) and the reference path (``fast=False``:
-  the stdlib parse of :mod:`.parse`) give the same units; tests compare them.
+  base64 or uuencoded, see :func:`_fast_leaf`; a multipart whose delimiter lines and part
+  header blocks are clean is cut at its boundaries by :func:`.parse.split_parts`, each
+  leaf read the same way, see :func:`_plan_multipart`) and the reference path
+  (``fast=False``: the stdlib parse of :mod:`.parse`) give the same units; tests compare
+  them. Where the fast path cannot be sure of the feed parser's result (a ``message/*``
+  part, a boundary inside a line, a missing close delimiter, a part header that is not
+  clean...) it declines before emitting anything, says why in
+  :attr:`MessageResult.declined`, and the stdlib parses the message.
 
 The streamed path (:mod:`.streamed`) builds its units with this module's steps. No I/O.
 """
@@ -43,7 +49,7 @@ from email.message import Message
 
 from .._model import Defect, MessageContext, TextUnit
 from .charsets import LINE_END, decode_text
-from .flowed import unflow
+from .flowed import unflow, unflow_chunks
 from .headers import (
     TextParams,
     cap_header,
@@ -52,6 +58,7 @@ from .headers import (
     decode_subject,
     decoded_encoding,
     defects_of,
+    find_body,
     first_values,
     header_text,
     kept_fields,
@@ -64,7 +71,14 @@ from .headers import (
 )
 from .htmltext import html_to_text
 from .options import MAX_CONTEXT_CHARS, MailOptions
-from .parse import attach_body, parse_stdlib, parse_structured
+from .parse import (
+    MAX_LIFTED_HEADER,
+    attach_body,
+    boundary_of,
+    parse_stdlib,
+    parse_structured,
+    split_parts,
+)
 from .transfer import LARGE_BODY_BYTES, decode_body
 
 MAX_MIME_DEPTH = 64
@@ -92,6 +106,13 @@ class MessageResult:
     """Parts not scanned (attachments and other non-text parts)."""
     defects: int = 0
     """Defects found in the message (its units' defects, each counted once)."""
+    declined: str = ""
+    """Why the fast paths handed the message to the stdlib's feed parser, "" when they did
+    not (for benchmarks): ``header`` (a root header block that is not clean),
+    ``8bit-header`` or ``message`` (a structured root they do not take), ``multipart`` (a
+    digest, no boundary, a reported encoding), ``boundary`` (a delimiter inside a line, no
+    close delimiter...), ``part-header``, ``part-8bit-header``, ``part-multipart``,
+    ``message-part`` or ``deep`` (a part they cannot be sure of)."""
 
 
 class _TooDeepError(Exception):
@@ -270,6 +291,13 @@ def _text_unit(
                 )
             )
     elif flowed:
+        if len(text) > TEXT_PIECE_CHARS:
+            # Unwrapped piece by piece as the scanner reads it: no list of lines, no
+            # joined copy (a long part of 4-byte characters cost ten times its size).
+            walk.found.extend(own)
+            chunks = unflow_chunks(text, delsp, TEXT_PIECE_CHARS)
+            emit_chunks(walk, path, content_type, chunks, inherited + own if own else inherited)
+            return
         text = unflow(text, delsp)
     elif content_type == "text/calendar" and "\n" in text:
         text = unfold_calendar(text)
@@ -285,36 +313,110 @@ def _fast_leaf(
     content_type: str,
     ct_value: str | None,
     cte_value: str | None,
+    path: str = "1",
+    body_end: int | None = None,
 ) -> None:
-    # _leaf for a single-part message from the fast path (its body is data[body_start:]),
-    # its Content-Type and Content-Transfer-Encoding values ASCII (the first of each, as
+    # _leaf for a leaf from the fast path (its body is data[body_start:body_end]), its
+    # Content-Type and Content-Transfer-Encoding values ASCII (the first of each, as
     # Message.get() finds them): the same steps, without a Message unless the stdlib has a
     # body to decode. A large body is decoded in slices (.transfer), without a copy.
     own: list[Defect] = []
-    if not part_is_scanned(walk, "1", content_type, own):
+    if not part_is_scanned(walk, path, content_type, own):
         return
-    check_transfer_encoding(transfer_encoding_of(cte_value or ""), "1", own)
+    end = len(data) if body_end is None else body_end
+    check_transfer_encoding(transfer_encoding_of(cte_value or ""), path, own)
     decoded_cte = None if cte_value is None else decoded_encoding(cte_value)
     payload: bytes | None = None
-    if decoded_cte is not None and len(data) - body_start > LARGE_BODY_BYTES:
-        payload = decode_body(data, body_start, decoded_cte)
+    if decoded_cte is not None and end - body_start > LARGE_BODY_BYTES:
+        payload = decode_body(data, body_start, decoded_cte, end)
     if payload is not None:
         pass  # decoded as the stdlib would, without defects
     elif decoded_cte is not None:
         part = message_of([("Content-Transfer-Encoding", decoded_cte)])
-        attach_body(part, data[body_start:])
+        attach_body(part, data[body_start:end])
         decoded = part.get_payload(decode=True)
         payload = decoded if isinstance(decoded, bytes) else b""
         if part.defects:
-            own.extend(defects_of(part, "1"))
+            own.extend(defects_of(part, path))
     else:
-        payload = data[body_start:]
+        payload = data[body_start:end]
     params = (
         text_params_of(ct_value, content_type == "text/plain")
         if ct_value is not None
         else (None, False, False)
     )
-    _text_unit(walk, "1", inherited, content_type, payload, params, own)
+    _text_unit(walk, path, inherited, content_type, payload, params, own)
+
+
+# A leaf found by the multipart fast path: (part number, body start, body end, content
+# type, Content-Type value, Content-Transfer-Encoding value).
+_Leaf = tuple[str, int, int, str, str | None, str | None]
+# Multipart encodings the feed parser accepts without a defect (compared as written).
+_MULTIPART_ENCODINGS = ("7bit", "8bit", "binary")
+
+
+def _multipart_boundary(content_type: str, ct_value: str, cte_value: str | None) -> str | None:
+    # The boundary of a multipart the fast path can split, or None (a digest, whose parts
+    # default to message/rfc822; an encoding the parser reports; no boundary).
+    if content_type == "multipart/digest":
+        return None
+    if cte_value is not None and cte_value.lower() not in _MULTIPART_ENCODINGS:
+        return None
+    return boundary_of(ct_value)
+
+
+def _plan_multipart(
+    data: bytes, start: int, end: int, boundary: str, path: str, depth: int, leaves: list[_Leaf]
+) -> str:
+    # The leaves of the multipart whose body is data[start:end], in walk order, into
+    # ``leaves``; "" when done, else why the stdlib must parse the message instead. A part
+    # is taken only when the feed parser's result is certain: a clean header block (as
+    # the root's, .headers.kept_fields) ended by a blank line, ASCII Content-Type and
+    # Content-Transfer-Encoding values, and a leaf or a multipart that is split the same
+    # way; never a message/* part.
+    if depth >= MAX_MIME_DEPTH:
+        return "deep"
+    spans = split_parts(data, start, end, boundary)
+    if spans is None:
+        return "boundary"
+    for index, (span_start, span_end) in enumerate(spans, 1):
+        prefix = data[span_start : min(span_end, span_start + MAX_LIFTED_HEADER)]
+        header_len, body_start = find_body(prefix)
+        if header_len == body_start:
+            return "part-header"  # no blank line within reach, or a URL line ends it
+        fields = kept_fields(prefix[:header_len], False)
+        if fields is None:
+            return "part-header"
+        values = first_values(raw_headers(fields))
+        ct_value = values.get("content-type")
+        cte_value = values.get("content-transfer-encoding")
+        if not (ct_value is None or ct_value.isascii()) or not (
+            cte_value is None or cte_value.isascii()
+        ):
+            return "part-8bit-header"
+        content_type = "text/plain" if ct_value is None else content_type_of(ct_value)
+        child = f"{path}.{index}" if path else str(index)
+        body = span_start + body_start
+        if content_type.startswith("message/"):
+            return "message-part"
+        if content_type.startswith("multipart/"):
+            inner = (
+                None if ct_value is None else _multipart_boundary(content_type, ct_value, cte_value)
+            )
+            if inner is None:
+                return "part-multipart"
+            why = _plan_multipart(data, body, span_end, inner, child, depth + 1, leaves)
+            if why:
+                return why
+            continue
+        # The line end before the delimiter belongs to it (RFC 2046 §5.1.1).
+        body_end = span_end
+        if body_end > body and data[body_end - 1] == 0x0A:
+            body_end -= 1
+            if body_end > body and data[body_end - 1] == 0x0D:
+                body_end -= 1
+        leaves.append((child, body, body_end, content_type, ct_value, cte_value))
+    return ""
 
 
 def _walk_part(
@@ -412,6 +514,7 @@ def _read_message(walk: Walk, data: bytes, known: list[Defect], fast: bool) -> N
     data, header_len, body_start, header_defects = cap_header(data, options.max_header_bytes)
     fields = kept_fields(data[:header_len], options.scan_headers) if fast else None
     if fields is None:
+        walk.result.declined = "header" if fast else ""
         msg = parse_stdlib(data, header_len, body_start, options.scan_headers, walk.lifted)
         walk.data = data
         headers = list(msg.raw_items())
@@ -428,9 +531,37 @@ def _read_message(walk: Walk, data: bytes, known: list[Defect], fast: bool) -> N
                 start_message(walk, known, header_defects, values, headers, content_type)
                 _fast_leaf(walk, data, body_start, known, content_type, ct_value, cte_value)
                 return
+            if content_type.startswith("multipart/") and ct_value is not None:
+                boundary = _multipart_boundary(content_type, ct_value, cte_value)
+                leaves: list[_Leaf] = []
+                why = (
+                    "multipart"
+                    if boundary is None
+                    else _plan_multipart(data, body_start, len(data), boundary, "", 0, leaves)
+                )
+                if not why:
+                    start_message(walk, known, header_defects, values, headers, content_type)
+                    for path, start, stop, part_type_, part_ct, part_cte in leaves:
+                        _fast_leaf(
+                            walk,
+                            data,
+                            start,
+                            known,
+                            part_type_,
+                            part_ct,
+                            part_cte,
+                            path=path,
+                            body_end=stop,
+                        )
+                    return
+                walk.result.declined = why
+            else:
+                walk.result.declined = "message"
         else:  # 8-bit bytes in a value: the stdlib reads it through a Header object
             msg = message_of(headers)
             structured = msg.get_content_maintype() in ("multipart", "message")
+            if structured:
+                walk.result.declined = "8bit-header"
         if structured:
             msg = parse_structured(fields, headers, data, header_len, walk.lifted)
             walk.data = data

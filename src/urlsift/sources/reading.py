@@ -11,11 +11,14 @@ every byte read before it; :func:`count_message` counts one message's result.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from .._model import Defect
 from ..errors import SourceError
 from .compress import CountedStream
-from .parts import MessageResult
+
+if TYPE_CHECKING:
+    from .parts import MessageResult
 
 READ_BLOCK_SIZE = 1 << 20
 """Bytes read from an archive at a time."""

@@ -3,7 +3,7 @@
 Promises: a path given to a scan is read as before when it is standard input, a file, a
 folder given with an explicit input kind, or a folder that is itself an archive (a Maildir,
 MH folder or news spool: :func:`~.kinds.is_archive_folder`). Any other folder is walked
-(:mod:`urlsift._walk`: sorted order, ``.gitignore`` files and ``exclude`` globs honoured,
+(:mod:`urlsift.sources.walk`: sorted order, ``.gitignore`` files and ``exclude`` globs honoured,
 version-control folders skipped, folder links not followed) and yields, in that order,
 each file, to be read by its own kind (text, a message, an mbox archive, compressed or not),
 and each archive folder inside it as one path. Files whose first decompressed bytes hold
@@ -18,7 +18,6 @@ import os
 from collections.abc import Iterable, Iterator
 from typing import TYPE_CHECKING, Protocol
 
-from .._walk import BINARY_SNIFF_BYTES
 from .compress import open_counted
 from .kinds import SNIFF_BYTES, InputKind, is_archive_folder
 from .reading import ArchiveStats
@@ -32,6 +31,8 @@ def is_binary(path: str) -> bool:
 
     A file that cannot be opened is not called binary: reading it reports the error.
     """
+    from .walk import BINARY_SNIFF_BYTES  # .walk brings pathlib: only a walk needs it
+
     try:
         opened = open_counted(path)
     except OSError:
@@ -46,7 +47,7 @@ def is_binary(path: str) -> bool:
 
 
 class WalkConfig(Protocol):
-    """What a walk needs of the scan's configuration (:class:`urlsift.runner.ScanConfig`)."""
+    """What a walk needs of the scan's configuration (:class:`urlsift.engines.ScanConfig`)."""
 
     @property
     def kind(self) -> InputKind: ...
@@ -87,7 +88,7 @@ def _walked(given: str, config: WalkConfig, stats: ArchiveStats) -> Iterator[str
 
     from pathspec import GitIgnoreSpec
 
-    from .._walk import repository_ignores, walk_files
+    from .walk import repository_ignores, walk_files
 
     root = Path(os.path.abspath(given))
     spec = GitIgnoreSpec.from_lines(config.exclude)

@@ -1,0 +1,569 @@
+"""``urlsift scan``: print the URLs found in files, mail archives and folders.
+
+Options in, one call into the library (:func:`urlsift.engines.runner.iter_results`),
+rendering out. A path that cannot be read (missing, permission denied, a read error
+part-way, such as a truncated compressed archive) is reported on stderr and the other paths
+are still scanned; the exit status is then 2. Progress (terminals only), the message
+summary and the defect lines of the text and CSV formats go to stderr, so stdout holds only
+the results.
+
+Exit status: 0; 1 with ``--check`` when a URL is invalid; 2 when a path (or part of one)
+could not be read, which wins over 1; :data:`~urlsift.cli.main.EXIT_BROKEN_PIPE` (141, as a
+shell reports a program killed by SIGPIPE) when the reader of standard output went away
+before the scan ended (``urlsift scan ... | head``): the output was cut short, so neither
+"clean" nor "invalid URL found" can be claimed.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import stat
+import sys
+import time
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from typing import Any, TextIO
+
+import click
+
+from .._model import Policy, ReadFailure, Url
+from ..engines.runner import READ_ERROR_CODES, Result, ScanConfig, UnitDefects, iter_results
+from ..errors import ConfigError, OutputError
+from ..extraction.scanner import normalize_schemes
+from ..output.formats import WRITERS, CountBy, Writer, location, make_writer, visible
+from ..output.parquet import ParquetWriter
+from ..output.summary import HostCounts, UrlCounts
+from ..sources.kinds import INPUT_KINDS, InputKind
+from ..sources.options import MailOptions
+from ..sources.reading import ArchiveStats
+from .main import (
+    EXIT_INVALID,
+    EXIT_UNREADABLE,
+    exit_broken_pipe,
+    exit_output_error,
+    utf8_stdout,
+)
+
+
+def _split_schemes(values: Iterable[str]) -> list[str] | None:
+    names = [name.strip() for value in values for name in value.split(",") if name.strip()]
+    return names or None
+
+
+def scan_config(
+    schemes: Iterable[str],
+    input_kind: InputKind,
+    include_attachments: bool,
+    scan_headers: bool,
+    strict: bool,
+    exclude: tuple[str, ...] = (),
+    respect_gitignore: bool = True,
+) -> ScanConfig:
+    """The :class:`ScanConfig` of scan's input options (``report`` takes the same ones).
+
+    Raises:
+        click.BadParameter: a ``--scheme`` value is not a scheme name.
+    """
+    try:
+        scheme_list = _split_schemes(schemes)
+        names = normalize_schemes(scheme_list) if scheme_list else None
+    except ConfigError as exc:
+        raise click.BadParameter(str(exc), param_hint="--scheme") from exc
+    return ScanConfig(
+        kind=input_kind,
+        options=MailOptions(include_attachments=include_attachments, scan_headers=scan_headers),
+        schemes=names,
+        policy=Policy(strict=strict),
+        exclude=exclude,
+        respect_gitignore=respect_gitignore,
+    )
+
+
+class _Progress:
+    """A one-line progress bar on stderr (share of input read, bytes, messages, URLs).
+
+    Only for terminals; the share is shown when the total size of the input is known
+    (regular files, compressed sizes), not for standard input or folders.
+    """
+
+    INTERVAL = 0.25  # seconds between redraws
+    WIDTH = 20  # characters of the bar
+
+    def __init__(
+        self, stats: ArchiveStats, stream: TextIO, enabled: bool, total: int | None = None
+    ) -> None:
+        self._stats = stats
+        self._stream = stream
+        self._enabled = enabled
+        self._total = total
+        self._urls = 0
+        self._next = 0.0
+        self._width = 0
+        self._tasks = ""
+
+    def task_done(self, done: int, total: int) -> None:
+        """Follow a cluster's tasks (``--engine dask``): shown as ``tasks done/total``."""
+        self._tasks = f", tasks {done:,}/{total:,}"
+        self._next = 0.0 if done == total else self._next
+
+    def tick(self, url: bool, urls: int = 0) -> None:
+        self._urls += url + urls
+        if not self._enabled:
+            return
+        now = time.monotonic()
+        if now < self._next:
+            return
+        self._next = now + self.INTERVAL
+        stats = self._stats
+        line = f"{stats.bytes_read / 1e6:,.1f} MB, {stats.messages:,} messages, {self._urls:,} URLs"
+        line += self._tasks
+        if self._total:
+            share = min(1.0, stats.stored_bytes_read / self._total)
+            filled = int(share * self.WIDTH)
+            bar = "#" * filled + "-" * (self.WIDTH - filled)
+            line = f"[{bar}] {share:4.0%} {line}"
+        line = "urlsift: " + line
+        self._width = max(self._width, len(line))
+        self._stream.write("\r" + line.ljust(self._width))
+        self._stream.flush()
+
+    def close(self) -> None:
+        if self._enabled and self._width:
+            self._stream.write("\r" + " " * self._width + "\r")
+            self._stream.flush()
+            self._width = 0
+
+
+def _total_size(paths: tuple[str, ...]) -> int | None:
+    """Bytes stored in ``paths`` when all are regular files, else None (unknown)."""
+    total = 0
+    for path in paths:
+        try:
+            info = os.stat(path)
+        except OSError:
+            continue  # reported as unreadable later
+        if not stat.S_ISREG(info.st_mode):
+            return None
+        total += info.st_size
+    return total or None
+
+
+COUNT_BY: tuple[str, ...] = ("url", "host")
+"""What ``--count`` counts by; ``--count`` alone is ``--count url``."""
+
+
+class _ScanCommand(click.Command):
+    """``scan``, whose ``--count`` takes an optional value.
+
+    ``--count`` is followed by ``url`` or ``host`` only when it names what to count by;
+    any other word after it is a path (``--count archive.mbox`` counts URLs). A path
+    spelt ``host`` or ``url`` is written ``./host`` or after ``--``.
+    """
+
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        spelled: list[str] = []
+        i = 0
+        while i < len(args):
+            arg = args[i]
+            i += 1
+            if arg == "--":
+                spelled += args[i - 1 :]
+                break
+            if arg == "--count":
+                if i < len(args) and args[i] in COUNT_BY:
+                    arg = f"--count={args[i]}"
+                    i += 1
+                else:
+                    arg = "--count=url"
+            spelled.append(arg)
+        return super().parse_args(ctx, spelled)
+
+
+def _writer(
+    fmt: str, output: str | None, out: TextIO, count: CountBy | None, overwrite: bool = False
+) -> Writer | ParquetWriter:
+    # The writer for --format; Parquet goes to files in --output, the others to stdout.
+    if fmt != "parquet":
+        if output is not None or overwrite:
+            raise click.UsageError(
+                f"--{'output' if output else 'overwrite'} is for --format parquet"
+            )
+        return make_writer(fmt, out, counts=count)
+    if output is None:
+        raise click.UsageError("--format parquet needs --output FOLDER")
+    if count is not None:
+        raise click.UsageError("--count has no Parquet form; use --format jsonl or csv")
+    try:
+        return ParquetWriter(output, overwrite=overwrite)
+    except (ImportError, ConfigError) as exc:  # no pyarrow; a folder holding other files
+        raise click.UsageError(str(exc)) from exc
+    except OSError as exc:
+        raise click.UsageError(f"cannot write to {output}: {exc.strerror or exc}") from exc
+
+
+ENGINES = ("local", "processes", "dask")
+"""Values of ``scan --engine``."""
+
+
+def _dask_client(cluster: contextlib.ExitStack, jobs: int, scheduler: str | None) -> Any:
+    # A client of the Dask cluster at ``scheduler``, or of a LocalCluster of ``jobs``
+    # worker processes (one per CPU when jobs is 1) on the loopback interface.
+    try:
+        import distributed as _distributed
+
+        from ..engines.dask import local_cluster
+    except ImportError as exc:
+        raise click.UsageError(
+            f"--engine dask needs the dask extra: pip install 'urlsift[dask]' ({exc})"
+        ) from exc
+    distributed: Any = _distributed  # untyped library: one typed entry point
+    try:
+        if scheduler is not None:
+            return cluster.enter_context(distributed.Client(scheduler, timeout="10s"))
+        local = cluster.enter_context(local_cluster(jobs if jobs > 1 else os.cpu_count() or 1))
+        return cluster.enter_context(distributed.Client(local))
+    except (OSError, ValueError) as exc:
+        raise click.UsageError(f"--engine dask: {exc}") from exc
+
+
+def _dask_paths(paths: tuple[str, ...], output: str | None) -> None:
+    # Refuse, before a cluster starts, a path or output URL fsspec cannot serve here.
+    try:
+        from ..engines.dask import check_protocol
+        from ..engines.work import is_url
+    except ImportError:
+        return  # _dask_client says what is missing
+    for path in (*paths, *([output] if output is not None else [])):
+        if is_url(path):
+            try:
+                check_protocol(path)
+            except ConfigError as exc:
+                raise click.UsageError(str(exc)) from exc
+
+
+def _dask_parquet(
+    client: Any,
+    paths: tuple[str, ...],
+    config: ScanConfig,
+    output: str,
+    stats: ArchiveStats,
+    progress: _Progress,
+    invalid_only: bool,
+    check: bool,
+    overwrite: bool = False,
+) -> int:
+    # --engine dask --format parquet: the workers write one file per partition; the
+    # client reports what one process reports (unreadable paths, the exit status).
+    from ..engines.dask import write_parquet_dask
+
+    status = 0
+    try:
+        written = write_parquet_dask(
+            paths,
+            config,
+            output,
+            stats=stats,
+            client=client,
+            invalid_only=invalid_only,
+            on_task=progress.task_done,
+            overwrite=overwrite,
+        )
+        for part in written:
+            progress.tick(False, urls=part.urls)
+            if part.invalid and check and not status:
+                status = EXIT_INVALID
+            if part.read_errors:
+                status = EXIT_UNREADABLE
+            for failure in part.failures:
+                progress.close()
+                click.echo(cannot_read_line(failure), err=True)
+                status = EXIT_UNREADABLE
+    except ConfigError as exc:  # a folder holding other files (see --overwrite)
+        raise click.UsageError(str(exc)) from exc
+    except OSError as exc:  # a worker's or the client's write (a full disk)
+        raise OutputError(output, exc) from exc
+    return status
+
+
+def cannot_read_line(failure: ReadFailure) -> str:
+    """The stderr line of a path that could not be read (its name is input: made visible)."""
+    return visible(f"urlsift: cannot read {failure.path}: {failure.reason}")
+
+
+def _defect_lines(record: UnitDefects) -> Iterator[str]:
+    where = location(record.source, record.context)
+    for defect in record.defects:
+        yield visible(f"{where}: {defect.severity}: {defect.code}: {defect.message}")
+
+
+@dataclass(frozen=True, slots=True)
+class _Filters:
+    """What ``scan`` keeps and counts of the records (its options)."""
+
+    unique: bool
+    check: bool
+    invalid_only: bool
+    quiet: bool
+    count: CountBy | None
+
+
+def _write_results(
+    results: Iterable[Result],
+    writer: Writer | ParquetWriter,
+    out: TextIO,
+    progress: _Progress,
+    how: _Filters,
+) -> int:
+    # Write the records as the options say; return the exit status they call for.
+    status = 0
+    seen: set[str] = set()
+    unique, check, invalid_only, quiet = how.unique, how.check, how.invalid_only, how.quiet
+    counts = None if how.count is None else HostCounts() if how.count == "host" else UrlCounts()
+    for result in results:
+        if isinstance(result, Url):
+            progress.tick(True)
+            if not result.valid and check and not status:
+                status = EXIT_INVALID
+            if invalid_only and result.valid:
+                continue
+            if counts is not None:
+                counts.add(result)
+            elif not unique:
+                writer.write(result)
+            elif result.normalized not in seen:
+                seen.add(result.normalized)
+                writer.write(result)
+        elif isinstance(result, UnitDefects):
+            progress.tick(False)
+            if any(defect.code in READ_ERROR_CODES for defect in result.defects):
+                status = EXIT_UNREADABLE  # part of the input could not be read
+            if counts is None and not writer.write_defects(result) and not quiet:
+                progress.close()
+                out.flush()
+                for line in _defect_lines(result):
+                    click.echo(line, err=True)
+        else:
+            progress.close()
+            out.flush()
+            click.echo(cannot_read_line(result), err=True)
+            status = EXIT_UNREADABLE
+    if counts is not None:
+        assert not isinstance(writer, ParquetWriter)  # refused with --count
+        for row in counts.rows():
+            writer.write_count(row)
+    if isinstance(writer, ParquetWriter):
+        writer.close()
+    return status
+
+
+@click.command(
+    "scan", cls=_ScanCommand, short_help="Print the URLs found in files, mail archives and folders."
+)
+# readable=False: click's own access check would turn one unreadable path into a usage
+# error and scan nothing; the sources report it (ReadFailure) and go on with the others.
+@click.argument("paths", nargs=-1, type=click.Path(dir_okay=True, allow_dash=True, readable=False))
+@click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(sorted([*WRITERS, "parquet"])),
+    default="text",
+    show_default=True,
+    help="text: path:line:col: url; jsonl: one JSON record per line; csv: with a header; "
+    "parquet: Parquet files in the folder given by --output (needs pyarrow: "
+    "pip install 'urlsift[dask]').",
+)
+@click.option(
+    "--output",
+    "-o",
+    type=click.Path(file_okay=False),
+    default=None,
+    help="Folder for --format parquet (new or empty; part-NNNNN.parquet files, then a "
+    "_SUCCESS marker when the run is complete).",
+)
+@click.option(
+    "--overwrite",
+    is_flag=True,
+    help="With --format parquet: replace an earlier urlsift run in --output (only the "
+    "files urlsift wrote are removed; a folder holding any other is refused).",
+)
+@click.option(
+    "--unique",
+    is_flag=True,
+    help="Report each URL once (its first occurrence); equivalent spellings "
+    "(HTTP://Host, http://host:80/) count as one URL.",
+)
+@click.option(
+    "--count",
+    type=click.Choice(COUNT_BY),
+    default=None,
+    metavar="[url|host]",
+    help="Print each URL once with its number of occurrences and the first and last "
+    "message date it was seen on, most frequent first; equivalent spellings are counted "
+    "together under the first one seen. '--count host' counts by host instead (case and "
+    "a leading www. folded; mailto counts its domain).",
+)
+@click.option(
+    "--scheme",
+    "schemes",
+    multiple=True,
+    metavar="NAME[,NAME...]",
+    help="Scheme recognised in bare URLs (repeatable; replaces the default set: "
+    "ftp, http, https, gopher, mailto, news, nntp, telnet, wais, file, prospero).",
+)
+@click.option(
+    "--strict",
+    is_flag=True,
+    help="Treat characters RFC 1738 calls unsafe but real URLs use (~) as errors.",
+)
+@click.option(
+    "--input-kind",
+    type=click.Choice(INPUT_KINDS),
+    default="auto",
+    show_default=True,
+    help="What the paths hold; auto detects mbox/MMDF, a single message, a news article, "
+    "Maildir, MH and news spool folders, and plain text. gzip, bzip2 and xz are read "
+    "transparently.",
+)
+@click.option(
+    "--include-attachments",
+    is_flag=True,
+    help="Also scan non-text MIME parts (decoded as text).",
+)
+@click.option(
+    "--headers",
+    "scan_headers",
+    is_flag=True,
+    help="Also scan the URL-bearing headers (List-*, Archived-At, Link).",
+)
+@click.option(
+    "--jobs",
+    "-j",
+    type=click.IntRange(min=1),
+    default=1,
+    show_default=True,
+    help="Worker processes: files and large mbox archives are scanned in parallel; the "
+    "output is the same, in the same order.",
+)
+@click.option(
+    "--engine",
+    type=click.Choice(ENGINES),
+    default="local",
+    show_default=True,
+    help="local: this process (with --jobs N > 1, a process pool); processes: a pool of "
+    "--jobs worker processes (default: one per CPU); dask: a Dask cluster (--scheduler, "
+    "or a LocalCluster of --jobs workers started here; needs pip install 'urlsift[dask]').",
+)
+@click.option(
+    "--scheduler",
+    metavar="ADDRESS",
+    default=None,
+    help="With --engine dask: the address of a running scheduler (tcp://host:8786).",
+)
+@click.option(
+    "--invalid-only",
+    is_flag=True,
+    help="Report only URLs that break RFC 1738 (for linting documentation).",
+)
+@click.option(
+    "--check",
+    is_flag=True,
+    help="Exit with status 1 when any URL found is invalid (2 still wins for unreadable paths).",
+)
+@click.option(
+    "--exclude",
+    "exclude",
+    multiple=True,
+    metavar="GLOB",
+    help="Skip files and folders matching GLOB (gitignore-style, relative to the folder) "
+    "when walking a folder of mixed files (repeatable; .gitignore files are honoured too).",
+)
+@click.option(
+    "--no-gitignore", is_flag=True, help="Also scan what .gitignore files ignore in folders."
+)
+@click.option(
+    "--quiet", "-q", is_flag=True, help="No progress display, no summary, no defect lines."
+)
+def scan(
+    paths: tuple[str, ...],
+    fmt: str,
+    output: str | None,
+    overwrite: bool,
+    unique: bool,
+    count: CountBy | None,
+    schemes: tuple[str, ...],
+    strict: bool,
+    input_kind: InputKind,
+    include_attachments: bool,
+    scan_headers: bool,
+    jobs: int,
+    engine: str,
+    scheduler: str | None,
+    invalid_only: bool,
+    check: bool,
+    exclude: tuple[str, ...],
+    no_gitignore: bool,
+    quiet: bool,
+) -> None:
+    """Print the URLs found in PATHS (standard input when none or '-').
+
+    PATHS may be text files, mail messages, mbox archives, news articles, or Maildir, MH
+    and news spool folders. Any other folder is walked in sorted order and each file is
+    read by its own kind (binary files skipped, .gitignore honoured). A path that cannot
+    be read (or only in part: a truncated compressed file) is reported on stderr and the
+    others are still scanned; the exit status is then 2. When standard output is closed
+    early (| head) it is 141.
+    """
+    config = scan_config(
+        schemes, input_kind, include_attachments, scan_headers, strict, exclude, not no_gitignore
+    )
+    out = utf8_stdout()
+    # Parquet from a Dask cluster is written by the workers, a file per partition
+    # (--unique needs every URL in one place: then the client writes, as for the others).
+    on_workers = engine == "dask" and fmt == "parquet" and output is not None and not unique
+    writer = None if on_workers and count is None else _writer(fmt, output, out, count, overwrite)
+    stats = ArchiveStats()
+    paths = paths or ("-",)
+    show = not quiet and sys.stderr.isatty()
+    progress = _Progress(stats, sys.stderr, show, _total_size(paths) if show else None)
+    how = _Filters(unique, check, invalid_only, quiet, count)
+    status = 0
+    if scheduler is not None and engine != "dask":
+        raise click.UsageError("--scheduler is for --engine dask")
+    if engine == "dask" and "-" in paths:
+        raise click.UsageError("--engine dask cannot read standard input ('-')")
+    if engine == "processes" and jobs == 1:
+        jobs = os.cpu_count() or 1
+    cluster = contextlib.ExitStack()  # the Dask client and cluster, closed at the end
+    try:
+        if engine == "dask":
+            _dask_paths(paths, output if writer is None else None)
+        client = _dask_client(cluster, jobs, scheduler) if engine == "dask" else None
+        if writer is None:
+            assert output is not None
+            status = _dask_parquet(
+                client, paths, config, output, stats, progress, invalid_only, check, overwrite
+            )
+        else:
+            if client is not None:
+                from ..engines.dask import iter_results_dask
+
+                results = iter_results_dask(
+                    paths, config, stats=stats, client=client, on_task=progress.task_done
+                )
+            else:
+                results = iter_results(paths, config, stats=stats, jobs=jobs)
+            status = _write_results(results, writer, out, progress, how)
+        out.flush()
+    except BrokenPipeError:
+        exit_broken_pipe()  # the reader went away (e.g. "| head"): stop quietly
+    except OutputError as exc:
+        exit_output_error(exc)  # a full disk: 2, never 1 ("invalid URL found") nor 0
+    finally:
+        progress.close()
+        with contextlib.suppress(OSError):  # whatever is still buffered, even on an error
+            out.flush()
+        cluster.close()
+    if not quiet and (stats.messages or stats.binaries_skipped):
+        click.echo(f"urlsift: {stats.summary()}", err=True)
+    sys.exit(status)

@@ -1,0 +1,481 @@
+"""Evidence that a bare URL ending at a line end continues on the next line.
+
+RFC 1738's appendix leaves a bare URL broken across lines to the reader: only a wrapper
+(``<URL:...>``) or a hyphen at the break says the URL goes on. Mail clients and editors
+still cut long bare URLs where the line is full. This module holds the one definition of
+the evidence, used by the scanner (to widen the span) and by ``urlsift lint``'s ``URL008``
+(which warns on every answer but "no").
+
+Three answers (issue 23), from :func:`continuation` and :func:`wrapped_continuation`:
+
+* **join** (``wrapped``): every sign says a client wrapped the URL there. The joined
+  reading is the URL, the cut one its first alternative (``continued-line``).
+* **both** (``possible``): the signs are real but not decisive. The cut reading stays the
+  URL, the joined one is offered (``possible-wrap``): the scanner gives the candidate a
+  :class:`~urlsift.grammar.context.PossibleWrap` body, which
+  :mod:`urlsift.extraction.rejoin` reads. A quoted-printable soft line break of text left
+  encoded gives a :class:`~urlsift.grammar.context.SoftBreakWrap`: the joined reading
+  leaves its ``=`` out, as decoding would.
+* **no**: the URL ends at the line end.
+
+A continuation may span several lines: each line end is asked again, and the URL stops at
+the first line that is not its continuation. After a possible wrap the URL goes on over
+decided and possible ones alike (the whole is one possible reading); after decided joins a
+possible wrap ends it (the decided reading stays whole).
+
+Promises:
+
+* Pure and sans-IO: strings in, a small verdict out; nothing here reads the text around
+  the two lines, so a decision never depends on where chunk boundaries fall.
+* Bounded: every pattern is bounded, the next line is read at most
+  :data:`MAX_NEXT_LINE` characters far (a longer one was not wrapped), and only the URL's
+  part on its own line is read, so one call costs a bounded number of steps.
+* Precision first: a wrong join costs a user more than a missed one, so the join needs
+  every sign at once -- the shape of the next line, URL material in the continuation or
+  at the cut, and a line as full as a wrapping client leaves it -- or a quote that the
+  continuation closes. Weaker signs only offer the joined reading.
+
+The signals (measured on ``corpora/wrapjoin/judged.txt`` and ``drawn.txt``; figures in
+benchmarks/README.md; one case per shape in ``corpora/wrapjoin/shapes.txt``):
+
+1. *Shape.* The next line starts with one run of URL characters (RFC 3986 characters and
+   ``%``), without a scheme of its own, that does not start like prose punctuation, a
+   list item, a label (``Binaries:``), a header or property name (``ATTENDEE;ROLE=``), a
+   directive (``#EXTINF:``), a table row or an attribute list (``width=300 height=...``),
+   and is no word of prose that holds URL material (``e.g.``, ``12:30``, a mail address).
+   A piece led by a hyphen (``budget-cut-9`` + ``-billion-plan/``) may continue a slug:
+   "both".
+2. *URL material.* The continuation holds ``? = & % # ~``, a ``/`` with another sign, a
+   file extension, or the cut ends where URLs rarely end (``- _ ? & = %``); or the joined
+   reading gains a file extension the cut one lacks (``.tar.g`` + ``z``). A cut reading
+   ending in a file name (``vortex.html``) followed by a word is a complete URL. A
+   lower-case word after a directory URL (``.../people/`` + ``gstein``) that a full line
+   could not hold is a possible path step ("both"), unless it is a function word of prose
+   (``and``) or the next line is aligned in columns (a signature).
+3. *Wrap column.* Clients wrap at 70 to 80 columns: the URL's line and the next one
+   (without their quote prefixes, tabs expanded) are at most :data:`WRAP_COLUMN_MAX`
+   wide, and the continuation would not have fitted on the URL's line (the two together
+   exceed :data:`WRAP_COLUMN_MIN`). Shorter lines are ended by their writer (signatures,
+   lists, a URL on a line of its own); a wider next line was not wrapped at all. Without
+   the column (or with another indentation) URL material gives "both".
+4. *Quote depth.* The same mail quote depth on both lines is needed for a join. Another
+   depth (a reply re-wrapped by Exchange, GroupWise or Gmail: the continuation lost its
+   ``> `` or took another) gives "both" when the continuation holds URL signs
+   (``? = & % # ~``), else "no" (another speaker).
+5. *Quotes.* A URL right after an opening quote (``"``, TeX's `` ` ``, ``\u201c``) that
+   the continuation closes (``"https://x/`` + ``passport.cer"``) is joined.
+6. *Ends.* A half-written query (``?os=``) before a space and the break may go on
+   ("both"). A line of at most 76 characters ending in ``=`` is a quoted-printable soft
+   break of text left encoded ("both", the ``=`` left out) unless it ends a half-written
+   query on a line without quoted-printable escapes (``=3D``). A run of three ``_`` or
+   ``=`` ends the URL (a rule line).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import NamedTuple
+
+from ..grammar.context import (
+    BARE_STOP,
+    QUOTE_PREFIX,
+    SCHEME,
+    PossibleWrap,
+    SoftBreakWrap,
+    quote_key,
+)
+
+WRAP_COLUMN_MIN = 70
+"""Narrowest wrap column taken into account: a URL line plus its continuation must be
+longer, or the continuation would have fitted on the line."""
+
+WRAP_COLUMN_MAX = 80
+"""Widest wrap column: a longer URL line (quote prefix not counted) was not wrapped."""
+
+MAX_NEXT_LINE = 512
+"""Characters of the next line that the evidence may read (its start is what counts)."""
+
+QP_LINE_LENGTH = 76
+"""Longest line of quoted-printable text (RFC 2045 §6.7): a URL line this short ending in
+``=`` is a soft line break of text left encoded, which only decoding can mend."""
+
+MIN_URL_LINE = 40
+"""Shortest URL line (quote prefix not counted) that a client could have wrapped."""
+
+# A line's head: its mail quote prefix and its indentation; on the next line, then its
+# first word (a run of the characters a bare URL may hold). All bounded.
+_HEAD = re.compile(rf"((?:{QUOTE_PREFIX})?)([ \t]{{0,64}})")
+_NEXT_LINE = re.compile(rf"((?:{QUOTE_PREFIX})?)([ \t]{{0,64}})([^{BARE_STOP}]{{1,512}})")
+# A character that can make a word URL material: a path step, a dot, a digit, a sign.
+_MATERIAL = re.compile(r"[/.0-9_?=&%#~]")
+# Characters a URL continuation may hold (RFC 3986 unreserved, reserved, and '%').
+_URL_CHARS = re.compile(r"[A-Za-z0-9\-._~:/?#\[\]@!$&'()*+,;=%]{1,512}")
+# Bounded scheme tests: an unbounded run over a long word of letters is quadratic.
+_HAS_SCHEME = re.compile(rf"{SCHEME}:")
+_HAS_URL = re.compile(rf"{SCHEME}://")
+_TABLE_SEPARATORS = frozenset({"=", ":", "|", "->", "=>"})
+# A file name extension, matched from a name's last dot (see _has_extension).
+_EXTENSION = re.compile(
+    r"\.(?:s?html?|xhtml|php\d?|aspx?|jsp|cgi|pl|txt|pdf|ps|gz|tgz|zip|tar|bz2|xz|Z|"
+    r"xml|xsd|json|md|rst|png|jpe?g|gif|svg|c|h|py|patch|diff|rpm|deb|asc|cer)",
+    re.IGNORECASE,
+)
+_LONGEST_EXTENSION = 6
+# A URL that is only a scheme and a host ending in a top-level domain: it is complete.
+_BARE_HOST = re.compile(rf"{SCHEME}://[^/?#\s]{{0,255}}\.[A-Za-z]{{2,24}}")
+# A bare URL's token ending in one of these ends a sentence (the scanner trims them).
+_SENTENCE_STOPS = frozenset(".,;:!")
+_LIST_ITEM = re.compile(r"(?:[0-9]{1,3}|[A-Za-z])[.)]")
+# Words of prose that hold URL material: an abbreviation ("e.g."), a time ("12:30"), a
+# mail address (a signature's next line).
+_PROSE_WORD = re.compile(
+    r"(?:[A-Za-z]\.){1,3}[A-Za-z]?|[0-9]{1,2}:[0-9]{2}(?::[0-9]{2})?"
+    r"|[A-Za-z0-9._+-]{1,64}@[A-Za-z0-9-]{1,63}(?:\.[A-Za-z0-9-]{1,63}){1,8}"
+)
+_ATTRIBUTE = re.compile(r"[A-Za-z][A-Za-z0-9_-]{0,64}=")
+# Punctuation that ends a sentence after a URL; not part of the continuation word's test.
+_SENTENCE_END = ".,;:!?\"')]"
+# A continuation starts with a letter, a digit or one of these (not "-", "(", "*", ">"...).
+_CONTINUATION_START = frozenset("/%=&?._~#;")
+# The cut URL ends in a character after which a URL rarely ends.
+_OPEN_ENDINGS = frozenset("-_?&=%")
+# A letter or digit, and a digit, "." or "_" (the word is ASCII when they are asked).
+_ALNUM = re.compile(r"[A-Za-z0-9]")
+_DIGIT_OR_DOT = re.compile(r"[0-9._]")
+# Signs in the continuation that it is part of a URL, not prose.
+_URL_SIGNS = frozenset("?=&%#~")
+# Words that begin a line of prose, never a path step after a directory URL ("...files/"
+# + "and mirrors carry it too"): English articles, conjunctions, prepositions, pronouns and
+# auxiliaries.
+_FUNCTION_WORD_LIST = (
+    "a an the and or but nor so yet for to of in on at by from with into onto as if then "
+    "than that this these those it its is are was were be been being has have had do does "
+    "did will would can could should may might must not no i you he she we they which who "
+    "where when while also there here"
+)
+_FUNCTION_WORDS = frozenset(_FUNCTION_WORD_LIST.split())
+# A header, property or directive name ("ATTENDEE;ROLE=...", "Subject:", "X-Foo:"): a
+# line of its own, never a URL's rest.
+_FIELD_NAME = re.compile(r"[A-Z][A-Z0-9-]{1,63}[;:]")
+# A continuation that starts with a percent escape ("%20a%20report") or the rest of a hex
+# id ("84295c22%40example.org"): prose never starts so.
+_ESCAPE_START = re.compile(r"%[0-9A-Fa-f]{2}")
+_HEX_RUN = re.compile(r"(?=[0-9a-f]{0,15}[0-9])(?=[0-9a-f]{0,15}[a-f])[0-9a-f]{6,16}")
+# Quotes that may enclose a URL, by opener: a wrap inside them is closed on the next line.
+_QUOTE_CLOSERS = {'"': '"', "`": "'", "'": "'", "\u201c": "\u201d", "\u2018": "\u2019"}
+# The cut ends in one of these: a query half written ("?os=", "&", "?"); a space may follow
+# it before the break (a client wrapped at the space, the URL was not complete).
+_HALF_QUERY = frozenset("?=&")
+# A run of this many "_" or "=" ends a bare URL: a rule line written right after it.
+_RULE_RUN = 3
+# A playlist or preprocessor directive after a URL ("#EXTM3U", "#EXT-X-ENDLIST", "#IF").
+_DIRECTIVE = re.compile(r"#[A-Z]{2,}(?![a-z])")
+# A quoted-printable escape ("=3D", "=20"): text left encoded.
+_QP_ESCAPE = re.compile(r"=[0-9A-F]{2}")
+# A query half written at the line's end: "?os=", "&type=".
+_HALF_WRITTEN = re.compile(r"[?&][^?&=/\s]{1,64}=\Z")
+_RULES = frozenset({"_" * _RULE_RUN, "=" * _RULE_RUN})
+
+
+JOIN, BOTH, SOFT_BOTH = 0, 1, 2
+"""The answers of :func:`wrapped_continuation` when the URL goes on: a decided wrap, a
+possible one, a possible one after a quoted-printable soft line break."""
+
+BODY_TYPES: tuple[type[str], ...] = (str, PossibleWrap, SoftBreakWrap)
+"""The body type of a URL by its strongest answer (:data:`JOIN` ... :data:`SOFT_BOTH`)."""
+
+
+class Continuation(NamedTuple):
+    """A bare URL's apparent continuation on the next line (a named tuple: made in one
+    step, a quarter of the time a frozen dataclass takes, on the scanner's path)."""
+
+    start: int
+    """Index in the next line of the continuation's first character."""
+    end: int
+    """Index in the next line just past the continuation (a run of the characters a bare
+    URL may hold; sentence punctuation at its end is the caller's to trim)."""
+    word: str
+    """The continuation as written, sentence punctuation at its end removed."""
+    wrapped: bool
+    """True when every sign says a client wrapped the URL there: the scanner joins (the
+    answer "join")."""
+    possible: bool
+    """True when the signs are real but not decisive: the scanner keeps the cut reading
+    first and offers the joined one (the answer "both", a ``possible-wrap`` warning).
+    Both False: the URL only seems to continue (``urlsift lint`` warns, the scanner
+    does not join)."""
+
+
+def _line_width(text: str) -> int:
+    """Width in columns of ``text`` (tabs to multiples of eight)."""
+    return len(text.expandtabs(8)) if "\t" in text else len(text)
+
+
+def _has_extension(text: str) -> bool:
+    """Does ``text`` end in a file name extension (``.html``, ``.tar.gz``...)?"""
+    dot = text.rfind(".", max(0, len(text) - _LONGEST_EXTENSION))
+    return dot >= 0 and _EXTENSION.fullmatch(text, dot) is not None
+
+
+def _quoted(url: str, line: str, next_line: str, after: int) -> bool:
+    """Is the URL inside a quote opened right before it and closed right after the
+    continuation (``"https://x/`` + ``Users"``, TeX's `` `http://x/`` + ``y.html'``)?"""
+    opener = line[-len(url) - 1 : -len(url)] if len(line) > len(url) else ""
+    closer = _QUOTE_CLOSERS.get(opener)
+    if closer is None or closer in url:
+        return False
+    return next_line[after : after + 1] == closer or next_line[after - 1 : after] == closer
+
+
+def continuation(
+    url: str, line: str, next_line: str, *, spaced: bool = False
+) -> Continuation | None:
+    """Return the continuation of a bare URL that ends its line, if it seems to have one.
+
+    Args:
+        url: the URL's text as found on its line (its whole token, before sentence
+            punctuation is trimmed).
+        line: the URL's line up to the URL's end (what follows on the line is blank).
+        next_line: the following line without its line break (may be cut after
+            :data:`MAX_NEXT_LINE` characters).
+        spaced: a space stands between the URL and the line break (only a half-written
+            query, ending in ``? = &``, may go on then, and only as "both").
+
+    Returns:
+        The continuation (``wrapped``: the scanner joins; ``possible``: it offers both
+        readings; neither: only ``urlsift lint`` warns), or None when the next line does
+        not continue the URL.
+    """
+    # The cheap tests first: most URLs at a line end are followed by prose.
+    nxt = _NEXT_LINE.match(next_line)
+    if nxt is None or not url:
+        return None
+    raw = nxt.group(3)
+    word = raw.rstrip(_SENTENCE_END)
+    last = url[-1]
+    if not word or last in _SENTENCE_STOPS:
+        return None  # "ftp://oss.sgi.com." ends a sentence
+    if spaced and last not in _HALF_QUERY:
+        return None  # a space before the break: the URL was complete
+    material = _MATERIAL.search(word) is not None or last in _OPEN_ENDINGS
+    quoted = step = False
+    if not material:
+        # A quote opened before the URL and closed after the word makes it material.
+        quoted = _quoted(url, line, next_line, nxt.end(3))
+        # A directory URL before a lower-case word: the word may be the next path step
+        # ("http://www.example.com/people/" + "gstein"), or prose; only a full line
+        # tells. Not before aligned columns (a signature's or a table's next row: a tab,
+        # three spaces), not a function word of prose.
+        step = (
+            last == "/"
+            and not quoted
+            and word == raw
+            and word.isalnum()
+            and word.islower()
+            and word not in _FUNCTION_WORDS
+            and "\t" not in next_line
+            and "   " not in next_line[nxt.end(3) :]
+        )
+        if not (quoted or step) and len(word) > _LONGEST_EXTENSION:
+            return None  # a word of prose (too long to be a file name's extension)
+        material = quoted
+    if url[-_RULE_RUN:] in _RULES:
+        return None  # "index.html______": a rule line runs into the URL, it ends there
+    # A piece led by a hyphen ("budget-cut-9" + "-billion-plan/"): the cut ends in a
+    # slug's word and the piece goes on with one.
+    hyphen_led = (
+        word[0] == "-"
+        and word[1:2].isalnum()
+        and last.isalnum()
+        and "-" in url[url.rfind("/") + 1 :]
+    )
+    if (
+        raw.endswith(":")  # a label: "Binaries:", "then:"
+        or not (word[0].isalnum() or word[0] in _CONTINUATION_START or hyphen_led)
+        or not _URL_CHARS.fullmatch(word)
+        or _HAS_SCHEME.match(word)
+        or word[:4].lower() == "www."
+        or _FIELD_NAME.match(word)  # "ATTENDEE;ROLE=...": a property line of its own
+    ):
+        return None
+    cut_complete = _has_extension(url)
+    gains_extension = len(word) <= _LONGEST_EXTENSION and (
+        not cut_complete and _has_extension(url + word)
+    )
+    if not material and not gains_extension and not step:
+        return None  # a word of prose
+    head = _HEAD.match(line)
+    assert head is not None  # the pattern matches ""
+    if _ALNUM.search(word) is None or _LIST_ITEM.fullmatch(raw):
+        return None  # a rule ("______") or a list item ("2) https://...")
+    if _PROSE_WORD.fullmatch(word) or _PROSE_WORD.fullmatch(raw):
+        return None  # "e.g.", "12:30", "joe@example.com"
+    if word[0] == "#" and (":" in word or _DIRECTIVE.match(word)):
+        return None  # a directive ("#EXTINF:9.0", "#EXT-X-ENDLIST"), not "#L2685"
+    rest = next_line[nxt.end() : nxt.end() + MAX_NEXT_LINE].split()
+    if rest and (rest[0] in _TABLE_SEPARATORS or _HAS_URL.search(rest[0])):
+        return None  # a table row ("g?y  =  http://a/b/c/g?y") or a list of URLs
+    gap = next_line[nxt.end() : nxt.end() + 2]
+    if rest and (gap == "  " or "\t" in gap) and any(_HAS_URL.search(w) for w in rest):
+        return None  # a table row in aligned columns ("C#     Compression     https://...")
+    if rest and _ATTRIBUTE.match(word) and _ATTRIBUTE.match(rest[0]):
+        return None  # an attribute list: "width=300 height=200"
+    signs = not _URL_SIGNS.isdisjoint(word)
+    # Another quote depth: a client re-wrapped a reply (the continuation lost its "> " or
+    # took another one), or another speaker. Only URL signs in the continuation tell.
+    same_depth = quote_key(head.group(1)) == quote_key(nxt.group(1))
+    if not same_depth and not signs:
+        return None  # another speaker's text
+    if material and not quoted:
+        quoted = _quoted(url, line, next_line, nxt.end(3))
+    if (
+        (cut_complete or _BARE_HOST.fullmatch(url))
+        and (word[0].isalnum() or word[0] == "#")
+        and not quoted
+    ):
+        # "vortex.html" + "3c59x.c:...", "errata.pdf" + "#28", "aachen.de" + "D-52062"
+        return None
+    slash = "/" in word and (
+        word.count("/") > 1 or _DIGIT_OR_DOT.search(word) is not None or word[0] == "/"
+    )
+    strong = signs or slash or _has_extension(word) or gains_extension or last in _OPEN_ENDINGS
+    prefix = head.group(1)
+    next_prefix = nxt.group(1)
+    width = _line_width(line[len(prefix) :])
+    full = (
+        MIN_URL_LINE <= width <= WRAP_COLUMN_MAX
+        and width + len(word) > WRAP_COLUMN_MIN
+        # The line after a wrap was wrapped at the same column (or ends the paragraph).
+        and _line_width(next_line[len(next_prefix) :]) <= WRAP_COLUMN_MAX
+    )
+    decisive = same_depth and not spaced and not hyphen_led
+    wrapped = decisive and (
+        (head.group(2) == nxt.group(2) and full and (material or gains_extension))
+        # Inside a quote opened before the URL and closed after the continuation.
+        or quoted
+    )
+    possible = not wrapped and (
+        strong
+        or quoted
+        # A continuation only a URL starts so: a percent escape, the rest of a hex id.
+        or _ESCAPE_START.match(word) is not None
+        or _HEX_RUN.match(word) is not None
+        or hyphen_led
+        or (step and full and head.group(2) == nxt.group(2) and same_depth)
+    )
+    if not (wrapped or possible):
+        return None
+    start = nxt.start(3)
+    return Continuation(start, start + len(raw), word, wrapped, possible)
+
+
+# Longest stretch of a URL's line searched back for its start: a longer line is wider than
+# any wrap column (tabs only widen it), so it was not wrapped.
+_LINE_LOOKBACK = 256
+
+
+def _unwrapped_line(buf: str, start: int, end: int) -> bool:
+    """Does the line ``buf[start:end]`` (ending where the URL does) rule a wrap out?
+
+    Yes when it is too short to have been wrapped (the quote prefix only shortens it; a
+    tab may widen it).
+    """
+    return end - start < MIN_URL_LINE and buf.find("\t", start, end) < 0
+
+
+def _soft_break(line: str) -> bool:
+    """Does ``line`` (ending where the URL does) end in a quoted-printable soft line break
+    of text left encoded? Yes for a line of at most 76 characters ending in "=", but a
+    query's half-written "?key=" on a line without quoted-printable escapes ("=3D")."""
+    if line[-1:] != "=" or len(line) > QP_LINE_LENGTH:
+        return False
+    return _HALF_WRITTEN.search(line) is None or _QP_ESCAPE.search(line) is not None
+
+
+NO_CONTINUATION = (-1, JOIN)
+""":func:`wrapped_continuation`'s answer when the URL ends at its line end."""
+
+# Most spaces read between a half-written query's end and the line break.
+_MAX_TRAILING_SPACE = 16
+
+
+def wrapped_continuation(
+    buf: str, url_start: int, end: int, line_start: int, final: bool
+) -> tuple[int, int] | None:
+    """Decide, in the scanner's buffer, whether a bare URL goes on past a wrapped line.
+
+    The scanner's hook at a bare URL's end. Reads only ``buf`` from the URL's line to the
+    end of the next line, at most :data:`MAX_NEXT_LINE` characters past the break, so the
+    answer is the same whatever the chunking: when that much is not in the buffer yet the
+    answer is "wait" (None), unless ``final``.
+
+    Args:
+        buf: the scanner's buffer.
+        url_start: index of the URL's first character.
+        end: index just past the URL's token as found so far.
+        line_start: index of the start of the URL's first line (negative when that line
+            began before the buffer).
+        final: no more text will come.
+
+    Returns:
+        ``(index, answer)``: the index where the URL continues on the next line, and
+        :data:`JOIN`, :data:`BOTH` or :data:`SOFT_BOTH`; :data:`NO_CONTINUATION` when it
+        does not continue; None when the answer needs text not yet in the buffer.
+    """
+    # The cheapest answer first, from the URL's first line alone: the line holding ``end``
+    # starts at or after it, so if the first line is too short or soft-broken, so is that
+    # one, whatever comes next (the same "no" as the test on that line below).
+    if line_start >= 0 and _unwrapped_line(buf, line_start, end):
+        return NO_CONTINUATION
+    n = len(buf)
+    k = end
+    spaced = False
+    if k < n and buf[k] in " \t" and buf[end - 1] in _HALF_QUERY:
+        # "forum.php? " + "thread=77114": a client wrapped at a space after a half-written
+        # query (bounded: a longer run of spaces is a layout, not a wrap).
+        stop = min(n, k + _MAX_TRAILING_SPACE)
+        while k < stop and buf[k] in " \t":
+            k += 1
+        spaced = True
+    if k < n and buf[k] == "\r":
+        k += 1
+    if k >= n:
+        return None if not final else NO_CONTINUATION
+    if buf[k] != "\n":
+        return NO_CONTINUATION  # more text on the line, or a space before the break
+    following = k + 1
+    if following < n and buf[following] in "\r\n":
+        return NO_CONTINUATION  # a blank line ends the paragraph (the cheapest test: first)
+    low = max(line_start, end - _LINE_LOOKBACK, 0)
+    newline = buf.rfind("\n", low, end)
+    if newline >= 0:
+        start = newline + 1
+    elif low == line_start:
+        start = line_start
+    else:
+        return NO_CONTINUATION  # the line is longer than any wrap column
+    if start != line_start and _unwrapped_line(buf, start, end):  # (else: asked above)
+        return NO_CONTINUATION
+    stop = buf.find("\n", following, following + MAX_NEXT_LINE)
+    if stop < 0:
+        if following + MAX_NEXT_LINE > n and not final:
+            return None
+        if following + MAX_NEXT_LINE <= n:
+            return NO_CONTINUATION  # a next line this long was not wrapped
+        stop = n
+    next_line = buf[following:stop]
+    if next_line.endswith("\r"):
+        next_line = next_line[:-1]
+    # The URL's part on this line (all of it on its first line): a URL joined over many
+    # lines is not copied again for each.
+    url = buf[max(url_start, start) : end]
+    line = buf[start:end]
+    if _soft_break(line):
+        # A soft line break of quoted-printable text left encoded: its "=" is no URL's.
+        # The join is what decoding would do, but the text is not decoded: at most "both".
+        found = continuation(url[:-1], line[:-1], next_line, spaced=spaced)
+        return NO_CONTINUATION if found is None else (following + found.start, SOFT_BOTH)
+    found = continuation(url, line, next_line, spaced=spaced)
+    if found is None:
+        return NO_CONTINUATION
+    return following + found.start, JOIN if found.wrapped else BOTH

@@ -1,0 +1,188 @@
+"""``--count``: how often each URL (or host) occurs, and the first and last date it was seen.
+
+Strategy: one small record per distinct URL (memory grows with distinct URLs, not with
+occurrences). URLs are the same when their normal forms are (:attr:`Url.normalized`:
+``HTTP://Host`` is ``http://host/``); a row shows the spelling seen first and lists the
+others as its variants. Dates come from the messages' ``Date`` headers; they are compared as
+instants (RFC 5322 dates parsed by :func:`email.utils.parsedate_to_datetime`, naive ones
+taken as UTC), and reported as written. Dates that do not parse are not compared.
+
+``--count host`` counts by host instead (:func:`host_of`): host names folded to lower case
+with a leading ``www.`` dropped (as ``urlsift report`` groups them), the domain of a
+``mailto`` address counting as its host; URLs with no host (``news:``, ``file:///``) are
+left out of that table.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+
+from .._model import Url
+
+
+@dataclass(slots=True)
+class UrlCount:
+    """Occurrences of one URL, all its equivalent spellings together."""
+
+    url: str
+    """The spelling seen first."""
+    normalized: str
+    """The normal form the spellings share."""
+    count: int = 0
+    first_date: str | None = None
+    last_date: str | None = None
+    _first: datetime | None = None
+    _last: datetime | None = None
+    _variants: dict[str, None] = field(default_factory=dict)
+
+    @property
+    def variants(self) -> list[str]:
+        """The other spellings seen, in order of first occurrence."""
+        return list(self._variants)
+
+    def to_dict(self) -> dict[str, object]:
+        """Return a JSON-ready mapping."""
+        return {
+            "url": self.url,
+            "count": self.count,
+            "first_date": self.first_date,
+            "last_date": self.last_date,
+            "normalized": self.normalized,
+            "variants": self.variants,
+        }
+
+
+def _instant(date: str) -> datetime | None:
+    # Imported on the first date: email.utils (with socket and random) is a tenth of a
+    # text scan's start-up, and only a summary of dated records needs it.
+    from email.utils import parsedate_to_datetime
+
+    try:
+        parsed = parsedate_to_datetime(date)
+    except (TypeError, ValueError, IndexError, OverflowError):
+        return None
+    if parsed is None:
+        return None
+    return parsed if parsed.tzinfo else parsed.replace(tzinfo=timezone.utc)
+
+
+def _see_date(row: UrlCount | HostCount, url: Url) -> None:
+    # Widen the row's first..last dates to the date of url's message, if it parses.
+    date = url.context.date if url.context else None
+    if not date:
+        return
+    instant = _instant(date)
+    if instant is None:
+        return
+    if row._first is None or instant < row._first:
+        row._first, row.first_date = instant, date
+    if row._last is None or instant > row._last:
+        row._last, row.last_date = instant, date
+
+
+class UrlCounts:
+    """Counts URLs as they stream past; :meth:`rows` gives the table."""
+
+    def __init__(self) -> None:
+        self._rows: dict[str, UrlCount] = {}
+
+    def add(self, url: Url) -> None:
+        """Count one occurrence (under its normal form)."""
+        row = self._rows.get(url.normalized)
+        if row is None:
+            row = self._rows[url.normalized] = UrlCount(url.url, url.normalized)
+        elif url.url != row.url:
+            row._variants[url.url] = None
+        row.count += 1
+        _see_date(row, url)
+
+    def rows(self) -> list[UrlCount]:
+        """Return the rows, most frequent first (ties in order of first occurrence)."""
+        return sorted(self._rows.values(), key=lambda row: -row.count)
+
+
+def host_of(url: Url) -> str | None:
+    """The host ``url`` links to, as written (not folded).
+
+    The validator's ``host`` part when there is one; else the domain of a ``mailto``
+    address, or the host of a ``scheme://host`` URL that did not validate. None when the
+    URL names no host (``news:group``, ``file:///path``).
+    """
+    parts = url.parts
+    host = parts.get("host")
+    if host is None:
+        address = parts.get("address")
+        if address is not None:
+            host = address.rpartition("@")[2] if "@" in address else None
+        elif not parts and "://" in url.url:
+            netloc = url.url.split("://", 1)[1].split("/", 1)[0]
+            host = netloc.rpartition("@")[2].split(":", 1)[0]
+    return host or None
+
+
+@dataclass(slots=True)
+class HostCount:
+    """Occurrences of the URLs of one host (``--count host``)."""
+
+    host: str
+    """The host, folded (lower case, no leading ``www.``)."""
+    count: int = 0
+    """URLs found on this host, every occurrence counted."""
+    first_date: str | None = None
+    """The earliest message date a URL of the host was seen on, as written."""
+    last_date: str | None = None
+    """The latest message date, as written."""
+    _first: datetime | None = None
+    _last: datetime | None = None
+    _urls: set[str] = field(default_factory=set)
+
+    @property
+    def urls(self) -> int:
+        """Distinct URLs (by normal form) found on this host."""
+        return len(self._urls)
+
+    def to_dict(self) -> dict[str, object]:
+        """Return a JSON-ready mapping."""
+        return {
+            "host": self.host,
+            "count": self.count,
+            "first_date": self.first_date,
+            "last_date": self.last_date,
+            "urls": self.urls,
+        }
+
+
+class HostCounts:
+    """Counts URLs by host as they stream past; :meth:`rows` gives the table."""
+
+    def __init__(self) -> None:
+        # Hosts fold as the report folds them (imported here: only --count host needs it).
+        self._fold = fold_host
+        self._rows: dict[str, HostCount] = {}
+
+    def add(self, url: Url) -> None:
+        """Count one occurrence under its host (URLs with no host are not counted)."""
+        raw = host_of(url)
+        if raw is None:
+            return
+        host = self._fold(raw)
+        row = self._rows.get(host)
+        if row is None:
+            row = self._rows[host] = HostCount(host)
+        row.count += 1
+        row._urls.add(url.normalized)
+        _see_date(row, url)
+
+    def rows(self) -> list[HostCount]:
+        """Return the rows, most frequent first (ties in order of first occurrence)."""
+        return sorted(self._rows.values(), key=lambda row: -row.count)
+
+
+def fold_host(host: str) -> str:
+    """The host as the report (and ``scan --count host``) groups it: lower case, one
+    leading ``www.`` removed."""
+    folded = host.lower()
+    if folded.startswith("www.") and len(folded) > 4:
+        folded = folded[4:]
+    return folded
