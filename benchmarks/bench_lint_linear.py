@@ -20,7 +20,11 @@ Run: ``.venv/bin/python benchmarks/bench_lint_linear.py [--family NAME ...]``
 from __future__ import annotations
 
 import argparse
+import atexit
+import os
+import subprocess
 import sys
+import tempfile
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -30,8 +34,13 @@ sys.path.insert(0, str(HERE))
 from _report import print_columns, run_meta, write_report  # noqa: E402
 from bench_linear import time_min  # noqa: E402
 
+from urlsift.engines.runner import ScanConfig  # noqa: E402
+from urlsift.lint.config import LintSettings  # noqa: E402
 from urlsift.lint.engine import lint_text  # noqa: E402
+from urlsift.lint.walk import WalkOptions, iter_documents  # noqa: E402
 from urlsift.sources.htmltext import html_to_text  # noqa: E402
+from urlsift.sources.reading import ArchiveStats  # noqa: E402
+from urlsift.sources.tree import expand_paths  # noqa: E402
 
 RESULTS = HERE / "results" / "lint_linear.json"
 KIB = 1 << 10
@@ -42,6 +51,15 @@ MIN_JUDGED_S = 0.05
 """A step is judged only when its larger time is at least this: below it, allocator and
 cache effects on megabyte strings (not the algorithm) make the ratios."""
 MAIL_HTML = "<mail text/html part>"
+DOCUTILS = "doc.rst (--rst-parser docutils)"
+"""Linted as ``doc.rst`` with docutils deciding (issue 24 item 13): a document over
+``DOCUTILS_MAX_BYTES`` falls back to the extractor, so the 1 MiB step is bounded."""
+LINT_WALK = "<lint walk>"
+SCAN_WALK = "<scan walk>"
+"""Tree families (issue 24 item 15): ``make(n)`` gives a depth (``n // 1024`` folders, one
+in another, each with a ``.gitignore`` and a document); the folder walk alone is timed
+(lint's :func:`~urlsift.lint.walk.iter_documents`, scan's
+:func:`~urlsift.sources.tree.expand_paths`)."""
 
 
 def _repeat(unit: str, n: int) -> str:
@@ -137,9 +155,80 @@ FAMILIES: dict[str, tuple[str, str, Callable[[int], str]]] = {
 }
 
 
+def _docutils_family(unit: Callable[[int], str]) -> Callable[[int], str]:
+    def make(n: int) -> str:
+        out: list[str] = []
+        size = k = 0
+        while size < n:
+            out.append(unit(k))
+            size += len(out[-1])
+            k += 1
+        return "".join(out)
+
+    return make
+
+
+def _depth(n: int) -> str:
+    return str(max(1, n // 1024))
+
+
+FAMILIES.update(
+    {
+        "docutils-anonymous": (
+            DOCUTILS,
+            "anonymous references and targets",
+            _docutils_family(
+                lambda k: f"`l{k} <http://x{k}.example/>`__\n\n__ http://y{k}.example/\n\n"
+            ),
+        ),
+        "docutils-substitutions": (
+            DOCUTILS,
+            "substitution definitions and uses",
+            _docutils_family(lambda k: f"|s{k}| t\n\n.. |s{k}| replace:: http://s{k}.example/\n\n"),
+        ),
+        "docutils-pep-roles": (
+            DOCUTILS,
+            ":pep: and :rfc: roles",
+            _docutils_family(lambda k: f":pep:`{k % 9000 + 1}` and :rfc:`{k % 9000 + 1}`\n\n"),
+        ),
+        "lint-walk-nested-gitignore": (
+            LINT_WALK,
+            "n/1024 nested folders, a .gitignore each",
+            _depth,
+        ),
+        "scan-walk-nested-gitignore": (
+            SCAN_WALK,
+            "n/1024 nested folders, a .gitignore each",
+            _depth,
+        ),
+    }
+)
+
+
+def _nested_tree(depth: int) -> Path:
+    root = Path(tempfile.mkdtemp(prefix="bench-gitignore-"))
+    folder = str(root)
+    for level in range(depth):  # os.mkdir level by level: os.makedirs recurses
+        Path(folder, ".gitignore").write_text(f"*.log\nbuild{level}/\n!keep{level}.md\n")
+        Path(folder, f"f{level}.md").write_text("x\n")
+        folder = os.path.join(folder, "d")
+        os.mkdir(folder)
+    return root
+
+
 def _runner(path: str, text: str) -> Callable[[], object]:
     if path == MAIL_HTML:
         return lambda: html_to_text(text)
+    if path == DOCUTILS:
+        settings = LintSettings(rst_parser="docutils")
+        return lambda: lint_text(text, "doc.rst", settings)
+    if path in (LINT_WALK, SCAN_WALK):
+        root = _nested_tree(int(text))
+        atexit.register(subprocess.run, ["rm", "-rf", str(root)], check=False)  # rmtree recurses
+        if path == LINT_WALK:
+            return lambda: sum(1 for _ in iter_documents([str(root)], WalkOptions(), root))
+        config = ScanConfig()
+        return lambda: sum(1 for _ in expand_paths([str(root)], config, ArchiveStats()))
     return lambda: lint_text(text, path)
 
 
@@ -171,6 +260,12 @@ def measure(name: str, sizes: tuple[int, ...], repeats: int) -> dict[str, object
     }
 
 
+def _shown(path: str) -> str:
+    return {MAIL_HTML: "mail", DOCUTILS: "rst/docutils", LINT_WALK: "lint walk"}.get(
+        path, "scan walk" if path == SCAN_WALK else path
+    )
+
+
 def main(argv: list[str] | None = None) -> int:
     """Command line; exit status 1 when a family grows faster than allowed."""
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
@@ -199,7 +294,7 @@ def main(argv: list[str] | None = None) -> int:
         table.append(
             [
                 str(row["family"]),
-                "mail" if row["path"] == MAIL_HTML else str(row["path"]),
+                _shown(str(row["path"])),
                 *(f"{seconds[str(s)] * 1000:.1f}" for s in sizes),
                 " ".join(f"{g:.2f}" for g in growth),
                 "FAIL: " + "; ".join(problems) if problems else "ok",

@@ -14,7 +14,14 @@ with ``PYTHONPATH=old/src``).
 The check passes when every peak is under :data:`LIMIT_MB` (which only the default
 settings are expected to meet).
 
+``--per-byte`` (issue 24 item 11) measures instead every lint format on mail-like text and
+the hostile Markdown families (``a`` paragraphs, ``# H`` headings) at 1, 4 and 16 MiB
+(``--sizes``), with ``max-file-size`` raised so each is linted: the peak RSS above that of
+linting an empty file, per input byte, against the target of :data:`PER_BYTE_LIMIT`.
+
 Run: ``.venv/bin/python benchmarks/bench_lint_memory.py [--md 200M,10M] [--txt 50M,10M]``
+or ``.venv/bin/python benchmarks/bench_lint_memory.py --per-byte [--sizes 1048576,4194304]
+[--case md-paragraphs ...]``
 """
 
 from __future__ import annotations
@@ -24,6 +31,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
@@ -35,6 +43,39 @@ from gen_text import parse_size  # noqa: E402
 RESULTS = HERE / "results" / "lint_memory.json"
 LIMIT_MB = 1024.0
 """Largest allowed peak RSS of one lint run, in MiB."""
+PER_BYTE_LIMIT = 30.0
+"""Target of ``--per-byte``: peak RSS above an empty run, per input byte."""
+
+
+def _units(unit: str) -> Callable[[Path, int], None]:
+    def write(path: Path, size: int) -> None:
+        path.write_text(unit * max(1, size // len(unit)), encoding="utf-8")
+
+    return write
+
+
+def _mail_like(suffix: str, wrap: Callable[[str], str]) -> Callable[[Path, int], None]:
+    def write(path: Path, size: int) -> None:
+        raw = path.with_suffix(".raw")
+        _generate(raw, size)
+        path.write_text(wrap(raw.read_text(encoding="utf-8", errors="replace")), encoding="utf-8")
+        raw.unlink()
+
+    return write
+
+
+PER_BYTE_CASES: dict[str, tuple[str, Callable[[Path, int], None]]] = {
+    "txt-mail": ("txt", _mail_like("txt", lambda t: t)),
+    "md-mail": ("md", _mail_like("md", lambda t: t)),
+    "md-paragraphs": ("md", _units("a\n\n")),
+    "md-headings": ("md", _units("# H\n")),
+    "rst-mail": ("rst", _mail_like("rst", lambda t: t)),
+    "rst-targets": ("rst", _units(".. _t: http://a.example/\n\n")),
+    "html-mail": ("html", _mail_like("html", lambda t: "<p>" + t.replace("<", "&lt;") + "</p>")),
+    "html-paragraphs": ("html", _units("<p>a</p>\n")),
+    "man-mail": ("1", _mail_like("1", lambda t: ".TH X 1\n" + t)),
+}
+"""Case -> (file suffix, writer of a file of about the given size)."""
 
 
 def _generate(path: Path, size: int) -> None:
@@ -67,14 +108,87 @@ def measure(folder: Path, name: str) -> dict[str, object]:
     }
 
 
+def per_byte(sizes: list[int], cases: list[str], output: Path) -> int:
+    """``--per-byte``: every case at every size; exit status 1 above the target."""
+    started = time.time()
+    compile_bytecode()
+    rows: list[dict[str, object]] = []
+    with tempfile.TemporaryDirectory(prefix="urlsift-lint-memory-") as tmp:
+        folder = Path(tmp)
+        limit = 2 * max(sizes) + (1 << 20)
+        (folder / "urlsift.toml").write_text(f"max-file-size = {limit}\n", encoding="utf-8")
+        (folder / "empty.md").write_text("", encoding="utf-8")
+        baseline = float(str(measure(folder, "empty.md")["peak_rss_mb"]))
+        for case in cases:
+            suffix, write = PER_BYTE_CASES[case]
+            for size in sizes:
+                name = f"{case}-{size}.{suffix}"
+                print(f"  {name}", file=sys.stderr, flush=True)
+                write(folder / name, size)
+                row = measure(folder, name)
+                extra = (float(str(row["peak_rss_mb"])) - baseline) * (1 << 20)
+                row["case"] = case
+                row["per_byte"] = round(extra / int(str(row["bytes"])), 1)
+                rows.append(row)
+                (folder / name).unlink()
+    print(f"\nlint memory per input byte (peak RSS above an empty run: {baseline} MiB)")
+    table = [("case", "MiB", "seconds", "peak RSS", "per byte", "verdict")]
+    for row in rows:
+        per = float(str(row["per_byte"]))
+        table.append(
+            (
+                str(row["case"]),
+                f"{int(str(row['bytes'])) / (1 << 20):.1f}",
+                str(row["seconds"]),
+                f"{row['peak_rss_mb']} MiB",
+                f"{per:g}x",
+                "ok" if per <= PER_BYTE_LIMIT else f"over {PER_BYTE_LIMIT:g}x",
+            )
+        )
+    print_columns(table, left=(0, 5))
+    over = [
+        f"{row['case']}@{row['bytes']}"
+        for row in rows
+        if float(str(row["per_byte"])) > PER_BYTE_LIMIT
+    ]
+    print(
+        f"\nlint memory per byte (target <= {PER_BYTE_LIMIT:g}x): "
+        + ("OVER: " + ", ".join(over) if over else "PASS")
+    )
+    write_report(
+        output,
+        {
+            "meta": run_meta(started, sizes=sizes, baseline_mb=baseline, limit=PER_BYTE_LIMIT),
+            "rows": rows,
+            "over": over,
+        },
+    )
+    return 1 if over else 0
+
+
 def main(argv: list[str] | None = None) -> int:
     """Command line; exit status 1 when a peak is over the limit."""
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
+    parser.add_argument("--per-byte", action="store_true", help="peak RSS per byte, every format")
+    parser.add_argument(
+        "--sizes", default="1048576,4194304,16777216", help="sizes for --per-byte (1, 4, 16 MiB)"
+    )
+    parser.add_argument(
+        "--case", action="append", choices=sorted(PER_BYTE_CASES), help="repeatable (--per-byte)"
+    )
     parser.add_argument("--md", default="200M,10M", help="sizes of .md files")
     parser.add_argument("--txt", default="50M,10M", help="sizes of .txt files")
     parser.add_argument("--max-file-size", help="write urlsift.toml with this max-file-size")
     parser.add_argument("--output", type=Path, default=RESULTS)
     args = parser.parse_args(argv)
+    if args.per_byte:
+        sizes = [parse_size(s) for s in args.sizes.split(",") if s]
+        output = (
+            args.output
+            if args.output != RESULTS
+            else RESULTS.with_name("lint_memory_per_byte.json")
+        )
+        return per_byte(sizes, args.case or list(PER_BYTE_CASES), output)
     started = time.time()
     compile_bytecode()
     rows: list[dict[str, object]] = []

@@ -28,6 +28,7 @@ import pytest
 
 from urlsift.errors import ConfigError
 from urlsift.lint._http import HEAD_REFUSED, is_retryable, parse_retry_after
+from urlsift.lint._linkcache import CACHE_FORMAT, SIGNATURE
 from urlsift.lint.links import (
     _CONFIG_KEYS,
     DEFAULT_ACCEPT,
@@ -600,12 +601,13 @@ def test_cached_status_no_longer_accepted_is_checked_again(
 def test_corrupt_cache_file_is_ignored_and_replaced(
     server: Server, options: LinkOptions, content: str
 ) -> None:
+    # A file of urlsift's (it starts with the signature) with a corrupt rest.
     assert options.cache_path is not None
-    options.cache_path.write_text(content, encoding="utf-8")
+    options.cache_path.write_bytes(SIGNATURE + content.encode().removeprefix(b"{"))
     assert run([finding(server.url("/ok"))], options) == []
     assert server.requests() == [("HEAD", "/ok")]
     stored = json.loads(options.cache_path.read_text(encoding="utf-8"))
-    assert stored["format"] == 1
+    assert stored["format"] == CACHE_FORMAT
     assert server.url("/ok") in stored["entries"]
 
 

@@ -27,6 +27,7 @@ from test_lint_links import Server, _Handler, finding, messages
 from urlsift.cli import main
 from urlsift.lint._addresses import IPAddress, numeric_host, redact, special_kind
 from urlsift.lint._http import AddressPolicy
+from urlsift.lint._linkcache import CACHE_FORMAT, SIGNATURE
 from urlsift.lint.links import LinkOptions, diagnose_links
 from urlsift.lint.model import RULES, Diagnostic, Finding
 
@@ -293,6 +294,13 @@ CORRUPT: list[tuple[str, bytes]] = [
 ]
 
 
+def signed(content: bytes) -> bytes:
+    """``content`` behind urlsift's signature: a corrupt cache of urlsift's own (a file
+    without the signature is never replaced: ``test_lint_links_robust``)."""
+    body = content.removeprefix(b"{").replace(b'"format": 1', b'"format": 2')
+    return SIGNATURE + body
+
+
 @pytest.mark.parametrize(("name", "content"), CORRUPT, ids=[name for name, _ in CORRUPT])
 def test_corrupt_cache_is_ignored_said_once_and_replaced(
     server: Server,
@@ -302,12 +310,12 @@ def test_corrupt_cache_is_ignored_said_once_and_replaced(
     content: bytes,
 ) -> None:
     assert options.cache_path is not None
-    options.cache_path.write_bytes(content)
+    options.cache_path.write_bytes(signed(content))
     url = server.url("/ok")
     assert diagnose_links([finding(url)], options, clock=lambda: 1e9) == []
     assert server.requests() == [("HEAD", "/ok")]
     stored = json.loads(options.cache_path.read_text(encoding="utf-8"))
-    assert stored["format"] == 1
+    assert stored["format"] == CACHE_FORMAT
     assert url in stored["entries"]
     err = capsys.readouterr().err
     notes = [line for line in err.splitlines() if "link cache" in line]
@@ -325,7 +333,7 @@ def test_corrupt_cache_is_replaced_even_when_nothing_resolves(
     server: Server, options: LinkOptions
 ) -> None:
     assert options.cache_path is not None
-    options.cache_path.write_bytes(b"[" * 100_000)
+    options.cache_path.write_bytes(signed(b"[" * 100_000))
     notes: list[str] = []
     result = diagnose_links(
         [finding(server.url("/missing"))], options, clock=lambda: 1e9, notice=notes.append
@@ -333,8 +341,9 @@ def test_corrupt_cache_is_replaced_even_when_nothing_resolves(
     assert [d.code for d in result] == ["URL101"]
     assert len(notes) == 1
     assert json.loads(options.cache_path.read_text(encoding="utf-8")) == {
+        "urlsift": "link-cache",
         "entries": {},
-        "format": 1,
+        "format": CACHE_FORMAT,
     }
 
 

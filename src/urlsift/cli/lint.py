@@ -4,18 +4,21 @@ Strategy: options in, one call into the library (:func:`urlsift.lint.engine.lint
 rendering out (:data:`urlsift.lint.report.REPORTERS`). Diagnostics go to stdout, the
 summary to stderr. Exit status: 0 when no problem is reported, 1 when one is (with
 ``--fail-on error``, only when an error is; never with ``--exit-zero``), 2 for usage errors
-(bad options, a bad configuration file, named with the key), for a path named on the
-command line that cannot be read (reported on stderr and as a ``URL010`` diagnostic; the
-other paths are still linted), and internal errors, which print ``urlsift: internal
-error: ...`` instead of a bare traceback; 141 when the reader of standard output went away
-(``| head``), as for ``scan``. ``-`` reads the document from standard input
-(``--stdin-filename`` names it).
+(bad options, a bad configuration file, named with the key), for a path that cannot be
+read, named on the command line (reported on stderr too) or met in a folder (a file that
+will not open, a folder that will not list, a symbolic link to nothing): each is a
+``URL010`` diagnostic and the other paths are still linted; and internal errors, which
+print ``urlsift: internal error: ...`` instead of a bare traceback; 141 when the reader
+of standard output went away (``| head``), as for ``scan``. ``-`` reads the document
+from standard input (``--stdin-filename`` names it).
 """
 
 from __future__ import annotations
 
+import errno
 import io
 import os
+import stat
 import sys
 from collections import Counter
 from collections.abc import Iterable
@@ -27,7 +30,7 @@ import click
 from ..errors import ConfigError
 from ..lint.config import CliOptions, SettingsResolver
 from ..lint.engine import LintResult, lint_paths, lint_stream
-from ..lint.extract_rst_docutils import RST_PARSERS
+from ..lint.extract_rst_docutils import DOCUTILS_MAX_BYTES, RST_PARSERS
 from ..lint.model import RULE_BY_CODE
 from ..lint.report import REPORTERS
 from .main import exit_broken_pipe, exit_output_error
@@ -69,7 +72,8 @@ def summary(result: LintResult) -> str:
         them = "it" if result.fallbacks == 1 else "them"
         line += (
             f" docutils could not read {_plural(result.fallbacks, 'reST file')}; "
-            f"urlsift's extractor read {them}."
+            f"urlsift's extractor read {them}. (docutils reads files up to "
+            f"{DOCUTILS_MAX_BYTES // 1024} KiB without errors.)"
         )
     return line
 
@@ -82,19 +86,24 @@ def _unreadable_paths(paths: Iterable[str]) -> list[tuple[str, str]]:
     """The paths named on the command line that cannot be read, with the reason.
 
     A file must open for reading, a folder must list; what is found inside a folder is the
-    engine's business (an unreadable file there is a ``URL010`` diagnostic).
+    engine's business (an unreadable file there is a ``URL010`` diagnostic). Nothing is
+    opened in a way that can wait: a regular file is opened without blocking, and a pipe
+    or a device is not opened at all (a FIFO's writer would meet this check instead of the
+    real read, and without a writer the open would wait forever): it is only asked whether
+    it may be read.
     """
     out = []
     for given in paths:
-        path = Path(given)
         try:
-            if path.is_dir():
-                os.listdir(path)
-            else:
-                with path.open("rb"):
-                    pass
-        except OSError as exc:
-            out.append((given, exc.strerror or str(exc)))
+            mode = os.stat(given).st_mode
+            if stat.S_ISDIR(mode):
+                os.listdir(given)
+            elif stat.S_ISREG(mode):
+                os.close(os.open(given, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0)))
+            elif not os.access(given, os.R_OK):
+                raise PermissionError(errno.EACCES, os.strerror(errno.EACCES), given)
+        except (OSError, ValueError) as exc:
+            out.append((given, getattr(exc, "strerror", None) or str(exc)))
     return out
 
 
@@ -236,6 +245,14 @@ def _stdin() -> BinaryIO:
     default=None,
     help="Seconds to wait for each server with --check-links.",
 )
+@click.option(
+    "--max-time",
+    type=click.FloatRange(min=0, min_open=True),
+    default=None,
+    metavar="SECONDS",
+    help="Deadline for all the --check-links requests together (default 300); links not "
+    "checked by then are reported (URL103).",
+)
 @click.option("--no-cache", is_flag=True, help="Do not use the --check-links cache.")
 @click.option(
     "--allow-private-redirects",
@@ -269,6 +286,7 @@ def lint_command(
     check_links: bool,
     exclude_link: tuple[str, ...],
     timeout: float | None,
+    max_time: float | None,
     no_cache: bool,
     allow_private_redirects: bool,
     quiet: bool,
@@ -295,6 +313,7 @@ def lint_command(
         respect_gitignore=False if no_gitignore else None,
         check_links=check_links,
         link_timeout=timeout,
+        link_max_time=max_time,
         link_exclude=exclude_link,
         link_cache=not no_cache,
         link_allow_private_redirects=allow_private_redirects,
@@ -335,7 +354,7 @@ def lint_command(
         out.detach()  # leave sys.stdout's buffer open for whoever owns it
     if not quiet:
         click.echo(summary(result), err=True)
-    if unreadable:
+    if unreadable or result.unreadable:
         ctx.exit(EXIT_ERROR)
     failing = result.errors if fail_on == "error" else len(result.diagnostics)
     ctx.exit(EXIT_PROBLEMS if failing and not exit_zero else EXIT_CLEAN)

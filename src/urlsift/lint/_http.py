@@ -47,12 +47,12 @@ import httpx
 
 from ._addresses import LOCAL_NAMES, IPAddress, is_public, numeric_host, redact, special_kind
 
-OutcomeKind = Literal["ok", "status", "error", "timeout", "refused"]
+OutcomeKind = Literal["ok", "status", "error", "timeout", "refused", "unchecked"]
 """``ok``: an accepted status (perhaps after redirects); ``status``: a status that is not
 accepted; ``error``: no usable answer (connection, TLS, protocol, redirect trouble, an
 invalid URL); ``timeout``: no answer in time after every try; ``refused``: a redirect from
 a public address into a private, loopback, link-local or otherwise special one, not
-followed."""
+followed; ``unchecked``: the run's overall deadline (``max-time``) came first."""
 
 Method = Literal["head-get", "head", "get"]
 """Request policy: ``head-get`` sends HEAD and falls back to GET where HEAD is refused."""
@@ -434,6 +434,10 @@ def parse_url(text: str | httpx.URL) -> httpx.URL:
     and whose last label is not a number; or an IP address in any form ``inet_aton``
     reads) and a port in 1..65535.
     """
+    if isinstance(text, str):
+        difference = browser_difference(text)
+        if difference is not None:
+            raise ValueError(difference)
     try:
         url = text if isinstance(text, httpx.URL) else httpx.URL(text)
         host = url.raw_host.decode("ascii")
@@ -444,6 +448,33 @@ def parse_url(text: str | httpx.URL) -> httpx.URL:
     if problem is not None:
         raise ValueError(problem)
     return url
+
+
+_QUERY_OR_FRAGMENT = re.compile(r"[?#]")
+
+
+def browser_difference(text: str) -> str | None:
+    """Why browsers would read an http(s) URL or reference otherwise than RFC 3986 does.
+
+    Browsers parse by the WHATWG URL Standard: for http and https a ``\\`` before the
+    query is a ``/`` (``http://evil.example\\@127.0.0.1/`` opens ``evil.example``, where
+    RFC 3986, and httpx, read the user ``evil.example\\`` at ``127.0.0.1``), and tabs and
+    line breaks are removed. A URL read two ways is not requested: the URL checked would
+    not be the one a reader opens.
+
+    Returns:
+        The difference in words (None: both read the text the same).
+    """
+    if "\t" in text or "\n" in text or "\r" in text:
+        return "a tab or line break inside, which browsers drop and RFC 3986 forbids: not checked"
+    head = _QUERY_OR_FRAGMENT.split(text, maxsplit=1)[0]
+    if "\\" not in head:
+        return None
+    as_browser = head.replace("\\", "/") + text[len(head) :]
+    return (
+        f"browsers read a backslash as '/' and open {redact(as_browser)!r}, not what RFC 3986 "
+        "reads: not checked"
+    )
 
 
 def _url_problem(scheme: str, host: str, port: int | None) -> str | None:
@@ -586,6 +617,10 @@ class Prober:
                 return Outcome(url, "ok", status, tuple(hops), tries=tries)
             if status not in REDIRECTS or reply.location is None:
                 return Outcome(url, "status", status, tuple(hops), tries=tries)
+            difference = browser_difference(reply.location)
+            if difference is not None:
+                reason = f"redirect Location {redact(reply.location)!r}: {difference}"
+                return self._redirect_error(url, status, hops, reason, current, tries)
             try:
                 target = current.join(reply.location).copy_with(fragment=None)
                 shown = redact(str(target))

@@ -1,17 +1,23 @@
 """The on-disk cache of ``--check-links``: links that resolved recently are not asked again.
 
-Strategy: one JSON file, ``{"format": 1, "entries": {url: entry}}``, keyed by the URL as
-requested (no fragment); an entry keeps the final status, the redirects and when the check
-was made. Only successes are ever stored (an accepted status, perhaps after redirects):
-a failure or a timeout is always checked again. An entry is used only while younger than
-the time-to-live and while its status is still accepted by the current options. The cache
-is an optimisation, never a source of errors: a missing file reads as empty; a file that
-cannot be read or is corrupt in any way (truncated, not JSON, not UTF-8, nested past the
-parser's depth, larger than :data:`MAX_CACHE_BYTES`, another layout, entries of the wrong
-shape) is ignored, said so once through the ``notice`` callback, and replaced on save; a
-file that cannot be written is left alone. Writes are atomic (a temporary file in the same
-folder, then ``os.replace``) and merge with whatever another run wrote meanwhile, newest
-entry winning. Keys never carry a password (the caller redacts them).
+Strategy: one JSON file that starts with urlsift's own signature (:data:`SIGNATURE`,
+``{"urlsift": "link-cache", "format": 2,``) and holds ``"entries": {url: entry}``, keyed
+by the URL as requested (no fragment); an entry keeps the final status, the redirects and
+when the check was made. Only successes are ever stored (an accepted status, perhaps after
+redirects): a failure or a timeout is always checked again. An entry is used only while
+younger than the time-to-live and while its status is still accepted by the current
+options. The cache is an optimisation, never a source of errors: a missing file reads as
+empty; a file of urlsift's that is corrupt in any way (truncated, not JSON, not UTF-8,
+nested past the parser's depth, larger than :data:`MAX_CACHE_BYTES`, entries of the wrong
+shape) is ignored, said so once through the ``notice`` callback, and replaced on save.
+
+Safety: a file urlsift did not write is **never** overwritten. A file is urlsift's when it
+starts with :data:`SIGNATURE` (or is, whole and valid, a cache of the older format 1, which
+had none); anything else at the cache path (a user's file, an empty file, a folder, a
+pipe, a device) is left alone, said so once, and the run keeps no cache. Only regular
+files are opened, without blocking. Writes are atomic (a temporary file in the same folder,
+then ``os.replace``) and merge with whatever another run wrote meanwhile, newest entry
+winning. Keys never carry a password (the caller redacts them).
 """
 
 from __future__ import annotations
@@ -19,6 +25,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import stat
 import tempfile
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
@@ -26,8 +33,15 @@ from pathlib import Path
 
 from ._http import Hop
 
-CACHE_FORMAT = 1
-"""Version of the file layout; a file with another version is ignored (and replaced)."""
+CACHE_FORMAT = 2
+"""Version of the file layout (2: with :data:`SIGNATURE`)."""
+
+SIGNATURE = b'{"urlsift": "link-cache", "format": 2,\n'
+"""The first bytes of every cache file urlsift writes: only a file that starts with them
+(or a whole, valid format-1 cache) is ever read as a cache or replaced."""
+
+_FORMAT_1_START = b'{\n "entries": {'
+"""How a format-1 file (written by urlsift before the signature) starts."""
 
 MAX_CACHE_BYTES = 64 << 20
 """A larger file is not read (and is replaced): no cache of links gets that big."""
@@ -76,16 +90,38 @@ class CacheEntry:
         return cls(status, tuple(hops), float(checked))
 
 
-def _read(path: Path) -> tuple[dict[str, CacheEntry], str | None]:
-    # The fresh and stale entries, and what is wrong with the file (None: nothing, or
-    # no file). Whatever goes wrong here means "no cache", never an exception.
+def _read(path: Path) -> tuple[dict[str, CacheEntry], str | None, bool]:
+    # The entries, what is wrong with the file (None: nothing, or no file), and whether
+    # the file may be replaced (it is absent or urlsift's own). Whatever goes wrong here
+    # means "no cache", never an exception; nothing but a regular file is read.
     try:
-        with path.open("rb") as stream:
-            raw = stream.read(MAX_CACHE_BYTES + 1)
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
     except FileNotFoundError:
-        return {}, None
+        return {}, None, True
     except OSError as exc:
-        return {}, f"cannot be read: {exc.strerror or exc}"
+        return {}, f"cannot be read: {exc.strerror or exc}", False
+    with os.fdopen(fd, "rb") as stream:
+        try:
+            if not stat.S_ISREG(os.fstat(fd).st_mode):
+                return {}, _FOREIGN.format("is not a regular file"), False
+            raw = stream.read(MAX_CACHE_BYTES + 1)
+        except OSError as exc:
+            return {}, f"cannot be read: {exc.strerror or exc}", False
+    if raw.startswith(SIGNATURE):
+        entries, problem = _parse(raw, CACHE_FORMAT)
+        return entries, problem, True
+    if raw.startswith(_FORMAT_1_START):  # an older urlsift's cache: replaced when whole
+        entries, problem = _parse(raw, 1)
+        if problem is None:
+            return entries, None, True
+    return {}, _FOREIGN.format("does not start with urlsift's signature"), False
+
+
+_FOREIGN = "{} (not a urlsift link cache)"
+
+
+def _parse(raw: bytes, version: int) -> tuple[dict[str, CacheEntry], str | None]:
+    # The entries of a file that carries urlsift's signature, and what is wrong with it.
     if len(raw) > MAX_CACHE_BYTES:
         return {}, f"is larger than {MAX_CACHE_BYTES} bytes"
     try:
@@ -94,8 +130,8 @@ def _read(path: Path) -> tuple[dict[str, CacheEntry], str | None]:
         return {}, "is nested too deeply to be a link cache"
     except (ValueError, MemoryError) as exc:
         return {}, f"is not JSON ({type(exc).__name__})"
-    if not isinstance(data, dict) or data.get("format") != CACHE_FORMAT:
-        return {}, f"is not a format-{CACHE_FORMAT} urlsift link cache"
+    if not isinstance(data, dict) or data.get("format") != version:
+        return {}, f"is not a format-{version} urlsift link cache"
     stored = data.get("entries")
     if not isinstance(stored, dict):
         return {}, "has no entries table"
@@ -110,6 +146,12 @@ def _read(path: Path) -> tuple[dict[str, CacheEntry], str | None]:
     return entries, (f"has {bad} malformed entr{'y' if bad == 1 else 'ies'}" if bad else None)
 
 
+def render(entries: Mapping[str, CacheEntry]) -> str:
+    """The text of a cache file holding ``entries``: the signature, then sorted JSON."""
+    body = json.dumps({url: entries[url].to_json() for url in sorted(entries)}, indent=1)
+    return SIGNATURE.decode("ascii") + f' "entries": {body}\n}}\n'
+
+
 class LinkCache:
     """Successful link checks, loaded from and saved to one JSON file.
 
@@ -117,7 +159,8 @@ class LinkCache:
         path: The cache file; None gives a cache that remembers nothing.
         ttl: Time-to-live of an entry, in seconds.
         now: The current POSIX time (entries checked before ``now - ttl`` are stale).
-        notice: Told once, in words, when the file cannot be used (it is then replaced).
+        notice: Told once, in words, when the file cannot be used (it is then replaced
+            when it is urlsift's, else left alone).
     """
 
     def __init__(
@@ -135,14 +178,18 @@ class LinkCache:
         self._added: dict[str, CacheEntry] = {}
         self.problem: str | None = None
         """What was wrong with the file when it was loaded (None: nothing)."""
+        self.writable = path is not None
+        """False when the file at ``path`` is not urlsift's: it is never written."""
         if path is not None:
-            entries, self.problem = _read(path)
+            entries, self.problem, self.writable = _read(path)
             self._entries = {url: entry for url, entry in entries.items() if self._fresh(entry)}
             if self.problem is not None and notice is not None:
-                notice(
-                    f"the link cache {path} {self.problem}; "
+                then = (
                     "it is ignored (and replaced where it can be written)"
+                    if self.writable
+                    else "it is left alone: nothing is written to it and this run keeps no cache"
                 )
+                notice(f"the link cache {path} {self.problem}; {then}")
 
     def _fresh(self, entry: CacheEntry) -> bool:
         # An entry from the future (clock moved back) is not trusted either.
@@ -170,20 +217,19 @@ class LinkCache:
 
         Returns:
             True when the file was written (False: nothing new and nothing to repair, no
-            path, or a write error).
+            path, a file at the path that is not urlsift's, or a write error).
         """
-        if self.path is None or not (self._added or self.problem):
+        if self.path is None or not self.writable or not (self._added or self.problem):
             return False
-        merged = {url: e for url, e in _read(self.path)[0].items() if self._fresh(e)}
+        entries, _problem, ours = _read(self.path)  # again: another run may have written
+        if not ours:
+            return False  # something else took the path meanwhile: it is not ours to replace
+        merged = {url: e for url, e in entries.items() if self._fresh(e)}
         for url, entry in self._added.items():
             old = merged.get(url)
             if old is None or old.checked <= entry.checked:
                 merged[url] = entry
-        document = {
-            "format": CACHE_FORMAT,
-            "entries": {url: merged[url].to_json() for url in sorted(merged)},
-        }
-        text = json.dumps(document, indent=1, sort_keys=True) + "\n"
+        text = render(merged)
         temporary: str | None = None
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)

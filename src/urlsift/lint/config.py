@@ -33,7 +33,7 @@ from ..errors import ConfigError, check_limit
 from .extract_rst_docutils import RST_EXTRA_HINT, RST_PARSERS, docutils_available
 from .findings import RstParser
 from .model import DEFAULT_CODES, OPT_IN_GROUPS, RULE_BY_NAME, RULES, LintSeverity
-from .walk import DEFAULT_MAX_FILE_SIZE, Globs, WalkOptions, unanchored
+from .walk import DEFAULT_MAX_FILE_SIZE, Globs, WalkOptions, is_file, unanchored
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -172,6 +172,8 @@ class CliOptions:
     """``--check-links``."""
     link_timeout: float | None = None
     """``--timeout``."""
+    link_max_time: float | None = None
+    """``--max-time``."""
     link_exclude: tuple[str, ...] = ()
     """``--exclude-link`` regular expressions."""
     link_cache: bool = True
@@ -212,6 +214,8 @@ class LintSettings:
     """The ``[links]`` table of the configuration, untouched."""
     link_timeout: float | None = None
     """Timeout override for the link checker."""
+    link_max_time: float | None = None
+    """Override of the link checker's overall deadline (``max-time``)."""
     link_exclude: tuple[str, ...] = ()
     """Extra link patterns not checked."""
     link_cache: bool = True
@@ -352,10 +356,10 @@ def config_in(folder: Path) -> Path | None:
             a urlsift table cannot be told; ruff refuses such a file too).
     """
     candidate = folder / "urlsift.toml"
-    if candidate.is_file():
+    if is_file(candidate):  # never raises: a folder it may not search holds no config
         return candidate
     candidate = folder / "pyproject.toml"
-    if candidate.is_file():
+    if is_file(candidate):
         tool = _read_toml(candidate).get("tool")
         if isinstance(tool, dict) and "urlsift" in tool:
             return candidate
@@ -574,7 +578,11 @@ class _Layers:
                 out.append((negated + rebased, codes))
         return out
 
-    def add_table(self, table: Mapping[str, object], where: str, base: Path) -> None:
+    def add_table(
+        self, table: Mapping[str, object], where: str, base: Path, *, found: bool = False
+    ) -> None:
+        # found: the table comes from a configuration discovered from a linted path (not
+        # named by the user): it may change what is checked, never what is written.
         unknown = sorted(set(table) - set(CONFIG_KEYS))
         if unknown:
             known = ", ".join(CONFIG_KEYS)
@@ -619,6 +627,8 @@ class _Layers:
         links = table.get("links", {})
         if not isinstance(links, dict):
             raise ConfigError(f"links in {where}", links, "must be a table")
+        if found and "cache-path" in links:
+            links = {**links, "cache-path": _confined_cache_path(links["cache-path"], where)}
         self.links.update(links)
 
     def settings(self, cli: CliOptions, cwd: Path | None, config_path: Path | None) -> LintSettings:
@@ -655,6 +665,7 @@ class _Layers:
             check_links=cli.check_links,
             links=links,
             link_timeout=cli.link_timeout,
+            link_max_time=cli.link_max_time,
             link_exclude=cli.link_exclude,
             link_cache=cli.link_cache,
             config_path=config_path,
@@ -722,8 +733,41 @@ def settings_from_file(
     root = cwd if explicit else chain[-1][0].parent
     layers = _Layers(root)
     for file, table in chain:
-        layers.add_table(table, str(file), root if explicit else file.parent)
+        layers.add_table(table, str(file), root if explicit else file.parent, found=not explicit)
     return layers.settings(cli or CliOptions(), cwd, chain[-1][0])
+
+
+def _confined_cache_path(value: object, where: str) -> object:
+    """A discovered configuration's ``cache-path``, kept inside urlsift's cache folder.
+
+    A configuration found by walking up from a linted path may come with the files linted
+    (a pull request, ``/tmp/pyproject.toml``): it may name a cache file, but only by a
+    plain file name, which lives in the cache folder. ``false`` is kept.
+
+    Raises:
+        ConfigError: the value names a folder too (or is not a string or false).
+    """
+    if value is False:
+        return value
+    if (
+        not isinstance(value, str)
+        or not value.strip()
+        or value in (".", "..")
+        or "/" in value
+        or os.sep in value
+        or (os.altsep is not None and os.altsep in value)
+        or "\0" in value
+    ):
+        raise ConfigError(
+            f"[tool.urlsift.links] cache-path in {where}",
+            value,
+            "a configuration found from the linted files may only name a file in urlsift's "
+            "cache folder (a plain file name) or false; name a configuration with "
+            "--config to put the cache elsewhere",
+        )
+    from .links import default_cache_path  # the link checker's module: imported when asked
+
+    return str(default_cache_path().parent / value)
 
 
 def _pick(cli: bool | None, file: bool | None, default: bool) -> bool:
@@ -780,17 +824,25 @@ class SettingsResolver:
         """
         if self.fixed is not None:
             return self.fixed
-        found = self._by_folder.get(folder)
-        if found is not None:
-            return found
-        own = config_in(folder)
-        if own is not None:
-            found = self._from_file(own)
-        elif folder.parent == folder:
-            found = settings_from_file(None, self.cli, self.cwd) if fallback else self.default
-        else:
-            found = self.for_folder(folder.parent, fallback=fallback)
-        self._by_folder[folder] = found
+        # Up the parents, without recursion (any depth), to the first folder known or
+        # holding a configuration; every folder passed on the way is then known too.
+        passed: list[Path] = []
+        current = folder
+        while True:
+            found = self._by_folder.get(current)
+            if found is not None:
+                break
+            passed.append(current)
+            own = config_in(current)
+            if own is not None:
+                found = self._from_file(own)
+                break
+            if current.parent == current:
+                found = settings_from_file(None, self.cli, self.cwd) if fallback else self.default
+                break
+            current = current.parent
+        for known in passed:
+            self._by_folder[known] = found
         return found
 
     def for_file(self, path: Path) -> LintSettings:

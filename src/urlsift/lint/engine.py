@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import dataclasses
 import os
+import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -56,6 +57,10 @@ class LintResult:
     fallbacks: int = 0
     """Documents the parser asked for could not read (``--rst-parser docutils``), read
     with urlsift's own extractor instead."""
+    unreadable: int = 0
+    """Paths that could not be read (a file that would not open or read, a folder that
+    would not list, a symbolic link to nothing): each has a ``URL010`` diagnostic, the
+    rest was linted; the command line exits 2 when there is one, as ``scan`` does."""
 
     @property
     def files_with_problems(self) -> int:
@@ -153,7 +158,7 @@ class _Run:
         self._walk: dict[int, tuple[LintSettings, WalkOptions]] = {}
         self._extract: dict[int, tuple[LintSettings, ExtractOptions]] = {}
         self.out: list[Diagnostic] = []
-        self.files = self.urls = self.fallbacks = 0
+        self.files = self.urls = self.fallbacks = self.unreadable = 0
         # Findings for the link checker, by the settings that govern them (their `links`).
         self.to_check: dict[int, tuple[LintSettings, list[Finding]]] = {}
         self.suppressions: dict[str, Suppressions] = {}
@@ -194,6 +199,7 @@ class _Run:
                 self.out.extend(_finalize([diagnostic], settings, _EMPTY, select))
             elif not content.binary or explicit:
                 self.files += 1
+                self.unreadable += not content.binary
                 diagnostic = _unreadable(display, content.problem or "unreadable")
                 self.out.extend(_finalize([diagnostic], settings, _EMPTY, select))
             return
@@ -222,13 +228,14 @@ class _Run:
             suppressions = self.suppressions.get(d.path, _EMPTY)
             select = settings.select_for(paths[d.path])
             self.out.extend(_finalize([d], settings, suppressions, select))
+        started = time.monotonic()
         for settings, findings in self.to_check.values():
-            for d in _check_links(findings, settings):
+            for d in _check_links(findings, settings, time.monotonic() - started):
                 suppressions = self.suppressions.get(d.path, _EMPTY)
                 select = settings.select_for(paths[d.path])
                 self.out.extend(_finalize([d], settings, suppressions, select))
         self.out.sort(key=Diagnostic.sort_key)
-        return LintResult(tuple(self.out), self.files, self.urls, self.fallbacks)
+        return LintResult(tuple(self.out), self.files, self.urls, self.fallbacks, self.unreadable)
 
 
 def lint_paths(
@@ -258,7 +265,10 @@ def lint_paths(
     shown: dict[str, Path] = {}
     for document in iter_documents(paths, run.walk_options, cwd):
         document_settings = run.settings_for(document.path.parent)
-        content = read_document(document.path, document_settings.max_file_size)
+        if document.problem is not None:  # a folder that would not list, a broken link
+            content = DocumentText(None, document.problem)
+        else:
+            content = read_document(document.path, document_settings.max_file_size)
         shown[document.display] = document.path
         run.add(document.display, document.path, content, document_settings, document.explicit)
     return run.finish(shown)
@@ -305,8 +315,14 @@ def _anchors_of(path: Path, max_file_size: int) -> Extracted | None:
     return extract_document(content.text, str(path), detect_format(path.name))
 
 
-def _check_links(findings: Sequence[Finding], settings: LintSettings) -> list[Diagnostic]:
-    """Run the link checker (``urlsift.lint.links``), imported only when asked for."""
+def _check_links(
+    findings: Sequence[Finding], settings: LintSettings, spent: float = 0.0
+) -> list[Diagnostic]:
+    """Run the link checker (``urlsift.lint.links``), imported only when asked for.
+
+    ``spent``: seconds the run's earlier link checks took (under other settings): the
+    ``max-time`` deadline is for all of them together.
+    """
     # Imported here: the checker has its own dependencies (httpx) and costs start-up time.
     from .links import LinkOptions, diagnose_links
 
@@ -314,6 +330,10 @@ def _check_links(findings: Sequence[Finding], settings: LintSettings) -> list[Di
     options = dataclasses.replace(options, exclude=(*options.exclude, *settings.link_exclude))
     if settings.link_timeout is not None:
         options = dataclasses.replace(options, timeout=settings.link_timeout)
+    if settings.link_max_time is not None:
+        options = dataclasses.replace(options, max_time=settings.link_max_time)
+    if spent:
+        options = dataclasses.replace(options, max_time=max(options.max_time - spent, 1e-3))
     if not settings.link_cache:
         options = dataclasses.replace(options, cache_path=None)
     return list(diagnose_links(findings, options))

@@ -56,9 +56,10 @@ _TITLE_OPENERS = {'"': '"', "'": "'", ")": "("}
 # 0.31 §6.5 takes a scheme of 2 to 32 characters there, so the bounds are its own.
 _AUTOLINK = re.compile(rf"<({scheme_name(32, 2)}:[^<>]{{0,{MAX_DESTINATION}}})>")
 # [label]: destination (a link reference definition), after up to 3 spaces and any
-# blockquote markers; the destination may start on the next line.
+# blockquote markers; the destination may start on the next line. "[^label]:" is a
+# footnote (GFM, Python-Markdown, kramdown, Goldmark, mdBook), whose text is no target.
 _REFERENCE = re.compile(
-    r"^(?:[ ]{0,3}>)*[ ]{0,3}\[(?:[^\]\\\n]|\\.){1,999}\]:[ \t]*\n?[ \t]*(\S[^\n]*)",
+    r"^(?:[ ]{0,3}>)*[ ]{0,3}\[(?!\^)(?:[^\]\\\n]|\\.){1,999}\]:[ \t]*\n?[ \t]*(\S[^\n]*)",
     re.MULTILINE,
 )
 _BRACKETED = re.compile(r"\[((?:[^\[\]\\\n]|\\.){1,999})\]")

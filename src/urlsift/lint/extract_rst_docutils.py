@@ -26,9 +26,11 @@ over a line break is kept whole when docutils' link is its first line (docutils 
 rejoin bare URLs; the RFC 1738 appendix does); with ``include-verbatim`` the findings in
 code (which docutils never makes links) are kept as the extractor gives them; local links
 and anchors are the extractor's. A document docutils cannot read (an exception, or a line
-longer than docutils' ``line_length_limit``) is read by the extractor alone and marked
-:attr:`~.findings.Extracted.fallback`; the lint run counts such documents and its summary
-says how many.
+longer than docutils' ``line_length_limit``), and a document larger than
+:data:`DOCUTILS_MAX_BYTES` (docutils' time grows faster than its input on some documents:
+anonymous targets, substitutions, ``:pep:`` roles), is read by the extractor alone and
+marked :attr:`~.findings.Extracted.fallback`; the lint run counts such documents and its
+summary says how many.
 """
 
 from __future__ import annotations
@@ -55,6 +57,11 @@ from .findings import (
     link_scheme,
 )
 from .model import Finding
+
+DOCUTILS_MAX_BYTES = 256 * 1024
+"""Largest document (UTF-8 bytes) docutils reads; a larger one is read by urlsift's
+extractor (``fallback``), so one file costs docutils a bounded time (about 20 s on the
+slowest family measured, ``benchmarks/bench_lint_linear.py``)."""
 
 RST_PARSERS: tuple[RstParser, ...] = ("urlsift", "docutils")
 """The values of ``--rst-parser`` and of the ``rst-parser`` key."""
@@ -104,12 +111,15 @@ def extract_rst_docutils(text: str, path: str, options: ExtractOptions) -> Extra
     Returns:
         The findings in source order, with the extractor's local links and anchors;
         :attr:`~.findings.Extracted.fallback` set (and the extractor's findings) when
-        docutils could not read the document.
+        docutils could not read the document or it is larger than
+        :data:`DOCUTILS_MAX_BYTES`.
 
     Raises:
         ImportError: docutils is not installed.
     """
     own = extract_rst(text, path, options)
+    if _too_large_for_docutils(text):
+        return dataclasses.replace(own, fallback=True)
     decided = docutils_links(text, options.schemes)
     if decided is None:
         return dataclasses.replace(own, fallback=True)
@@ -153,6 +163,15 @@ def extract_rst_docutils(text: str, path: str, options: ExtractOptions) -> Extra
 
 # Punctuation docutils drops from the end of a standalone URI.
 _TRAILING = "-.,;:!?'\")]}>"
+
+
+def _too_large_for_docutils(text: str) -> bool:
+    # The UTF-8 size without encoding the text: at most 4 bytes a character.
+    if len(text) * 4 <= DOCUTILS_MAX_BYTES:
+        return False
+    return len(text) > DOCUTILS_MAX_BYTES or len(text.encode("utf-8", "surrogatepass")) > (
+        DOCUTILS_MAX_BYTES
+    )
 
 
 def _order(finding: Finding) -> tuple[int, int, int, int]:

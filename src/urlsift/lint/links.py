@@ -53,6 +53,7 @@ from ._http import (
     ProbeSettings,
     Sleep,
     Stage,
+    browser_difference,
     status_text,
 )
 from ._linkcache import CacheEntry, LinkCache
@@ -75,6 +76,10 @@ DEFAULT_ACCEPT: frozenset[int] = frozenset(range(200, 300))
 
 DEFAULT_CACHE_TTL = 86400.0
 """One day, in seconds."""
+
+DEFAULT_MAX_TIME = 300.0
+"""Five minutes, in seconds: the default deadline of all the link checks of a run (a
+thousand links that never answer would take hours at the per-request timeout)."""
 
 
 def _version() -> str:
@@ -148,6 +153,10 @@ class LinkOptions:
     allow_private_redirects: bool = False
     """Follow redirects from a public address into loopback, private, link-local and other
     special addresses (refused by default: URL104)."""
+    max_time: float = DEFAULT_MAX_TIME
+    """Seconds allowed for all the link checks of a run together. When they run out, the
+    links still being checked are given up and reported (URL103 ``not checked: ...``)
+    with a line on stderr saying how many; what finished is reported as usual."""
     send_credentials: bool = False
     """Send the user name and password written in a link (to the link's own scheme, host
     and port only; over http they travel in clear). Off by default: the URL is requested
@@ -237,6 +246,11 @@ _VALUE_CHECKS: tuple[tuple[str, Callable[[Any], bool], str], ...] = (
     ("method", lambda v: v in METHODS, f"must be one of {', '.join(METHODS)}"),
     ("cache_path", lambda v: v is None or isinstance(v, Path), "must be a path or None"),
     ("cache_ttl", lambda v: _is_number(v) and v >= 0, "must be a number of seconds >= 0"),
+    (
+        "max_time",
+        lambda v: _is_number(v) and 0 < v < float("inf"),
+        "must be a positive number of seconds",
+    ),
     ("allow_private_redirects", lambda v: isinstance(v, bool), "must be true or false"),
     ("send_credentials", lambda v: isinstance(v, bool), "must be true or false"),
 )
@@ -331,6 +345,7 @@ _CONFIG_KEYS: dict[str, tuple[str, _Converter]] = {
     "method": ("method", _method),
     "cache-path": ("cache_path", _cache_path),
     "cache-ttl": ("cache_ttl", _number),
+    "max-time": ("max_time", _number),
     "allow-private-redirects": ("allow_private_redirects", _boolean),
     "send-credentials": ("send_credentials", _boolean),
 }
@@ -357,6 +372,8 @@ def _target(
     scheme = _SCHEME.match(reading)
     if scheme is None or scheme.group(1).lower() not in CHECKED_SCHEMES:
         return None
+    if browser_difference(reading) is not None:
+        return reading.partition("#")[0]  # as written: the prober says why it is not checked
     try:
         url = httpx.URL(reading)
         if not url.raw_host:
@@ -398,12 +415,27 @@ async def _check_all(
     clock: Callable[[], float],
     policy: AddressPolicy | None,
 ) -> dict[str, Outcome]:
+    # Every target concurrently (the prober keeps the limits), until all are done or the
+    # run's deadline (max_time) passes: the checks still running are then cancelled and
+    # their targets are "unchecked".
     prober = Prober(options._probe_settings(), sleep=sleep, clock=clock, policy=policy)
+    tasks = {target: asyncio.ensure_future(prober.check(target)) for target in targets}
     try:
-        outcomes = await asyncio.gather(*(prober.check(target) for target in targets))
+        _done, pending = await asyncio.wait(tasks.values(), timeout=options.max_time)
+        for task in pending:
+            task.cancel()
+        await asyncio.gather(*pending, return_exceptions=True)
     finally:
         await prober.aclose()
-    return dict(zip(targets, outcomes, strict=True))
+    reason = f"the checks ran out of time (max-time {options.max_time:g} s)"
+    return {
+        target: (
+            task.result()
+            if task.done() and not task.cancelled()
+            else Outcome(target, "unchecked", reason=reason)
+        )
+        for target, task in tasks.items()
+    }
 
 
 # --- from outcomes to messages -------------------------------------------------------
@@ -430,6 +462,8 @@ def _failure_text(reading: str, outcome: Outcome, options: LinkOptions) -> str:
     if outcome.kind == "timeout":
         tries = f"{outcome.tries} tr{'y' if outcome.tries == 1 else 'ies'}"
         return f"no answer from {outcome.host} in {options.timeout:g} s ({tries})"
+    if outcome.kind == "unchecked":
+        return f"not checked: {outcome.reason}"
     if outcome.kind == "refused":
         return (
             f"{reading} redirects to {outcome.final_url}, not followed: {outcome.reason}, "
@@ -484,7 +518,7 @@ def _judge(
     return code, f"none of the readings {names} resolves: {reasons}"
 
 
-_CODES = {"timeout": "URL103", "refused": "URL104"}
+_CODES = {"timeout": "URL103", "unchecked": "URL103", "refused": "URL104"}
 """The code of a failed outcome by its kind, when it is not URL101."""
 
 
@@ -527,8 +561,8 @@ def diagnose_links(
         sleep: Coroutine used for retry waits (default ``asyncio.sleep``; tests pass one
             that returns at once).
         clock: POSIX time, for the cache's time-to-live and ``Retry-After`` dates.
-        notice: Told (once) when the cache file cannot be read and is replaced; by
-            default a line on stderr.
+        notice: Told (once) when the cache file cannot be used, and when ``max_time``
+            ran out (how many links were not checked); by default a line on stderr.
         policy: Which addresses count as public and how names resolve; an internal seam
             for tests (the default is the real rules).
 
@@ -551,6 +585,12 @@ def diagnose_links(
     missing = [target for target in targets if target not in outcomes]
     if missing:
         checked = asyncio.run(_check_all(missing, options, sleep, clock, policy))
+        unchecked = sum(outcome.kind == "unchecked" for outcome in checked.values())
+        if unchecked:
+            notice(
+                f"{unchecked} of {len(missing)} links not checked: the link checks ran out "
+                f"of time (max-time {options.max_time:g} s; --max-time sets it)"
+            )
         now = clock()
         for target, outcome in checked.items():
             outcomes[target] = outcome

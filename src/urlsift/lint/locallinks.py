@@ -36,6 +36,7 @@ from urllib.parse import unquote
 from .findings import Extracted, LocalLink
 from .model import RULE_BY_CODE, Diagnostic
 from .sites import TEMPLATE_PLACEHOLDER, Site, SiteFinder
+from .walk import is_file, path_exists
 
 DOCUMENT_SUFFIXES = frozenset(
     {".md", ".markdown", ".mdx", ".rst", ".rest", ".txt", ".html", ".htm", ".xhtml"}
@@ -161,7 +162,7 @@ class LocalLinkChecker:
                 what = "image or stylesheet" if suffix in MEDIA_SUFFIXES else "file"
                 return "URL015", f"{written}: no {what} {target!r} next to this document"
             return None
-        if not fragment or found.suffix.lower() not in _ANCHORED_SUFFIXES or not found.is_file():
+        if not fragment or found.suffix.lower() not in _ANCHORED_SUFFIXES or not is_file(found):
             return None
         return self._anchor_problem(written, fragment, found, target)
 
@@ -224,8 +225,8 @@ class LocalLinkChecker:
         written = target
         base = site.root / target.lstrip("/") if target.startswith("/") else path.parent / target
         base = Path(os.path.normpath(base))
-        if base.is_file() or any(
-            base.with_name(base.name + suffix).is_file() for suffix in _DOC_SUFFIXES
+        if is_file(base) or any(
+            is_file(base.with_name(base.name + suffix)) for suffix in _DOC_SUFFIXES
         ):
             return None
         verdict, reason = site.judge_missing(base)
@@ -269,10 +270,8 @@ class LocalLinkChecker:
 
 
 def _exists(path: Path) -> bool:
-    try:
-        return path.exists()
-    except OSError:  # a name too long, a folder not readable
-        return False
+    # Never raises (a name too long, a NUL byte, a folder not searchable: lint.walk's rule).
+    return path_exists(path)
 
 
 def _unjudged(written: str, reason: str) -> Problem:

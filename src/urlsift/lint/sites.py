@@ -47,6 +47,8 @@ else:  # pragma: no cover
 
 from pathspec import GitIgnoreSpec
 
+from .walk import is_file, path_exists
+
 Verdict = Literal["found", "unknown", "missing"]
 
 
@@ -318,7 +320,7 @@ class Site:
             if virtual == into or into in virtual.parents:
                 rest = virtual.relative_to(into)
                 real = source / rest if rest.parts else source
-                if real.exists():
+                if path_exists(real):
                     return "found", ""
                 if real != self.root and self.root not in real.parents:
                     where = _relative(source, self.root)
@@ -327,10 +329,8 @@ class Site:
 
 
 def _is_file(path: Path) -> bool:
-    try:
-        return path.is_file()
-    except OSError:  # a name too long, a folder not readable
-        return False
+    # Never raises: a name too long or holding a NUL byte, a folder not readable (lint.walk).
+    return is_file(path)
 
 
 def _virtual(
@@ -768,10 +768,7 @@ class SiteFinder:
 def _read_site(generator: Generator, folder: Path) -> Site | None:
     for name in generator.configs:
         config = folder / name
-        try:
-            found = config.is_file()
-        except OSError:
-            found = False
+        found = is_file(config)
         if not found:
             continue
         root = _hugo_root(config) if generator.name == "hugo" else folder

@@ -21,7 +21,9 @@ system.
 
 from __future__ import annotations
 
+import errno
 import os
+import stat
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
@@ -32,7 +34,7 @@ from pathspec import GitIgnoreSpec
 
 from ..sources.walk import BINARY_SNIFF_BYTES as BINARY_SNIFF_BYTES  # re-exported
 from ..sources.walk import SKIP_DIRS as SKIP_DIRS  # re-exported: the folders lint never walks
-from ..sources.walk import Ignores, folder_entries, repository_ignores
+from ..sources.walk import EntryKind, Ignores, list_folder, repository_ignores
 
 DEFAULT_INCLUDE: tuple[str, ...] = (
     "*.md",
@@ -87,6 +89,9 @@ class Document:
     given, with ``/`` separators."""
     explicit: bool
     """True when it was named on the command line (not found by walking a folder)."""
+    problem: str | None = None
+    """Why the walk could not read what is here (a folder it could not list, a symbolic
+    link to nothing): the path is reported, not read. None for a document to read."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -173,6 +178,43 @@ _BINARY = f"binary file (a NUL byte in the first {BINARY_SNIFF_BYTES} bytes)"
 def _too_large(max_size: int) -> DocumentText:
     problem = f"file larger than max-file-size ({max_size} bytes): not linted"
     return DocumentText(None, problem, too_large=True)
+
+
+_ABSENT = frozenset({errno.ENOENT, errno.ENOTDIR, errno.ENAMETOOLONG, errno.ELOOP})
+"""Errors of ``stat`` that prove a path names nothing (a name too long cannot exist)."""
+
+
+def path_exists(path: Path) -> bool:
+    """``path.exists()`` that never raises, for paths built from what documents say.
+
+    A path that cannot name a file (too long, a NUL byte, a loop of links, a file used as
+    a folder) does not exist; one that cannot be examined for another reason (a folder
+    it may not search, an I/O error) is taken to exist: no finding is made of a doubt.
+    """
+    try:
+        os.stat(path)
+    except ValueError:  # a NUL byte
+        return False
+    except OSError as exc:
+        return exc.errno not in _ABSENT
+    return True
+
+
+def is_file(path: Path) -> bool:
+    """``path.is_file()`` that never raises (False for whatever cannot be examined)."""
+    try:
+        return stat.S_ISREG(os.stat(path).st_mode)
+    except (OSError, ValueError):
+        return False
+
+
+def is_dir(path: Path) -> bool:
+    """``path.is_dir()`` that never raises (False for whatever cannot be examined: such a
+    path is then read as a file, and reading it says what is wrong)."""
+    try:
+        return stat.S_ISDIR(os.stat(path).st_mode)
+    except (OSError, ValueError):
+        return False
 
 
 def display_path(path: Path, given: str, cwd: Path) -> str:
@@ -273,7 +315,7 @@ def force_excluded(path: Path, options_for: OptionsFor, cwd: Path) -> bool:
         cwd: the working folder (the root of options without one).
     """
     current = path
-    is_dir = path.is_dir()
+    directory = is_dir(path)
     while current.parent != current:
         options = options_for(current.parent)
         if not options.force_exclude:
@@ -281,11 +323,11 @@ def force_excluded(path: Path, options_for: OptionsFor, cwd: Path) -> bool:
         root = options.root or cwd
         if current == root:
             return False
-        if _matchers(options, root)[1].matches(current, is_dir):
+        if _matchers(options, root)[1].matches(current, directory):
             return True
         if root not in current.parents:
             return False  # outside the globs' folder: its name alone was matched
-        current, is_dir = current.parent, True
+        current, directory = current.parent, True
     return False
 
 
@@ -311,33 +353,76 @@ def iter_documents(
         absolute = Path(os.path.abspath(cwd / path))
         if force_excluded(absolute, options_for, cwd):
             continue
-        if absolute.is_dir():
+        if is_dir(absolute):
             ignores = repository_ignores(absolute)
-            for found in _walk(absolute, absolute, options_for, ignores):
+            for found, problem in _walk(absolute, options_for, ignores):
                 if found not in seen:
                     seen.add(found)
                     rel = found.relative_to(absolute).as_posix()
                     shown = PurePosixPath(path.as_posix()) / rel
-                    yield Document(found, display_path(found, str(shown), cwd), False)
+                    display = display_path(found, str(shown), cwd)
+                    yield Document(found, display, False, problem)
         elif absolute not in seen:
             seen.add(absolute)
             yield Document(absolute, display_path(absolute, given, cwd), True)
 
 
-def _walk(root: Path, folder: Path, options_for: OptionsFor, ignores: Ignores) -> Iterator[Path]:
-    options = options_for(folder)
-    include, exclude = _matchers(options, root)
-    gitignore = options.respect_gitignore
-    for path, is_dir in folder_entries(folder):  # an unreadable folder holds nothing
-        if is_dir:
-            if path.name in SKIP_DIRS or exclude.matches(path, True):
+def _walk(
+    root: Path, options_for: OptionsFor, ignores: Ignores
+) -> Iterator[tuple[Path, str | None]]:
+    # Depth first in sorted order, without recursion (a stack of open folders), so any
+    # depth is walked. Yields (file, None) for a document to lint and (path, problem) for
+    # a folder that cannot be listed or a link to nothing where a document would be.
+    stack: list[_Folder] = []
+    problem = _Folder.open(root, root, options_for, ignores, stack)
+    if problem is not None:
+        yield root, problem
+    while stack:
+        folder = stack[-1]
+        item = next(folder.entries, None)
+        if item is None:
+            stack.pop()
+            continue
+        path, kind = item
+        if kind == "dir":
+            if path.name in SKIP_DIRS or folder.exclude.matches(path, True):
                 continue
-            if gitignore and ignores.ignored(path, True):
+            if folder.gitignore and folder.ignores.ignored(path, True):
                 continue
-            yield from _walk(root, path, options_for, ignores.with_folder(path))
-        else:
-            if exclude.matches(path, False) or not include.matches(path, False):
-                continue
-            if gitignore and ignores.ignored(path, False):
-                continue
-            yield path
+            inner = folder.ignores.with_folder(path)
+            problem = _Folder.open(root, path, options_for, inner, stack)
+            if problem is not None:
+                yield path, f"cannot list the folder: {problem}"
+            continue
+        if folder.exclude.matches(path, False) or not folder.include.matches(path, False):
+            continue
+        if folder.gitignore and folder.ignores.ignored(path, False):
+            continue
+        yield (
+            path,
+            ("cannot read the file: a symbolic link to nothing" if kind == "broken" else None),
+        )
+
+
+@dataclass(slots=True)
+class _Folder:
+    """A folder being walked: its entries still to visit and what decides about them."""
+
+    entries: Iterator[tuple[Path, EntryKind]]
+    include: Globs
+    exclude: Globs
+    gitignore: bool
+    ignores: Ignores
+
+    @staticmethod
+    def open(
+        root: Path, path: Path, options_for: OptionsFor, ignores: Ignores, stack: list[_Folder]
+    ) -> str | None:
+        """List ``path`` onto ``stack``; return why it cannot be listed (None: it was)."""
+        entries, problem = list_folder(path)
+        if problem is not None:
+            return problem
+        options = options_for(path)
+        include, exclude = _matchers(options, root)
+        stack.append(_Folder(iter(entries), include, exclude, options.respect_gitignore, ignores))
+        return None

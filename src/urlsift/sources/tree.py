@@ -97,7 +97,7 @@ def _walked(given: str, config: WalkConfig, stats: ArchiveStats) -> Iterator[str
     ignores = repository_ignores(root) if config.respect_gitignore else None
     for found in walk_files(root, spec, ignores, leaf=_archive_leaf):
         shown = os.path.join(given, found.relative_to(root).as_posix())
-        if not found.is_dir() and is_binary(shown):
+        if not os.path.isdir(found) and is_binary(shown):  # (os.path: never raises)
             stats.binaries_skipped += 1
             continue
         yield shown

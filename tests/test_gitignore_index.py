@@ -1,0 +1,93 @@
+"""The indexed ``.gitignore`` matcher of the walks (issue 24 item 15): git's answers, and a
+cost per path that does not grow with the number of ``.gitignore`` files above it."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from urlsift.sources.walk import Ignores, repository_ignores, walk_files
+
+
+def _tree(root: Path, files: dict[str, str]) -> None:
+    for name, text in files.items():
+        path = root / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text)
+
+
+def _walked(root: Path) -> list[str]:
+    from pathspec import GitIgnoreSpec
+
+    found = walk_files(root, GitIgnoreSpec.from_lines([]), repository_ignores(root))
+    return sorted(p.relative_to(root).as_posix() for p in found)
+
+
+def test_git_semantics(tmp_path: Path) -> None:
+    (tmp_path / ".git").mkdir()
+    _tree(
+        tmp_path,
+        {
+            ".gitignore": "*.log\nbuild/\n/top.md\nsub/anchored.md\n!keep.log\nname\n",
+            "a.log": "",
+            "keep.log": "",
+            "top.md": "",
+            "build/x.md": "",
+            "build.md": "",
+            "name": "",
+            "sub/top.md": "",  # /top.md is anchored to the root
+            "sub/anchored.md": "",
+            "sub/build": "",  # build/ ignores folders only
+            "sub/name/y.md": "",  # "name" ignores folders and files
+            "sub/.gitignore": "!a.log\n*.md\n!ok.md\n[xy].txt\n",
+            "sub/a.log": "",  # the deeper file re-includes it
+            "sub/b.log": "",
+            "sub/ok.md": "",
+            "sub/x.txt": "",
+            "sub/z.txt": "",
+            "sub/deep/c.md": "",  # *.md from sub/ holds below it
+            "other/c.md": "",  # but not beside it
+        },
+    )
+    assert _walked(tmp_path) == [
+        ".gitignore",
+        "build.md",
+        "keep.log",
+        "other/c.md",
+        "sub/.gitignore",
+        "sub/a.log",
+        "sub/build",
+        "sub/ok.md",
+        "sub/z.txt",
+    ]
+
+
+def test_a_walk_inside_an_ignored_folder_ignores_everything(tmp_path: Path) -> None:
+    (tmp_path / ".git").mkdir()
+    _tree(tmp_path, {".gitignore": "build/\n", "build/sub/a.md": ""})
+    assert _walked(tmp_path / "build" / "sub") == []
+
+
+def test_names_with_wildcard_characters_in_folders_are_escaped(tmp_path: Path) -> None:
+    (tmp_path / ".git").mkdir()
+    _tree(tmp_path, {"[ab]*/.gitignore": "x/*.md\n", "[ab]*/x/a.md": "", "[ab]*/x/a.txt": ""})
+    assert _walked(tmp_path) == ["[ab]*/.gitignore", "[ab]*/x/a.txt"]
+
+
+@pytest.mark.parametrize("depth", [50, 400])
+def test_deciding_tries_the_same_wildcards_at_any_depth(tmp_path: Path, depth: int) -> None:
+    # The same wildcard in every .gitignore is tried once, not once per file that says
+    # it; the literal patterns are looked up by name or path.
+    ignores = Ignores(tmp_path)
+    folder = str(tmp_path)
+    for level in range(depth):
+        base = os.path.relpath(folder, tmp_path).replace(".", "") + ("/" if level else "")
+        ignores = ignores._with_lines(["*.log", f"build{level}/", f"!keep{level}.md"], base)
+        folder = os.path.join(folder, "d")
+    assert len(ignores._globs) == 1
+    assert not ignores.ignored(Path(folder, "f.md"), False)
+    assert ignores.ignored(Path(folder, "f.log"), False)
+    assert ignores.ignored(Path(folder, f"build{depth - 1}"), True)
+    assert not ignores.ignored(Path(folder, f"build{depth - 1}"), False)
