@@ -139,3 +139,12 @@ def test_csv_keeps_the_exact_value_and_one_row_per_record() -> None:
     rows = list(csv.DictReader(io.StringIO(result.stdout, newline="")))
     assert [row["url"] for row in rows] == ["http://a.example/rest", f"http://b.example/{OSC52}"]
     assert rows[0]["raw"] == "<URL:http://a.example/\r  rest>"
+
+
+def test_lint_text_output_shows_a_control_character_in_a_file_name(tmp_path: Path) -> None:
+    # A file name is input too: an escape sequence in it must not reach the terminal.
+    doc = tmp_path / "bad\x1b]0;title\x07.md"
+    doc.write_text("see [x](missing.md)\n", encoding="utf-8")
+    result = CliRunner().invoke(main, ["lint", "--no-cache", str(tmp_path)])
+    assert "\x1b" not in result.stdout
+    assert "bad\\x1b]0;title\\x07.md:1:9: URL015" in result.stdout

@@ -36,6 +36,7 @@ from pathlib import PurePosixPath
 from typing import TextIO
 from urllib.parse import quote
 
+from ..output.formats import visible
 from .model import RULES, Diagnostic, Rule
 
 Writer = Callable[[Sequence[Diagnostic], TextIO], None]
@@ -185,9 +186,14 @@ def _path_bytes(path: str) -> bytes:
 
 
 def write_text(diagnostics: Sequence[Diagnostic], out: TextIO) -> None:
-    """``path:line:col: CODE message``, one line per diagnostic."""
+    """``path:line:col: CODE message``, one line per diagnostic.
+
+    The path is a file's name as the file system has it: control characters in it are
+    shown as ``\\xNN`` (:func:`urlsift.output.formats.visible`), as in every human-readable
+    output; the message is made visible where it is built.
+    """
     for d in diagnostics:
-        out.write(f"{d.path}:{d.line}:{d.column}: {d.code} {d.message}\n")
+        out.write(f"{visible(d.path)}:{d.line}:{d.column}: {d.code} {d.message}\n")
 
 
 # --- json / jsonl ------------------------------------------------------------------------
