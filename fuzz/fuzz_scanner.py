@@ -43,7 +43,9 @@ _SCHEME_SETS: tuple[tuple[str, ...] | None, ...] = (
 _BLOCK_SIZES = (16, 17, 64, 1 << 16)
 _PREFIX_GAP = 16  # PREFIX_GAP in _context.py: spaces or tabs between "URL:" and the scheme
 _JUDGE = Judge(cache_size=0)
-_EXTRA_REMOVABLE = ">-"  # quote prefixes; a hyphen at a line break (alternative readings)
+# Quote prefixes; a hyphen at a line break (alternative readings); the "=" of a
+# quoted-printable soft line break, which a possible wrap's joined reading leaves out.
+_EXTRA_REMOVABLE = ">-="
 
 
 def _scan(
@@ -89,10 +91,11 @@ def _check_url(c: Candidate, url: urlsift.Url) -> None:
     assert (url.line, url.column, url.end_line) == (c.line, c.column, c.end_line), url
     assert url.url, url
     readings = (url.url, *url.alternatives)
-    # A URL joined where a mail client wrapped it: the reading cut at the line end is a
-    # prefix of the joined one (and may be the primary one, when only it is valid).
+    # A URL joined where a mail client wrapped it, or may have (a possible wrap): the
+    # reading cut at the line end is a prefix of the joined one (the primary one when only
+    # it is valid, or when the wrap is only possible).
     joined = max(readings, key=len)
-    wrapped = any(d.code == "continued-line" for d in url.defects)
+    wrapped = any(d.code in ("continued-line", "possible-wrap") for d in url.defects)
     for reading in readings:
         assert not any(ch.isspace() for ch in reading), (reading, url)
         inside, removed = is_subsequence(reading, c.body)
