@@ -40,7 +40,11 @@ import gen_text  # noqa: E402
 import regex  # noqa: E402
 
 import urlsift  # noqa: E402
-from urlsift.output.formats import make_writer  # noqa: E402
+
+try:
+    from urlsift.output.formats import make_writer
+except ModuleNotFoundError:  # a checkout from before the stage packages (993a25e)
+    from urlsift.formats import make_writer  # type: ignore[no-redef]
 
 FLOOR = regex.compile(r'(?i)\b(?:https?|ftp|mailto|news):[^\s<>"]+')
 MBOXES = ("linux-mips-2001.mbox.gz", "usrp-users-2019.mbox.gz")
