@@ -102,10 +102,10 @@ def test_binaries_are_skipped_and_counted(mixed: Path) -> None:
     results = list(iter_results([str(mixed)], stats=stats))
     assert not any(isinstance(r, Url) and "binary.example" in r.url for r in results)
     assert stats.binaries_skipped == 1
-    assert "1 binary files skipped" in stats.summary()
+    assert "1 binary file skipped" in stats.summary()
     result = CliRunner().invoke(main, ["scan", str(mixed)])
     assert result.exit_code == 0
-    assert "1 binary files skipped" in result.stderr
+    assert "1 binary file skipped" in result.stderr
 
 
 def test_exclude_globs_and_gitignore(mixed: Path) -> None:

@@ -96,13 +96,13 @@ def test_a_binary_file_named_is_skipped_with_a_note(tmp_path: Path) -> None:
     assert len(out.splitlines()) == 30  # only the RFC's URLs
     assert err.splitlines() == [
         f"urlsift: {path}: binary file skipped (--input-kind text reads it)",
-        "urlsift: 30 URLs (0 invalid) from 1 file; 1 binary files skipped",
+        "urlsift: 30 URLs (0 invalid) from 1 file; 1 binary file skipped",
     ]
     # In a folder walk the same file is skipped the same way.
     _, walked_out, walked = _scan(str(tmp_path))
     assert walked_out == ""
     assert walked.splitlines() == [
-        "urlsift: 0 URLs (0 invalid) from 0 files; 1 binary files skipped"
+        "urlsift: 0 URLs (0 invalid) from 0 files; 1 binary file skipped"
     ]
     # An explicit kind reads it.
     _, forced, _ = _scan("--input-kind", "text", str(path))

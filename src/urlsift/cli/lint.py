@@ -33,6 +33,7 @@ from ..lint.engine import LintResult, lint_paths, lint_stream
 from ..lint.extract_rst_docutils import DOCUTILS_MAX_BYTES, RST_PARSERS
 from ..lint.model import RULE_BY_CODE
 from ..lint.report import REPORTERS
+from ..output.summary import plural
 from .main import exit_broken_pipe, exit_output_error
 
 __all__ = ["lint_command", "summary"]
@@ -40,10 +41,6 @@ __all__ = ["lint_command", "summary"]
 EXIT_CLEAN = 0
 EXIT_PROBLEMS = 1
 EXIT_ERROR = 2
-
-
-def _plural(count: int, word: str) -> str:
-    return f"{count} {word}" if count == 1 else f"{count} {word}s"
 
 
 def summary(result: LintResult) -> str:
@@ -59,19 +56,19 @@ def summary(result: LintResult) -> str:
     """
     if not result.diagnostics:
         line = (
-            f"All checked: {_plural(result.files, 'file')}, {_plural(result.urls, 'URL')}, "
+            f"All checked: {plural(result.files, 'file')}, {plural(result.urls, 'URL')}, "
             "no problems."
         )
     else:
         line = (
-            f"Found {_plural(len(result.diagnostics), 'problem')} "
-            f"({_plural(result.errors, 'error')}, {_plural(result.warnings, 'warning')}) "
-            f"in {result.files_with_problems} of {_plural(result.files, 'file')}."
+            f"Found {plural(len(result.diagnostics), 'problem')} "
+            f"({plural(result.errors, 'error')}, {plural(result.warnings, 'warning')}) "
+            f"in {result.files_with_problems} of {plural(result.files, 'file')}."
         )
     if result.fallbacks:
         them = "it" if result.fallbacks == 1 else "them"
         line += (
-            f" docutils could not read {_plural(result.fallbacks, 'reST file')}; "
+            f" docutils could not read {plural(result.fallbacks, 'reST file')}; "
             f"urlsift's extractor read {them}. (docutils reads files up to "
             f"{DOCUTILS_MAX_BYTES // 1024} KiB without errors.)"
         )

@@ -42,7 +42,7 @@ from ..output.formats import (
     visible,
 )
 from ..output.parquet import ParquetWriter
-from ..output.summary import HostCounts, RunTally, UrlCounts
+from ..output.summary import HostCounts, RunTally, UrlCounts, plural
 from ..sources.kinds import INPUT_KINDS, InputKind
 from ..sources.options import MailOptions
 from ..sources.reading import ArchiveStats
@@ -669,7 +669,7 @@ def _summarize(tally: RunTally, stats: ArchiveStats, groups: bool) -> None:
     if stats.messages:
         line += f"; {stats.summary()}"
     elif stats.binaries_skipped:
-        line += f"; {stats.binaries_skipped} binary files skipped"
+        line += f"; {plural(stats.binaries_skipped, 'binary file')} skipped"
     click.echo(f"urlsift: {line}", err=True)
     grouped = tally.defect_groups("--show-defects to list") if groups else None
     if grouped is not None:

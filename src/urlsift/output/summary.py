@@ -216,10 +216,10 @@ class RunTally:
 
     def outcome(self, files: int) -> str:
         """``30 URLs (2 invalid) from 1 file`` (and how many paths could not be read)."""
-        text = f"{_plural(self.urls, 'URL')} ({self.invalid} invalid)"
-        text += f" from {_plural(files, 'file')}"
+        text = f"{plural(self.urls, 'URL')} ({self.invalid} invalid)"
+        text += f" from {plural(files, 'file')}"
         if self.unreadable:
-            text += f", {_plural(self.unreadable, 'path')} unreadable"
+            text += f", {plural(self.unreadable, 'path')} unreadable"
         return text
 
     def defect_groups(self, hint: str) -> str | None:
@@ -229,8 +229,9 @@ class RunTally:
         total = sum(self.defects.values())
         ranked = sorted(self.defects.items(), key=lambda item: (-item[1], item[0]))
         groups = ", ".join(f"{code} {count}" for code, count in ranked)
-        return f"{_plural(total, 'defect')}: {groups}; {hint}"
+        return f"{plural(total, 'defect')}: {groups}; {hint}"
 
 
-def _plural(count: int, noun: str) -> str:
+def plural(count: int, noun: str) -> str:
+    """``1 file``, ``2 files``: a count and its noun, for the summary lines on stderr."""
     return f"{count} {noun}" if count == 1 else f"{count} {noun}s"

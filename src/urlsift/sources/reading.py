@@ -61,7 +61,8 @@ class ArchiveStats:
         if self.units_skipped:
             text += f", {self.units_skipped} parts skipped"
         if self.binaries_skipped:
-            text += f", {self.binaries_skipped} binary files skipped"
+            skipped = self.binaries_skipped
+            text += f", {skipped} binary file{'' if skipped == 1 else 's'} skipped"
         return text
 
 
