@@ -144,7 +144,7 @@ class LocalLinkChecker:
         found: Path | None = None
         for candidate in candidates:
             resolved = Path(os.path.normpath(candidate))
-            if _exists(resolved):
+            if path_exists(resolved):
                 found = resolved
                 break
             if site is not None:
@@ -180,7 +180,7 @@ class LocalLinkChecker:
             if prefix and not (relative == prefix or relative.startswith(prefix + "/")):
                 continue
             candidate = Path(os.path.normpath(base / relative[len(prefix) :].lstrip("/")))
-            if _exists(candidate) or site.page_source(candidate) is not None:
+            if path_exists(candidate) or site.page_source(candidate) is not None:
                 problem = self._file_problem(written, [candidate], fragment, site)
                 return problem
         return _unjudged(
@@ -267,11 +267,6 @@ class LocalLinkChecker:
             if site is not None and site.open_anchors is not None:
                 return _Known(known.anchors, site.open_anchors)
         return known
-
-
-def _exists(path: Path) -> bool:
-    # Never raises (a name too long, a NUL byte, a folder not searchable: lint.walk's rule).
-    return path_exists(path)
 
 
 def _unjudged(written: str, reason: str) -> Problem:

@@ -307,7 +307,7 @@ class Site:
                 candidates.extend(stem.parent / name for name in self.generator.index_sources)
         candidates.extend(target.with_name(target.name + s) for s in self.generator.sources)
         candidates.extend(target / name for name in self.generator.index_sources)
-        found = self._pages[target] = next((c for c in candidates if _is_file(c)), None)
+        found = self._pages[target] = next((c for c in candidates if is_file(c)), None)
         return found
 
     def _mounted(self, target: Path) -> tuple[Verdict, str] | None:
@@ -326,11 +326,6 @@ class Site:
                     where = _relative(source, self.root)
                     return "unknown", f"mounted from {where}, outside the site's folder"
         return None
-
-
-def _is_file(path: Path) -> bool:
-    # Never raises: a name too long or holding a NUL byte, a folder not readable (lint.walk).
-    return is_file(path)
 
 
 def _virtual(
