@@ -213,12 +213,6 @@ def _continuation(lines: list[str], first: int, base: int, limit: int) -> int:
     return i
 
 
-def _targets(text: str, index: LineIndex, lines: list[str]) -> Iterator[tuple[int, int]]:
-    """Yield the (start, end) of each explicit target's URI (possibly over several lines)."""
-    for _, start, end in _targets_kind(text, index, lines):
-        yield start, end
-
-
 def _targets_kind(text: str, index: LineIndex, lines: list[str]) -> Iterator[tuple[str, int, int]]:
     """Yield (kind, start, end) of each explicit target's URI: ``rst-image`` for an image
     or figure, ``rst-target`` for a named or anonymous target."""
