@@ -82,6 +82,24 @@ EXPECTED: dict[str, tuple[list[str], list[str]]] = {
             "jekyll/index.md:10:47: URL017",  # a Liquid placeholder
         ],
     ),
+    "zensical": (
+        ["zensical/pages/index.md:5:19: URL015", "zensical/pages/index.md:5:41: URL016"],
+        ["zensical/pages/index.md:6:39: URL017"],  # outside the docs_dir of [project]
+    ),
+    "pelican": (
+        [
+            "pelican/content/first.md:8:16: URL015",  # {filename}/gone.md from the content root
+            "pelican/content/first.md:8:50: URL015",  # {attach}images/none.png beside the page
+        ],
+        [
+            "pelican/content/first.md:9:26: URL017",  # {tag}python: a page Pelican makes
+            "pelican/content/first.md:9:63: URL017",  # pages are named after titles
+        ],
+    ),
+    "sphinx-pages/docs": (
+        ["docs/index.rst:5:35: URL015"],  # html_additional_pages adds contents and legal/terms
+        [],
+    ),
     "sphinx/docs": (
         [],
         [
@@ -114,6 +132,8 @@ def test_each_generator_is_found_from_its_config() -> None:
         "docusaurus": SITES / "docusaurus/docs/intro.md",
         "jekyll": SITES / "jekyll/index.md",
         "sphinx": SITES / "sphinx/docs/index.rst",
+        "zensical": SITES / "zensical/pages/guide.md",
+        "pelican": SITES / "pelican/content/second.rst",
     }
     assert sorted(pages) == sorted(g.name for g in GENERATORS)
     for name, page in pages.items():
@@ -259,3 +279,26 @@ def test_hostile_configs_are_data(
     result = CliRunner().invoke(main, ["lint", "--no-cache", "."])
     assert result.exit_code in (0, 1), result.output
     assert "internal error" not in result.output
+
+
+def test_pelican_links_without_a_configuration(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # {filename} is Pelican's syntax wherever it is written: a relative source path is
+    # judged beside the document; one from the content root is not known without
+    # pelicanconf.py; {category}news names a page Pelican makes.
+    page = tmp_path / "blog" / "post.md"
+    page.parent.mkdir()
+    (page.parent / "other.md").write_text("# Other\n\n## Part\n", "utf-8")
+    page.write_text(
+        "[a]({filename}other.md#part) [b]({filename}missing.md) [c]({filename}/x.md)\n"
+        "[d]({category}news) [e](|filename|other.md#nope)\n",
+        "utf-8",
+    )
+    found = _lint(tmp_path / "blog", "--extend-select", "EXPLAIN", monkeypatch=monkeypatch)
+    assert found == [
+        "blog/post.md:1:34: URL015",
+        "blog/post.md:1:60: URL017",
+        "blog/post.md:2:5: URL017",
+        "blog/post.md:2:25: URL016",
+    ]

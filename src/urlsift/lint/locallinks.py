@@ -29,13 +29,14 @@ A target document that was not linted is read to learn its anchors (once per fil
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Callable, Iterable
 from pathlib import Path
 from urllib.parse import unquote
 
 from .findings import Extracted, LocalLink
 from .model import RULE_BY_CODE, Diagnostic
-from .sites import TEMPLATE_PLACEHOLDER, Site, SiteFinder
+from .sites import GENERATOR_LINK, SOURCE_LINKS, TEMPLATE_PLACEHOLDER, Site, SiteFinder
 from .walk import is_file, path_exists
 
 DOCUMENT_SUFFIXES = frozenset(
@@ -114,6 +115,9 @@ class LocalLinkChecker:
             return _unjudged(
                 link.target, "a template placeholder: the target is made at build time"
             )
+        placeholder = GENERATOR_LINK.match(link.target)
+        if placeholder is not None:
+            return self._generator_link_problem(path, site, link.target, placeholder)
         if link.origin in ("rst-ref", "rst-doc"):
             return self._role_problem(path, site, link)
         if link.origin == "rst-name":  # the extractor found no such name in the document
@@ -134,6 +138,26 @@ class LocalLinkChecker:
         if url_folder is not None:
             bases.append(url_folder)
         return self._file_problem(link.target, [base / target for base in bases], fragment, site)
+
+    def _generator_link_problem(
+        self, path: Path, site: Site | None, written: str, placeholder: re.Match[str]
+    ) -> Problem | None:
+        """``{filename}path`` (Pelican): a source path, from the document's folder or, after
+        a ``/``, from the content folder; any other placeholder names a page made at build
+        time (``{tag}python``)."""
+        name = next(group for group in placeholder.groups() if group is not None)
+        if name.lower() not in SOURCE_LINKS:
+            return _unjudged(written, f"{{{name}}} names a page the site generator makes")
+        target, _, fragment = written[placeholder.end() :].partition("#")
+        target = unquote(target.partition("?")[0])
+        if not target.startswith("/"):
+            return self._file_problem(written, [path.parent / target], fragment, site)
+        if site is None or site.generator.name != "pelican":
+            return _unjudged(
+                written,
+                f"{placeholder.group()}/... starts at a content folder no pelicanconf.py names",
+            )
+        return self._file_problem(written, [site.source / target.lstrip("/")], fragment, site)
 
     def _file_problem(
         self, written: str, candidates: list[Path], fragment: str, site: Site | None

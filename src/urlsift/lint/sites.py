@@ -57,7 +57,8 @@ class Generator:
     """How one site generator turns source files into pages (one row of the table)."""
 
     name: str
-    """``mdbook``, ``mkdocs``, ``sphinx``, ``hugo``, ``docusaurus``, ``jekyll``."""
+    """``mdbook``, ``mkdocs``, ``zensical``, ``sphinx``, ``hugo``, ``docusaurus``,
+    ``jekyll``, ``pelican``."""
     configs: tuple[str, ...]
     """Names of the configuration file, in the generator's order of precedence."""
     sources: tuple[str, ...]
@@ -79,6 +80,14 @@ GENERATORS: tuple[Generator, ...] = (
         "mkdocs", ("mkdocs.yml", "mkdocs.yaml"), (".md", ".markdown"), ("index.md", "README.md")
     ),
     Generator("sphinx", ("conf.py",), (".rst", ".md", ".txt"), ("index.rst", "index.md")),
+    # Zensical (by Material for MkDocs' authors) builds MkDocs projects: the same rules,
+    # read from ``zensical.toml``'s ``[project]`` table or a ``zensical.yml``.
+    Generator(
+        "zensical",
+        ("zensical.toml", "zensical.yml", "zensical.yaml"),
+        (".md", ".markdown"),
+        ("index.md", "README.md"),
+    ),
     Generator(
         "hugo",
         (
@@ -122,8 +131,13 @@ GENERATORS: tuple[Generator, ...] = (
         (".md", ".markdown", ".html", ".htm"),
         ("index.md", "index.markdown", "index.html"),
     ),
+    # Pelican names pages after their title or ``slug`` metadata; links between sources
+    # are written ``{filename}path`` (see :data:`GENERATOR_LINK`).
+    Generator("pelican", ("pelicanconf.py",), (".md", ".markdown", ".rst", ".html", ".htm"), ()),
 )
 """The generators urlsift knows (a configuration file found first wins, nearest folder first)."""
+
+_BY_NAME = {generator.name: generator for generator in GENERATORS}
 
 SPHINX_QUIET_EXTENSIONS = frozenset(
     {
@@ -188,6 +202,16 @@ TEMPLATE_PLACEHOLDER = re.compile(r"\{\{|\{%|%\}|\}\}|%[A-Z][A-Z0-9_]{2,}%")
 """A template placeholder in a link target (Liquid, Jinja, Hugo, a ``%NAME%`` variable):
 the published target is made at build time, so the written one is not judged."""
 
+GENERATOR_LINK = re.compile(r"\A(?:\{(\w+)\}|%7B(\w+)%7D|\|(\w+)\|)", re.IGNORECASE)
+"""A link that starts with a site generator's placeholder: Pelican's ``{filename}``,
+``{static}``, ``{attach}`` (and the old ``|filename|``), which name a source file, and
+``{tag}``, ``{category}``, ``{author}``, ``{index}`` ..., which name pages it makes. A
+Markdown renderer may have percent-encoded the braces (``%7Bfilename%7D``)."""
+
+SOURCE_LINKS = frozenset({"filename", "static", "attach"})
+"""Placeholders of :data:`GENERATOR_LINK` followed by a source path: relative to the
+document, or to the site's content folder when it starts with ``/``."""
+
 
 def opaque_reason(text: str) -> str | None:
     """Why ``text`` may define anchors the linter cannot see, or None."""
@@ -231,6 +255,12 @@ class Site:
     route: str = ""
     """The URL path the source folder is served under (Docusaurus' ``routeBasePath``,
     ``docs`` by default), without slashes."""
+    extra_pages: frozenset[str] = frozenset()
+    """Pages the configuration itself adds, as paths from the source folder without a
+    suffix (Sphinx's ``html_additional_pages``: ``contents`` is ``contents.html``)."""
+    page_names: str | None = None
+    """Why a built page (``x.html``) need not be named after a source (Pelican names
+    pages after titles and metadata), or None."""
     _pages: dict[Path, Path | None] = field(default_factory=dict, compare=False, repr=False)
     """:meth:`page_source` answers so far."""
 
@@ -250,18 +280,23 @@ class Site:
             return "unknown", f"{where} is outside the {self.generator.name} source folder"
         if self.page_source(target) is not None:
             return "found", ""
+        relative = target.relative_to(self.source).as_posix()
+        suffix = target.suffix.lower()
+        stem = relative[: len(relative) - len(suffix)]
+        if suffix in ("", *self.generator.page_suffixes) and stem in self.extra_pages:
+            return "found", ""
+        if self.page_names is not None and suffix in self.generator.page_suffixes:
+            return "unknown", self.page_names
         mounted = self._mounted(target)
         if mounted is not None:
             return mounted
-        relative = target.relative_to(self.source).as_posix()
         for folder in self.generated:
             if relative.startswith(folder.rstrip("/") + "/"):
                 return "unknown", f"{folder} is written at build time"
-        if self.page_writers:
-            stem = PurePosixPath(relative)
-            if stem.suffix.lower() in (*self.generator.page_suffixes, *self.generator.sources):
-                names = ", ".join(self.page_writers)
-                return "unknown", f"a page the extension {names} may write at build time"
+        built = (*self.generator.page_suffixes, *self.generator.sources)
+        if self.page_writers and suffix in built:
+            names = ", ".join(self.page_writers)
+            return "unknown", f"a page the extension {names} may write at build time"
         if _gitignored(target, self.root):
             return "unknown", "the target is ignored by .gitignore (built or fetched)"
         pages = (*self.generator.page_suffixes, *self.generator.sources)
@@ -458,7 +493,7 @@ def _mdbook(config: Path, root: Path) -> Site:
     data = read_mapping(config)
     book = data.get("book")
     src = _str(book.get("src") if isinstance(book, dict) else None, "src")
-    return Site(GENERATORS[0], config, root, (root / src).resolve())
+    return Site(_BY_NAME["mdbook"], config, root, (root / src).resolve())
 
 
 _SKIPPED = frozenset({"_build", "node_modules", "__pycache__"})
@@ -467,7 +502,20 @@ _MKDOCS_PAGE_HOOKS = ("on_page_markdown", "on_page_content", "on_post_page", "on
 
 
 def _mkdocs(config: Path, root: Path) -> Site:
+    return _mkdocs_site(_BY_NAME["mkdocs"], config, root, read_mapping(config))
+
+
+def _zensical(config: Path, root: Path) -> Site:
     data = read_mapping(config)
+    if config.suffix == ".toml":  # every setting sits in the [project] table
+        project = data.get("project")
+        data = project if isinstance(project, dict) else {}
+    return _mkdocs_site(_BY_NAME["zensical"], config, root, data)
+
+
+def _mkdocs_site(generator: Generator, config: Path, root: Path, data: dict[str, Any]) -> Site:
+    """A MkDocs project (``mkdocs.yml``, or Zensical's configuration of the same keys)."""
+    title = {"mkdocs": "MkDocs", "zensical": "Zensical"}[generator.name]
     source = (root / _str(data.get("docs_dir"), "docs")).resolve()
     extensions = _names(data.get("markdown_extensions"))
     open_anchors = None
@@ -485,7 +533,7 @@ def _mkdocs(config: Path, root: Path) -> Site:
     theme = data.get("theme", "mkdocs")
     name = theme.get("name") if isinstance(theme, dict) else theme
     return Site(
-        GENERATORS[1],
+        generator,
         config,
         root,
         source,
@@ -493,7 +541,7 @@ def _mkdocs(config: Path, root: Path) -> Site:
         directory_urls=data.get("use_directory_urls", True) is not False,
         theme_files=None
         if not isinstance(name, str)
-        else f"the MkDocs theme {name!r} serves its own files beside the pages",
+        else f"the {title} theme {name!r} serves its own files beside the pages",
         options=options,
     )
 
@@ -519,12 +567,29 @@ def _literal(node: ast.AST) -> object:
         return None
 
 
+def _python_module(config: Path) -> ast.Module:
+    """A Python configuration parsed, never run (an empty module when it does not parse)."""
+    try:
+        return ast.parse(_read_config(config))
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return ast.Module(body=[], type_ignores=[])
+
+
+def _assignments(config: Path) -> dict[str, object]:
+    """The literal values a Python configuration assigns at its top level (first wins)."""
+    values: dict[str, object] = {}
+    for node in _python_module(config).body:
+        if isinstance(node, ast.Assign | ast.AnnAssign) and node.value is not None:
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            for target in targets:
+                if isinstance(target, ast.Name):
+                    values.setdefault(target.id, _literal(node.value))
+    return values
+
+
 def _sphinx(config: Path, root: Path) -> Site:
     """Read ``conf.py`` statically: assignments of literals to the names that matter."""
-    try:
-        tree = ast.parse(_read_config(config))
-    except (SyntaxError, ValueError, RecursionError, MemoryError):
-        tree = ast.Module(body=[], type_ignores=[])
+    tree = _python_module(config)
     values: dict[str, object] = {}
     extensions: list[str] = []
     for node in ast.walk(tree):
@@ -568,8 +633,23 @@ def _sphinx(config: Path, root: Path) -> Site:
         "intersphinx": "sphinx.ext.intersphinx" in extensions
         or "intersphinx_mapping" in values
         or "intersphinx" in ast.dump(tree),
+        # section titles are labels (:ref:`Title`); with the prefix, `doc:Title`
+        "autosectionlabel": "sphinx.ext.autosectionlabel" in extensions,
+        "autosectionlabel_prefix": bool(values.get("autosectionlabel_prefix_document")),
     }
-    return Site(GENERATORS[2], config, root, root, writers, tuple(generated), options=options)
+    pages = values.get("html_additional_pages")
+    names = pages if isinstance(pages, dict) else {}
+    extra = frozenset(name.strip("/") for name in names if isinstance(name, str))
+    return Site(
+        _BY_NAME["sphinx"],
+        config,
+        root,
+        root,
+        writers,
+        tuple(generated),
+        options=options,
+        extra_pages=extra,
+    )
 
 
 _AUTOSUMMARY = re.compile(r"^[ \t]*\.\.[ \t]+autosummary::[^\n]*\n((?:[ \t]+:[^\n]*\n)*)", re.M)
@@ -640,7 +720,7 @@ def _hugo(config: Path, root: Path) -> Site | None:
     options = {"goldmark": markup.get("goldmark", {}) if isinstance(markup, dict) else {}}
     theme = data.get("theme")
     return Site(
-        GENERATORS[3],
+        _BY_NAME["hugo"],
         config,
         root,
         source,
@@ -682,7 +762,7 @@ def _docusaurus(config: Path, root: Path) -> Site:
     docs = _docs_path(text) or "docs"
     route = _docs_path(text, _ROUTE_KEY)
     return Site(
-        GENERATORS[4],
+        _BY_NAME["docusaurus"],
         config,
         root,
         (root / docs).resolve(),
@@ -698,7 +778,7 @@ def _jekyll(config: Path, root: Path) -> Site:
     pretty = isinstance(permalink, str) and (permalink == "pretty" or permalink.endswith("/"))
     theme = data.get("theme") or data.get("remote_theme")
     return Site(
-        GENERATORS[5],
+        _BY_NAME["jekyll"],
         config,
         root,
         source,
@@ -708,13 +788,33 @@ def _jekyll(config: Path, root: Path) -> Site:
     )
 
 
+def _pelican(config: Path, root: Path) -> Site:
+    """Read ``pelicanconf.py`` statically (never run): ``PATH``, the content folder."""
+    values = _assignments(config)
+    path = values.get("PATH")
+    content = path if isinstance(path, str) and path else "content"
+    source = (root / content).resolve()
+    if not source.is_dir():  # `pelican .` or a PATH this reading cannot follow
+        source = root
+    return Site(
+        _BY_NAME["pelican"],
+        config,
+        root,
+        source,
+        page_names="Pelican names a page after its title or slug metadata, not its file",
+        options={"path": content},
+    )
+
+
 _READERS = {
     "mdbook": _mdbook,
     "mkdocs": _mkdocs,
+    "zensical": _zensical,
     "sphinx": _sphinx,
     "hugo": _hugo,
     "docusaurus": _docusaurus,
     "jekyll": _jekyll,
+    "pelican": _pelican,
 }
 
 _MAX_PARENTS = 32
