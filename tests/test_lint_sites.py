@@ -97,8 +97,15 @@ EXPECTED: dict[str, tuple[list[str], list[str]]] = {
         ],
     ),
     "sphinx-pages/docs": (
-        ["docs/index.rst:5:35: URL015"],  # html_additional_pages adds contents and legal/terms
-        [],
+        [
+            "docs/index.rst:5:35: URL015",  # html_additional_pages adds contents, legal/terms
+            "docs/index.rst:9:42: URL016",  # section titles (autosectionlabel), a code
+            # block's :name: and an inline _`target` are labels or names; this is none
+        ],
+        [  # a Jinja template: its links resolve from the pages it is rendered into
+            "docs/_templates/layout.html:3:32: URL017",
+            "docs/_templates/layout.html:4:12: URL017",
+        ],
     ),
     "sphinx/docs": (
         [],
@@ -302,3 +309,22 @@ def test_pelican_links_without_a_configuration(
         "blog/post.md:2:5: URL017",
         "blog/post.md:2:25: URL016",
     ]
+
+
+@pytest.mark.parametrize(
+    ("path", "text", "template"),
+    [
+        ("theme/layout.html", '{% extends "base.html" %}<a href="x.html">', True),
+        ("layouts/partials/nav.html", '<a href="{{ .Permalink }}">', True),
+        ("views/page.html", '<%= link_to "x" %><a href="y.html">', True),
+        ("_layouts/default.html", "---\nlayout: base\n---\n{{ content }}", True),
+        # a page with front matter is rendered where it is, Liquid or not
+        ("about.html", "---\ntitle: About\n---\n{{ site.title }} <a href=x.html>", False),
+        ("content/page.html", "{{< figure src=a.png >}} <p>a Hugo shortcode</p>", False),
+        ("plain.html", "<p>{ not a template } 50% off</p>", False),
+    ],
+)
+def test_html_templates_are_known(path: str, text: str, template: bool) -> None:
+    from urlsift.lint.sites import template_reason
+
+    assert (template_reason(text, path) is not None) is template

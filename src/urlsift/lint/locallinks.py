@@ -18,10 +18,12 @@ What is checked (and why, as lychee and Sphinx's linkcheck draw the same lines):
   it is not judged. ``:doc:`path``` (relative to the document, ``/path`` to the source
   root), tried as written and with ``.rst``, ``.md``, ``.txt``: ``URL015`` when none
   exists. ``:ref:`label```: ``URL016`` when no document of the run defines
-  ``.. _label:`` (or MyST ``(label)=``); MyST's ``{doc}`` and ``{ref}`` roles are read
-  as these, unless ``conf.py`` mentions ``intersphinx`` (Sphinx then looks a label
-  it lacks up in other projects' inventories). Targets with a ``:`` (``python:...``,
-  intersphinx) and Sphinx's own ``genindex``, ``modindex``, ``search`` are not checked.
+  ``.. _label:``, a directive's ``:name:`` (or MyST ``(label)=``), nor, under
+  ``sphinx.ext.autosectionlabel``, a section title of that name; MyST's ``{doc}`` and
+  ``{ref}`` roles are read as these, unless ``conf.py`` mentions ``intersphinx`` (Sphinx
+  then looks a label it lacks up in other projects' inventories). Targets with a ``:``
+  (``python:...``, intersphinx) and Sphinx's own ``genindex``, ``modindex``, ``search``
+  are not checked.
 
 A target document that was not linted is read to learn its anchors (once per file).
 """
@@ -82,13 +84,15 @@ class LocalLinkChecker:
         self._known: dict[Path, _Known | None] = {}
         self._documents: list[tuple[Path, str, Extracted]] = []
         self._labels: set[str] = set()
+        self._titles: set[str] = set()  # section titles: labels under autosectionlabel
         self._sites = SiteFinder()
         self._site_labels: dict[Path, frozenset[str]] = {}
 
     def add(self, path: Path, display: str, document: Extracted) -> None:
         """Add a linted document (its anchors and labels become known)."""
-        self._known[path.resolve()] = _Known(document.anchors, document.opaque)
+        self._known[path.resolve()] = _Known(document.anchors, document.opaque or document.template)
         self._labels |= document.labels
+        self._titles |= document.titles
         if document.local_links:
             self._documents.append((path, display, document))
 
@@ -99,7 +103,11 @@ class LocalLinkChecker:
             absolute = Path(os.path.abspath(path))
             site = self._sites.site_of(absolute)
             for link in document.local_links:
-                problem = self._problem(absolute, site, link)
+                problem = (
+                    _unjudged(link.target, document.template)
+                    if document.template is not None
+                    else self._problem(absolute, site, link)
+                )
                 if problem is not None:
                     code, text = problem
                     rule = RULE_BY_CODE[code]
@@ -222,18 +230,25 @@ class LocalLinkChecker:
         label = " ".join(link.target.split()).lower()
         if site.options.get("intersphinx") or label in _SPHINX_LABELS or label in self._labels:
             return None
-        if label in self._project_labels(site):  # defined in a document not linted
+        titled = site.options.get("autosectionlabel") and not site.options.get(
+            "autosectionlabel_prefix"
+        )
+        if titled and label in self._titles:
+            return None
+        if label in self._project_labels(site, titled=bool(titled)):  # in a document not linted
             return None
         return "URL016", (
             f"{link.target}: no label {label!r} (`.. _{label}:`, MyST `({label})=`) "
             "in the documents linted"
         )
 
-    def _project_labels(self, site: Site) -> frozenset[str]:
+    def _project_labels(self, site: Site, *, titled: bool) -> frozenset[str]:
         """The labels of every source of a Sphinx project (read once, when a label is not
         among the documents linted: linting a subfolder must judge as linting it all)."""
         known = self._site_labels.get(site.root)
         if known is None:
+            # with autosectionlabel, section titles are labels too (the linted ones
+            # were looked at by the caller)
             labels: set[str] = set()
             for source in site.source_files(_DOC_SUFFIXES, _MAX_PROJECT_FILES):
                 key = source.resolve()
@@ -241,7 +256,7 @@ class LocalLinkChecker:
                     continue
                 document = self._read(source)
                 if document is not None:
-                    labels |= document.labels
+                    labels |= document.labels | (document.titles if titled else frozenset())
             known = self._site_labels[site.root] = frozenset(labels)
         return known
 
@@ -283,7 +298,9 @@ class LocalLinkChecker:
         if key not in self._known:
             document = self._read(path)
             self._known[key] = (
-                None if document is None else _Known(document.anchors, document.opaque)
+                None
+                if document is None
+                else _Known(document.anchors, document.opaque or document.template)
             )
         known = self._known[key]
         if known is not None and known.opaque is None:

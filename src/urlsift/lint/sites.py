@@ -213,6 +213,30 @@ SOURCE_LINKS = frozenset({"filename", "static", "attach"})
 document, or to the site's content folder when it starts with ``/``."""
 
 
+TEMPLATE_SYNTAX = re.compile(r"\{%|\{\{(?![<%])|<%[=#-]?\s")
+"""Template syntax in an HTML file (Jinja, Django, Liquid, Go templates, Handlebars,
+ERB); Hugo shortcodes (``{{<``, ``{{%``) are content, not templates."""
+
+_FRONT_MATTER = re.compile(r"\A(?:---|\+\+\+)[ \t]*\r?\n")
+_LAYOUT_FOLDERS = frozenset({"_layouts", "_includes"})
+
+
+def template_reason(text: str, path: str) -> str | None:
+    """Why the HTML file ``text`` (at ``path``) is a template, or None.
+
+    A template (a theme's ``layout.html``, a Jinja block, a Go partial) is rendered into
+    other pages: its relative links and fragments resolve from where those pages are
+    published, not from the template's folder. A file with front matter is a page the
+    generator renders in place (Jekyll, Hugo), unless it sits in Jekyll's ``_layouts`` or
+    ``_includes``.
+    """
+    if TEMPLATE_SYNTAX.search(text) is None:
+        return None
+    if _FRONT_MATTER.match(text) and _LAYOUT_FOLDERS.isdisjoint(PurePosixPath(path).parts):
+        return None
+    return "a template: its links resolve from the pages it is rendered into"
+
+
 def opaque_reason(text: str) -> str | None:
     """Why ``text`` may define anchors the linter cannot see, or None."""
     m = OPAQUE_PATTERN.search(text)
