@@ -328,3 +328,18 @@ def test_html_templates_are_known(path: str, text: str, template: bool) -> None:
     from urlsift.lint.sites import template_reason
 
     assert (template_reason(text, path) is not None) is template
+
+
+def test_an_escaped_attribute_list_id_is_an_anchor(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # pymdown-extensions' docs: ^†^{#\_fn_1} (attr_list reads the id after Markdown's
+    # backslash escapes: _fn_1), referenced as (#_fn_1).
+    page = tmp_path / "docs" / "page.md"
+    page.parent.mkdir()
+    page.write_text(
+        "With CSS^[†](#_fn_1)^ and [x](#a.b-c).\n\n^†^{#\\_fn_1} A note. *y*{ #a\\.b-c }\n"
+        "[gone](#_fn_2)\n",
+        "utf-8",
+    )
+    assert _lint(tmp_path / "docs", monkeypatch=monkeypatch) == ["docs/page.md:4:8: URL016"]
