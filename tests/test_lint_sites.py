@@ -82,6 +82,17 @@ EXPECTED: dict[str, tuple[list[str], list[str]]] = {
             "jekyll/index.md:10:47: URL017",  # a Liquid placeholder
         ],
     ),
+    "mkdocs-plugins": (
+        ["mkdocs-plugins/docs/index.md:4:24: URL015"],  # redirect_maps' old pages are served
+        [],
+    ),
+    "mkdocs-gen": (
+        [],
+        [
+            "mkdocs-gen/docs/index.md:3:19: URL017",  # gen-files writes pages
+            "mkdocs-gen/docs/index.md:4:32: URL017",  # the theme may serve files
+        ],
+    ),
     "zensical": (
         ["zensical/pages/index.md:5:19: URL015", "zensical/pages/index.md:5:41: URL016"],
         ["zensical/pages/index.md:6:39: URL017"],  # outside the docs_dir of [project]

@@ -281,7 +281,8 @@ class Site:
     ``docs`` by default), without slashes."""
     extra_pages: frozenset[str] = frozenset()
     """Pages the configuration itself adds, as paths from the source folder without a
-    suffix (Sphinx's ``html_additional_pages``: ``contents`` is ``contents.html``)."""
+    suffix (Sphinx's ``html_additional_pages``: ``contents`` is ``contents.html``;
+    mkdocs-redirects' ``redirect_maps``: ``old.md`` is served as a redirect)."""
     page_names: str | None = None
     """Why a built page (``x.html``) need not be named after a source (Pelican names
     pages after titles and metadata), or None."""
@@ -307,7 +308,8 @@ class Site:
         relative = target.relative_to(self.source).as_posix()
         suffix = target.suffix.lower()
         stem = relative[: len(relative) - len(suffix)]
-        if suffix in ("", *self.generator.page_suffixes) and stem in self.extra_pages:
+        built = (*self.generator.page_suffixes, *self.generator.sources)
+        if suffix in ("", *built) and stem.rstrip("/") in self.extra_pages:
             return "found", ""
         if self.page_names is not None and suffix in self.generator.page_suffixes:
             return "unknown", self.page_names
@@ -317,10 +319,10 @@ class Site:
         for folder in self.generated:
             if relative.startswith(folder.rstrip("/") + "/"):
                 return "unknown", f"{folder} is written at build time"
-        built = (*self.generator.page_suffixes, *self.generator.sources)
         if self.page_writers and suffix in built:
             names = ", ".join(self.page_writers)
-            return "unknown", f"a page the extension {names} may write at build time"
+            kind = "extension" if self.generator.name == "sphinx" else "plugin"
+            return "unknown", f"a page the {kind} {names} may write at build time"
         if _gitignored(target, self.root):
             return "unknown", "the target is ignored by .gitignore (built or fetched)"
         pages = (*self.generator.page_suffixes, *self.generator.sources)
@@ -509,6 +511,22 @@ def _names(values: object) -> list[str]:
     return out
 
 
+def _settings(values: object, name: str) -> dict[str, Any]:
+    """The settings of ``name`` in a list of strings or one-key mappings (or a mapping of
+    names to settings, as in ``zensical.toml``); {} when it has none."""
+    if isinstance(values, dict):
+        values = [values]
+    for value in values if isinstance(values, list) else []:
+        if isinstance(value, dict) and isinstance(value.get(name), dict):
+            return value[name]  # type: ignore[no-any-return]
+    return {}
+
+
+MKDOCS_PAGE_PLUGINS = frozenset({"gen-files", "api-autonav", "blog", "tags"})
+"""MkDocs plugins that write pages at build time (mkdocs-gen-files' scripts, generated API
+navigation, Material's blog archive and tag index): a missing page is not judged."""
+
+
 def _listed(value: object) -> str:
     return ", ".join(map(str, value)) if isinstance(value, list) else str(value)
 
@@ -550,10 +568,15 @@ def _mkdocs_site(generator: Generator, config: Path, root: Path, data: dict[str,
             if reason is not None:
                 open_anchors = reason
                 break
-    options = {
-        "markdown_extensions": tuple(extensions),
-        "plugins": tuple(_names(data.get("plugins"))),
-    }
+    plugins = _names(data.get("plugins"))
+    options = {"markdown_extensions": tuple(extensions), "plugins": tuple(plugins)}
+    # mkdocs-redirects: each old page of redirect_maps is served (as a redirect)
+    redirects = _settings(data.get("plugins"), "redirects").get("redirect_maps")
+    old_pages = frozenset(
+        os.path.splitext(name.strip("/"))[0]
+        for name in (redirects if isinstance(redirects, dict) else {})
+        if isinstance(name, str)
+    )
     theme = data.get("theme", "mkdocs")
     name = theme.get("name") if isinstance(theme, dict) else theme
     return Site(
@@ -561,12 +584,14 @@ def _mkdocs_site(generator: Generator, config: Path, root: Path, data: dict[str,
         config,
         root,
         source,
+        tuple(sorted(MKDOCS_PAGE_PLUGINS.intersection(plugins))),
         open_anchors=open_anchors,
         directory_urls=data.get("use_directory_urls", True) is not False,
         theme_files=None
         if not isinstance(name, str)
         else f"the {title} theme {name!r} serves its own files beside the pages",
         options=options,
+        extra_pages=old_pages,
     )
 
 
