@@ -3,8 +3,8 @@
 Strategy: every production of §5 appears below as a regex *source string* named after the
 rule, with the BNF line it encodes in the comment above it, so the grammar can be read and
 checked against the RFC line by line. Deliberate deviations carry a ``DEVIATION`` comment
-with the reason. The sources are compiled once, in the section at the end of the module;
-nothing else in urlsift compiles grammar patterns.
+with the reason. The sources are compiled once, in the section at the end of the module
+(each on its first use); nothing else in urlsift compiles grammar patterns.
 
 Invariants:
 
@@ -26,7 +26,7 @@ This module only imports the standard library and ``regex``; it does no I/O.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from typing import cast
 
 # ---------------------------------------------------------------------------------------
@@ -589,30 +589,85 @@ URL_PATTERNS: Mapping[str, re.Pattern[str]] = _CompiledOnUse(URL_SOURCES)
 Compiled on first use: the scan's validator never needs them (it checks URLs component
 by component), and compiling all twelve took a tenth of the command's start-up."""
 
-COMPONENT_PATTERNS: dict[str, re.Pattern[str]] = {
-    k: compile_grammar(v) for k, v in COMPONENT_SOURCES.items()
-}
-"""Component repetitions; ``match`` gives the longest valid prefix, ``fullmatch`` the test."""
 
-SCHEME_PATTERN = compile_grammar(SCHEME)
-HOST_PATTERN = compile_grammar(HOST)
-HOSTNUMBER_PATTERN = compile_grammar(HOSTNUMBER)
-GROUP_PATTERN = compile_grammar(GROUP)
-HOST_DIAGNOSTICS: tuple[tuple[str, re.Pattern[str], str], ...] = tuple(
-    (rule, compile_grammar(source), what) for rule, source, what in HOST_DIAGNOSTIC_SOURCES
-)
-LEXICAL_OFFENDER_PATTERN = compile_grammar(LEXICAL_OFFENDER)
-LEXICAL_RUN_PATTERN = compile_grammar(LEXICAL_RUN)
-FRAGMENT_OFFENDER_PATTERN = compile_grammar(FRAGMENT_OFFENDER)
-ENCODED_CONTROL_PATTERN = compile_grammar(ENCODED_CONTROL)
-ESCAPE_PATTERN = compile_grammar(ESCAPE)
-HTTP_CLEAN_PATTERN = compile_grammar(clean_ip_schemepart(HTTP_CLEAN_TAIL))
-FTP_CLEAN_PATTERN = compile_grammar(clean_ip_schemepart(FTP_CLEAN_TAIL, user=True))
-GOPHER_CLEAN_PATTERN = compile_grammar(clean_ip_schemepart(GOPHER_CLEAN_TAIL))
-NNTP_CLEAN_PATTERN = compile_grammar(clean_ip_schemepart(NNTP_CLEAN_TAIL))
-TELNET_CLEAN_PATTERN = compile_grammar(clean_ip_schemepart(TELNET_CLEAN_TAIL, user=True))
-WAIS_CLEAN_PATTERN = compile_grammar(clean_ip_schemepart(WAIS_CLEAN_TAIL))
-FILE_CLEAN_PATTERN = compile_grammar(FILE_CLEAN_SCHEMEPART)
-PROSPERO_CLEAN_PATTERN = compile_grammar(clean_ip_schemepart(PROSPERO_CLEAN_TAIL))
-MAILTO_CLEAN_PATTERN = compile_grammar(MAILTO_CLEAN_SCHEMEPART)
-NEWS_CLEAN_PATTERN = compile_grammar(NEWS_CLEAN_SCHEMEPART)
+class _CompiledOnLookup(dict[str, "re.Pattern[str]"]):
+    """Patterns by name in a dict, each compiled and added on its first lookup (a lookup
+    of a compiled one costs what a dict's does; only those are iterated)."""
+
+    def __init__(self, sources: Mapping[str, str]) -> None:
+        super().__init__()
+        self._sources = sources
+
+    def __missing__(self, key: str) -> re.Pattern[str]:
+        pattern = self[key] = compile_grammar(self._sources[key])
+        return pattern
+
+
+COMPONENT_PATTERNS: dict[str, re.Pattern[str]] = _CompiledOnLookup(COMPONENT_SOURCES)
+"""Component repetitions; ``match`` gives the longest valid prefix, ``fullmatch`` the test.
+Each is compiled on its first lookup (a scan meets a handful of the rules)."""
+
+# The patterns below are module attributes compiled on first use (by the module's
+# __getattr__, which then stores each as an ordinary attribute): a scan of a few http URLs
+# needs few of them, and compiling all took 3 ms of every start-up.
+SCHEME_PATTERN: re.Pattern[str]
+HOST_PATTERN: re.Pattern[str]
+HOSTNUMBER_PATTERN: re.Pattern[str]
+GROUP_PATTERN: re.Pattern[str]
+HOST_DIAGNOSTICS: tuple[tuple[str, re.Pattern[str], str], ...]
+LEXICAL_OFFENDER_PATTERN: re.Pattern[str]
+LEXICAL_RUN_PATTERN: re.Pattern[str]
+FRAGMENT_OFFENDER_PATTERN: re.Pattern[str]
+ENCODED_CONTROL_PATTERN: re.Pattern[str]
+ESCAPE_PATTERN: re.Pattern[str]
+HTTP_CLEAN_PATTERN: re.Pattern[str]
+FTP_CLEAN_PATTERN: re.Pattern[str]
+GOPHER_CLEAN_PATTERN: re.Pattern[str]
+NNTP_CLEAN_PATTERN: re.Pattern[str]
+TELNET_CLEAN_PATTERN: re.Pattern[str]
+WAIS_CLEAN_PATTERN: re.Pattern[str]
+FILE_CLEAN_PATTERN: re.Pattern[str]
+PROSPERO_CLEAN_PATTERN: re.Pattern[str]
+MAILTO_CLEAN_PATTERN: re.Pattern[str]
+NEWS_CLEAN_PATTERN: re.Pattern[str]
+
+_ON_USE: dict[str, Callable[[], object]] = {
+    "SCHEME_PATTERN": lambda: compile_grammar(SCHEME),
+    "HOST_PATTERN": lambda: compile_grammar(HOST),
+    "HOSTNUMBER_PATTERN": lambda: compile_grammar(HOSTNUMBER),
+    "GROUP_PATTERN": lambda: compile_grammar(GROUP),
+    "HOST_DIAGNOSTICS": lambda: tuple(
+        (rule, compile_grammar(source), what) for rule, source, what in HOST_DIAGNOSTIC_SOURCES
+    ),
+    "LEXICAL_OFFENDER_PATTERN": lambda: compile_grammar(LEXICAL_OFFENDER),
+    "LEXICAL_RUN_PATTERN": lambda: compile_grammar(LEXICAL_RUN),
+    "FRAGMENT_OFFENDER_PATTERN": lambda: compile_grammar(FRAGMENT_OFFENDER),
+    "ENCODED_CONTROL_PATTERN": lambda: compile_grammar(ENCODED_CONTROL),
+    "ESCAPE_PATTERN": lambda: compile_grammar(ESCAPE),
+    "HTTP_CLEAN_PATTERN": lambda: compile_grammar(clean_ip_schemepart(HTTP_CLEAN_TAIL)),
+    "FTP_CLEAN_PATTERN": lambda: compile_grammar(clean_ip_schemepart(FTP_CLEAN_TAIL, user=True)),
+    "GOPHER_CLEAN_PATTERN": lambda: compile_grammar(clean_ip_schemepart(GOPHER_CLEAN_TAIL)),
+    "NNTP_CLEAN_PATTERN": lambda: compile_grammar(clean_ip_schemepart(NNTP_CLEAN_TAIL)),
+    "TELNET_CLEAN_PATTERN": lambda: compile_grammar(
+        clean_ip_schemepart(TELNET_CLEAN_TAIL, user=True)
+    ),
+    "WAIS_CLEAN_PATTERN": lambda: compile_grammar(clean_ip_schemepart(WAIS_CLEAN_TAIL)),
+    "FILE_CLEAN_PATTERN": lambda: compile_grammar(FILE_CLEAN_SCHEMEPART),
+    "PROSPERO_CLEAN_PATTERN": lambda: compile_grammar(clean_ip_schemepart(PROSPERO_CLEAN_TAIL)),
+    "MAILTO_CLEAN_PATTERN": lambda: compile_grammar(MAILTO_CLEAN_SCHEMEPART),
+    "NEWS_CLEAN_PATTERN": lambda: compile_grammar(NEWS_CLEAN_SCHEMEPART),
+}
+
+
+def __getattr__(name: str) -> object:
+    # The first use of an attribute of _ON_USE: compile it and keep it as a global (later
+    # uses are plain attribute lookups that never come here).
+    build = _ON_USE.get(name)
+    if build is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = globals()[name] = build()
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *_ON_USE})

@@ -22,19 +22,23 @@ needs nothing from the first stream, which may already be closed.
 
 from __future__ import annotations
 
-import bz2
-import gzip
 import io
-import lzma
 import os
 import stat
 import sys
-import zlib
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import BinaryIO, Literal
+from typing import TYPE_CHECKING, BinaryIO, Literal
 
 from ..errors import SourceError
+
+if TYPE_CHECKING:
+    import bz2
+    import gzip
+    import lzma
+
+# The codecs' modules (bz2, gzip, lzma and what they import) are imported by the stream
+# that needs them: a plain-text scan does not pay for them at start-up.
 
 Compression = Literal["gzip", "bzip2", "xz", "none"]
 """How a stream was compressed, as recognised from its first bytes."""
@@ -53,7 +57,14 @@ MAGIC_LENGTH = 6
 DEFAULT_BUFFER_SIZE = 1 << 16
 """Buffer size of the returned reader."""
 
-_DECODE_ERRORS = (EOFError, OSError, zlib.error, lzma.LZMAError, ValueError)
+
+def _decode_errors() -> tuple[type[Exception], ...]:
+    # What a decoder raises on damaged data (evaluated when an exception is being handled:
+    # a codec that raised was imported by then).
+    import lzma
+    import zlib
+
+    return (EOFError, OSError, zlib.error, lzma.LZMAError, ValueError)
 
 
 def sniff_compression(prefix: bytes) -> Compression:
@@ -119,7 +130,7 @@ class CountingReader(io.RawIOBase):
         if len(data) < size:
             try:
                 data += self._read(size - len(data))
-            except _DECODE_ERRORS as exc:
+            except _decode_errors() as exc:
                 # Deliver what was read first and report the end of the data; the error is
                 # raised by the call after that, or by close(), so no byte before the
                 # damage is lost (a buffered reader drops the bytes of a read() whose raw
@@ -228,10 +239,16 @@ def _counted(
         opened: gzip.GzipFile | bz2.BZ2File | lzma.LZMAFile
         packed = io.BufferedReader(stored, buffer_size)
         if compression == "gzip":
+            import gzip
+
             opened = gzip.GzipFile(fileobj=packed, mode="rb")
         elif compression == "bzip2":
+            import bz2
+
             opened = bz2.BZ2File(packed, mode="rb")
         else:
+            import lzma
+
             opened = lzma.LZMAFile(packed, mode="rb")  # noqa: SIM115 - closed below
 
         def close_both() -> None:
@@ -327,12 +344,18 @@ def decompress_prefix(prefix: bytes, size: int) -> bytes | None:
     compression = sniff_compression(prefix)
     try:
         if compression == "gzip":
+            import zlib
+
             return zlib.decompressobj(wbits=31).decompress(prefix, size)
         if compression == "xz":
+            import lzma
+
             return lzma.LZMADecompressor().decompress(prefix, size)
         if compression == "bzip2":
+            import bz2
+
             return bz2.BZ2Decompressor().decompress(prefix, size)
-    except _DECODE_ERRORS:
+    except _decode_errors():
         return None
     return prefix
 

@@ -22,10 +22,11 @@ import os
 import re
 import stat
 from collections.abc import Callable, Iterator
-from pathlib import Path
 from typing import TYPE_CHECKING, Literal
 
 if TYPE_CHECKING:  # imported where a walk reads a .gitignore: scanning a file needs none
+    from pathlib import Path  # imported by list_folder: a scan of a file needs none
+
     from pathspec import GitIgnoreSpec
 
 BINARY_SNIFF_BYTES = 8192
@@ -233,6 +234,8 @@ def list_folder(folder: Path) -> tuple[list[tuple[Path, EntryKind]], str | None]
             entries = sorted(listing, key=lambda entry: entry.name)
     except (OSError, ValueError) as exc:
         return [], _reason(exc)
+    from pathlib import Path
+
     out: list[tuple[Path, EntryKind]] = []
     folder = Path(folder)
     for entry in entries:

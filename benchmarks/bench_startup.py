@@ -1,0 +1,172 @@
+"""Start-up of the command line: what a run on a tiny input costs above a bare interpreter.
+
+Strategy: the same interpreter runs, in rounds, each command below once per tree (this
+tree's ``src`` and, with ``--base``, another tree's ``src`` first on ``PYTHONPATH``),
+alternating, so that a neighbour's load falls on both alike. Each figure is the best
+(and the median) of ``--rounds`` runs, in CPU milliseconds (user + system of the child)
+and wall milliseconds. Rows:
+
+* ``python -c pass``: the interpreter alone (the floor the issue 26 target is above);
+* ``import urlsift``: the library's import;
+* ``scan one-line``: ``urlsift scan FILE`` on a one-line text file (the issue's target:
+  at most 60 ms above ``python -c pass``);
+* ``--version``: ``urlsift --version``;
+* ``lint one .md``: ``urlsift lint FILE`` on a small Markdown file (no network).
+
+The commands run the installed ``urlsift`` console script (as a user does). Bytecode:
+each tree's modules are compiled once into a per-tree ``PYTHONPYCACHEPREFIX`` before the
+rounds (the machine sets ``PYTHONDONTWRITEBYTECODE``; an installed package starts from
+bytecode), and no tree's own folder is written.
+
+``--importtime N`` adds, per tree, ``python -X importtime`` of the scan run N times: the
+modules with the largest self time (the best of the N runs each) and the sum of all self
+times.
+
+Run: ``.venv/bin/python benchmarks/bench_startup.py [--rounds 20] [--base /work/wt-s9base]
+[--importtime 5]``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import re
+import resource
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from _report import print_columns
+
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parent
+SCRIPT = Path(sys.executable).parent / "urlsift"
+IMPORTTIME = re.compile(r"import time:\s+(\d+) \|\s+(\d+) \|( *)(\S+)")
+
+
+def _env(src: Path | None, cache: Path) -> dict[str, str]:
+    env = dict(os.environ)
+    env.pop("PYTHONDONTWRITEBYTECODE", None)
+    env["PYTHONPYCACHEPREFIX"] = str(cache)
+    if src is not None:
+        env["PYTHONPATH"] = str(src)
+    return env
+
+
+def _commands(workdir: Path) -> dict[str, list[str]]:
+    one = workdir / "one-line.txt"
+    one.write_text("see http://x.example/ now\n", encoding="utf-8")
+    page = workdir / "page.md"
+    page.write_text(
+        "# Title\n\nSee [the spec](https://example.org/spec) and [below](#title).\n",
+        encoding="utf-8",
+    )
+    return {
+        "python -c pass": [sys.executable, "-c", "pass"],
+        "import urlsift": [sys.executable, "-c", "import urlsift"],
+        "scan one-line": [str(SCRIPT), "scan", str(one)],
+        "--version": [str(SCRIPT), "--version"],
+        "lint one .md": [str(SCRIPT), "lint", str(page)],
+    }
+
+
+def _time(command: list[str], env: dict[str, str]) -> tuple[float, float]:
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    start = time.perf_counter()
+    subprocess.run(command, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    wall = time.perf_counter() - start
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime
+    return cpu * 1000, wall * 1000
+
+
+def importtime(command: list[str], env: dict[str, str], runs: int) -> dict[str, int]:
+    """Each module's best self time (microseconds) over ``runs`` runs of ``command``."""
+    best: dict[str, int] = {}
+    for _ in range(runs):
+        done = subprocess.run(
+            [sys.executable, "-X", "importtime", *command[command[0] == sys.executable :]],
+            env=env,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        seen: dict[str, int] = {}
+        for line in done.stderr.splitlines():
+            match = IMPORTTIME.match(line)
+            if match:
+                seen[match[4]] = int(match[1])
+        for name, self_us in seen.items():
+            best[name] = min(best.get(name, self_us), self_us)
+        for name in set(best) - set(seen):  # not imported in one run: keep it out
+            del best[name]
+    return best
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--rounds", type=int, default=20)
+    parser.add_argument("--base", type=Path, help="another checkout (its src goes first)")
+    parser.add_argument("--importtime", type=int, default=0, metavar="N")
+    parser.add_argument("--top", type=int, default=25)
+    args = parser.parse_args(argv)
+
+    trees = {"this tree": ROOT / "src"}
+    if args.base is not None:
+        trees[f"base {args.base.name}"] = args.base / "src"
+    with tempfile.TemporaryDirectory(prefix="bench-startup-") as tmp:
+        workdir = Path(tmp)
+        commands = _commands(workdir)
+        envs = {name: _env(src, workdir / f"pycache-{i}") for i, (name, src) in enumerate(trees.items())}
+        for env in envs.values():  # bytecode into the tree's cache prefix
+            for command in commands.values():
+                subprocess.run(command, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        cpu: dict[tuple[str, str], list[float]] = {}
+        wall: dict[tuple[str, str], list[float]] = {}
+        load_before = os.getloadavg()[0]
+        for _ in range(args.rounds):
+            for row, command in commands.items():
+                for tree, env in envs.items():
+                    if row == "python -c pass" and tree != "this tree":
+                        continue
+                    c, w = _time(command, env)
+                    cpu.setdefault((row, tree), []).append(c)
+                    wall.setdefault((row, tree), []).append(w)
+        load_after = os.getloadavg()[0]
+        floor = min(cpu[("python -c pass", "this tree")])
+        table = [["command", "tree", "CPU best", "CPU median", "above pass", "wall best", "wall median"]]
+        for (row, tree), values in cpu.items():
+            table.append(
+                [
+                    row,
+                    tree,
+                    f"{min(values):.1f}",
+                    f"{statistics.median(values):.1f}",
+                    "" if row == "python -c pass" else f"{min(values) - floor:.1f}",
+                    f"{min(wall[row, tree]):.1f}",
+                    f"{statistics.median(wall[row, tree]):.1f}",
+                ]
+            )
+        print(f"milliseconds, {args.rounds} rounds; load average {load_before:.1f} -> {load_after:.1f}")
+        print_columns(table, left={0, 1})
+
+        if args.importtime:
+            for tree, env in envs.items():
+                best = importtime(commands["scan one-line"], env, args.importtime)
+                print(
+                    f"\n-X importtime of scan one-line, {tree}: best self time of "
+                    f"{args.importtime} runs, sum {sum(best.values()) / 1000:.1f} ms, "
+                    f"{len(best)} modules"
+                )
+                rows = [["module", "self us"]]
+                for name, us in sorted(best.items(), key=lambda item: -item[1])[: args.top]:
+                    rows.append([name, str(us)])
+                print_columns(rows, left={0})
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
