@@ -22,16 +22,13 @@ import os
 import re
 import stat
 from collections.abc import Callable, Iterator
+from pathlib import Path
 from typing import TYPE_CHECKING, Literal
 
 if TYPE_CHECKING:  # imported where a walk reads a .gitignore: scanning a file needs none
-    from pathlib import Path  # imported by list_folder: a scan of a file needs none
-
     from pathspec import GitIgnoreSpec
 
-BINARY_SNIFF_BYTES = 8192
-"""A file with a NUL byte among its first this many (decompressed) bytes is binary: lint
-and scan skip it in folders."""
+from . import BINARY_SNIFF_BYTES as BINARY_SNIFF_BYTES  # re-exported (defined there)
 
 SKIP_DIRS = frozenset(
     {
@@ -234,8 +231,6 @@ def list_folder(folder: Path) -> tuple[list[tuple[Path, EntryKind]], str | None]
             entries = sorted(listing, key=lambda entry: entry.name)
     except (OSError, ValueError) as exc:
         return [], _reason(exc)
-    from pathlib import Path
-
     out: list[tuple[Path, EntryKind]] = []
     folder = Path(folder)
     for entry in entries:
