@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterator, Mapping
-from typing import cast
+from typing import Any, cast
 
 # ---------------------------------------------------------------------------------------
 # Miscellaneous definitions (§5, end of the section). Character-class *bodies* (without the
@@ -561,6 +561,52 @@ def compile_grammar(source: str) -> re.Pattern[str]:
     import regex  # only where re cannot (a runtime dependency for Python 3.10)
 
     return cast("re.Pattern[str]", regex.compile(source))
+
+
+_PATTERN_METHODS = ("match", "fullmatch", "search", "finditer", "findall", "sub", "subn", "split")
+
+
+class _PatternOnUse:
+    """A pattern compiled on its first use (see :func:`compile_on_use`)."""
+
+    __slots__ = ("_compiled", "_flags", "_source", *_PATTERN_METHODS)
+
+    def __init__(self, source: str, flags: int) -> None:
+        self._source = source
+        self._flags = flags
+
+    def __getattr__(self, name: str) -> Any:
+        # Called only for what is not set: the first use compiles the pattern and sets its
+        # methods here, so later calls find them without coming back (``pattern``,
+        # ``groups`` and the like are read from the compiled pattern each time).
+        if name.startswith("_"):
+            raise AttributeError(name)
+        return getattr(self._pattern(), name)
+
+    def _pattern(self) -> re.Pattern[str]:
+        try:
+            return self._compiled
+        except AttributeError:
+            pass
+        compiled = re.compile(self._source, self._flags)
+        for method in _PATTERN_METHODS:
+            setattr(self, method, getattr(compiled, method))
+        self._compiled: re.Pattern[str] = compiled
+        return compiled
+
+    def __repr__(self) -> str:
+        return f"compile_on_use({self._source!r}, {self._flags!r})"
+
+
+def compile_on_use(source: str, flags: int = 0) -> re.Pattern[str]:
+    """``re.compile(source, flags)``, done when the pattern is first used.
+
+    For the module-level patterns of rarely taken paths (the wrap evidence, page breaks):
+    a run that never takes the path never compiles them, which is most of a small input's
+    start-up. Once compiled, a call costs what the pattern's own method does (the methods
+    are set on the object); ``pattern``, ``groups`` and the like are forwarded.
+    """
+    return cast("re.Pattern[str]", _PatternOnUse(source, flags))
 
 
 class _CompiledOnUse(Mapping[str, "re.Pattern[str]"]):
