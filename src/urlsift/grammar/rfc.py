@@ -569,11 +569,14 @@ _PATTERN_METHODS = ("match", "fullmatch", "search", "finditer", "findall", "sub"
 class _PatternOnUse:
     """A pattern compiled on its first use (see :func:`compile_on_use`)."""
 
-    __slots__ = ("_compiled", "_flags", "_source", *_PATTERN_METHODS)
+    __slots__ = ("_compile", "_compiled", "_flags", "_source", *_PATTERN_METHODS)
 
-    def __init__(self, source: str, flags: int) -> None:
+    def __init__(
+        self, source: str, flags: int, compile: Callable[[str, int], re.Pattern[str]]
+    ) -> None:
         self._source = source
         self._flags = flags
+        self._compile = compile
 
     def __getattr__(self, name: str) -> Any:
         # Called only for what is not set: the first use compiles the pattern and sets its
@@ -588,7 +591,7 @@ class _PatternOnUse:
             return self._compiled
         except AttributeError:
             pass
-        compiled = re.compile(self._source, self._flags)
+        compiled = self._compile(self._source, self._flags)
         for method in _PATTERN_METHODS:
             setattr(self, method, getattr(compiled, method))
         self._compiled: re.Pattern[str] = compiled
@@ -596,6 +599,18 @@ class _PatternOnUse:
 
     def __repr__(self) -> str:
         return f"compile_on_use({self._source!r}, {self._flags!r})"
+
+    def __eq__(self, other: object) -> bool:
+        # As the compiled pattern compares (by source and flags), without compiling two.
+        if isinstance(other, _PatternOnUse):
+            return (self._source, self._flags) == (other._source, other._flags)
+        return self._pattern() == other
+
+    def __hash__(self) -> int:
+        return hash(self._pattern())
+
+    def __reduce__(self) -> tuple[object, ...]:
+        return (_PatternOnUse, (self._source, self._flags, self._compile))
 
 
 def compile_on_use(source: str, flags: int = 0) -> re.Pattern[str]:
@@ -606,7 +621,16 @@ def compile_on_use(source: str, flags: int = 0) -> re.Pattern[str]:
     start-up. Once compiled, a call costs what the pattern's own method does (the methods
     are set on the object); ``pattern``, ``groups`` and the like are forwarded.
     """
-    return cast("re.Pattern[str]", _PatternOnUse(source, flags))
+    return cast("re.Pattern[str]", _PatternOnUse(source, flags, re.compile))
+
+
+def _grammar_on_use(source: str) -> re.Pattern[str]:
+    # compile_grammar(source), done when the pattern is first used.
+    return cast("re.Pattern[str]", _PatternOnUse(source, 0, _compile_grammar))
+
+
+def _compile_grammar(source: str, flags: int) -> re.Pattern[str]:
+    return compile_grammar(source)  # (the grammar's patterns take no flags)
 
 
 class _CompiledOnUse(Mapping[str, "re.Pattern[str]"]):
@@ -655,7 +679,9 @@ Each is compiled on its first lookup (a scan meets a handful of the rules)."""
 
 # The patterns below are module attributes compiled on first use (by the module's
 # __getattr__, which then stores each as an ordinary attribute): a scan of a few http URLs
-# needs few of them, and compiling all took 3 ms of every start-up.
+# needs few of them, and compiling all took 3 ms of every start-up. The clean patterns go
+# into every registry's scheme objects (``IpScheme.clean``), so they are compiled later
+# still: on the fast path's first use of each (``_grammar_on_use``).
 SCHEME_PATTERN: re.Pattern[str]
 HOST_PATTERN: re.Pattern[str]
 HOSTNUMBER_PATTERN: re.Pattern[str]
@@ -690,18 +716,18 @@ _ON_USE: dict[str, Callable[[], object]] = {
     "FRAGMENT_OFFENDER_PATTERN": lambda: compile_grammar(FRAGMENT_OFFENDER),
     "ENCODED_CONTROL_PATTERN": lambda: compile_grammar(ENCODED_CONTROL),
     "ESCAPE_PATTERN": lambda: compile_grammar(ESCAPE),
-    "HTTP_CLEAN_PATTERN": lambda: compile_grammar(clean_ip_schemepart(HTTP_CLEAN_TAIL)),
-    "FTP_CLEAN_PATTERN": lambda: compile_grammar(clean_ip_schemepart(FTP_CLEAN_TAIL, user=True)),
-    "GOPHER_CLEAN_PATTERN": lambda: compile_grammar(clean_ip_schemepart(GOPHER_CLEAN_TAIL)),
-    "NNTP_CLEAN_PATTERN": lambda: compile_grammar(clean_ip_schemepart(NNTP_CLEAN_TAIL)),
-    "TELNET_CLEAN_PATTERN": lambda: compile_grammar(
+    "HTTP_CLEAN_PATTERN": lambda: _grammar_on_use(clean_ip_schemepart(HTTP_CLEAN_TAIL)),
+    "FTP_CLEAN_PATTERN": lambda: _grammar_on_use(clean_ip_schemepart(FTP_CLEAN_TAIL, user=True)),
+    "GOPHER_CLEAN_PATTERN": lambda: _grammar_on_use(clean_ip_schemepart(GOPHER_CLEAN_TAIL)),
+    "NNTP_CLEAN_PATTERN": lambda: _grammar_on_use(clean_ip_schemepart(NNTP_CLEAN_TAIL)),
+    "TELNET_CLEAN_PATTERN": lambda: _grammar_on_use(
         clean_ip_schemepart(TELNET_CLEAN_TAIL, user=True)
     ),
-    "WAIS_CLEAN_PATTERN": lambda: compile_grammar(clean_ip_schemepart(WAIS_CLEAN_TAIL)),
-    "FILE_CLEAN_PATTERN": lambda: compile_grammar(FILE_CLEAN_SCHEMEPART),
-    "PROSPERO_CLEAN_PATTERN": lambda: compile_grammar(clean_ip_schemepart(PROSPERO_CLEAN_TAIL)),
-    "MAILTO_CLEAN_PATTERN": lambda: compile_grammar(MAILTO_CLEAN_SCHEMEPART),
-    "NEWS_CLEAN_PATTERN": lambda: compile_grammar(NEWS_CLEAN_SCHEMEPART),
+    "WAIS_CLEAN_PATTERN": lambda: _grammar_on_use(clean_ip_schemepart(WAIS_CLEAN_TAIL)),
+    "FILE_CLEAN_PATTERN": lambda: _grammar_on_use(FILE_CLEAN_SCHEMEPART),
+    "PROSPERO_CLEAN_PATTERN": lambda: _grammar_on_use(clean_ip_schemepart(PROSPERO_CLEAN_TAIL)),
+    "MAILTO_CLEAN_PATTERN": lambda: _grammar_on_use(MAILTO_CLEAN_SCHEMEPART),
+    "NEWS_CLEAN_PATTERN": lambda: _grammar_on_use(NEWS_CLEAN_SCHEMEPART),
 }
 
 
