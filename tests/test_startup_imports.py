@@ -3,7 +3,7 @@
 ``urlsift scan notes.txt`` must not pay for the mail layer (the stdlib's ``email``
 package, the MIME part walk, the HTML reader), the worker pools or the plan of their
 items, lint, the Parquet writer or Arrow, the folder walk (``pathlib``) or the
-decompressors; a scan of an mbox does import the mail layer (so the check below can
+decompressors, nor ``json`` (a text writer writes none); a scan of an mbox does import the mail layer (so the check below can
 fail). Patterns of paths a run does not take are compiled on their first use
 (``grammar.rfc.compile_on_use``): they behave as the compiled ones.
 """
@@ -37,6 +37,7 @@ NOT_FOR_TEXT = (
     "gzip",
     "bz2",
     "lzma",
+    "json",
 )
 
 
