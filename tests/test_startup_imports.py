@@ -39,6 +39,7 @@ NOT_FOR_TEXT = (
     "bz2",
     "lzma",
     "json",
+    "signal",
 )
 
 
@@ -111,3 +112,11 @@ def test_a_pattern_compiled_on_use_behaves_as_the_compiled_one() -> None:
     again = pickle.loads(pickle.dumps(compile_on_use(source)))
     assert again == compile_on_use(source)
     assert again.findall(text) == re.findall(source, text)
+
+
+def test_the_broken_pipe_status_is_128_plus_sigpipe() -> None:
+    import signal
+
+    from urlsift.cli.main import EXIT_BROKEN_PIPE
+
+    assert EXIT_BROKEN_PIPE == 128 + signal.SIGPIPE
