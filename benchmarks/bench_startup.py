@@ -7,6 +7,8 @@ alternating, so that a neighbour's load falls on both alike. Each figure is the 
 and wall milliseconds. Rows:
 
 * ``python -c pass``: the interpreter alone (the floor the issue 26 target is above);
+* ``import click``: the command-line library alone (its stdlib imports included), the
+  part of every command's start-up that is not urlsift's (the same in every tree);
 * ``import urlsift``: the library's import;
 * ``scan one-line``: ``urlsift scan FILE`` on a one-line text file (the issue's target:
   at most 60 ms above ``python -c pass``);
@@ -44,6 +46,7 @@ from _report import print_columns
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
 SCRIPT = Path(sys.executable).parent / "urlsift"
+SHARED_ROWS = ("python -c pass", "import click")  # the same in every tree: run once a round
 IMPORTTIME = re.compile(r"import time:\s+(\d+) \|\s+(\d+) \|( *)(\S+)")
 
 
@@ -66,6 +69,7 @@ def _commands(workdir: Path) -> dict[str, list[str]]:
     )
     return {
         "python -c pass": [sys.executable, "-c", "pass"],
+        "import click": [sys.executable, "-c", "import click"],
         "import urlsift": [sys.executable, "-c", "import urlsift"],
         "scan one-line": [str(SCRIPT), "scan", str(one)],
         "--version": [str(SCRIPT), "--version"],
@@ -106,6 +110,57 @@ def importtime(command: list[str], env: dict[str, str], runs: int) -> dict[str, 
     return best
 
 
+def measure(
+    commands: dict[str, list[str]], envs: dict[str, dict[str, str]], rounds: int
+) -> dict[tuple[str, str], tuple[list[float], list[float]]]:
+    """CPU and wall milliseconds of each (command, tree), alternating, ``rounds`` times."""
+    for env in envs.values():  # bytecode into the tree's cache prefix
+        for command in commands.values():
+            subprocess.run(command, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    times: dict[tuple[str, str], tuple[list[float], list[float]]] = {}
+    for _ in range(rounds):
+        for row, command in commands.items():
+            for tree, env in envs.items():
+                if row in SHARED_ROWS and tree != "this tree":
+                    continue
+                cpu, wall = _time(command, env)
+                cpu_list, wall_list = times.setdefault((row, tree), ([], []))
+                cpu_list.append(cpu)
+                wall_list.append(wall)
+    return times
+
+
+def print_times(times: dict[tuple[str, str], tuple[list[float], list[float]]]) -> None:
+    floor = min(times["python -c pass", "this tree"][0])
+    table = [
+        ["command", "tree", "CPU best", "CPU median", "above pass", "wall best", "wall median"]
+    ]
+    for (row, tree), (cpu, wall) in times.items():
+        above = "" if row == "python -c pass" else f"{min(cpu) - floor:.1f}"
+        table.append(
+            [
+                row,
+                tree,
+                f"{min(cpu):.1f}",
+                f"{statistics.median(cpu):.1f}",
+                above,
+                f"{min(wall):.1f}",
+                f"{statistics.median(wall):.1f}",
+            ]
+        )
+    print_columns(table, left={0, 1})
+
+
+def print_importtime(tree: str, best: dict[str, int], runs: int, top: int) -> None:
+    total = sum(best.values()) / 1000
+    print(f"\n-X importtime of scan one-line, {tree}: best self time of {runs} runs")
+    print(f"(sum {total:.1f} ms, {len(best)} modules)")
+    rows = [["module", "self us"]]
+    for name, us in sorted(best.items(), key=lambda item: -item[1])[:top]:
+        rows.append([name, str(us)])
+    print_columns(rows, left={0})
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--rounds", type=int, default=20)
@@ -120,51 +175,17 @@ def main(argv: list[str] | None = None) -> int:
     with tempfile.TemporaryDirectory(prefix="bench-startup-") as tmp:
         workdir = Path(tmp)
         commands = _commands(workdir)
-        envs = {name: _env(src, workdir / f"pycache-{i}") for i, (name, src) in enumerate(trees.items())}
-        for env in envs.values():  # bytecode into the tree's cache prefix
-            for command in commands.values():
-                subprocess.run(command, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        cpu: dict[tuple[str, str], list[float]] = {}
-        wall: dict[tuple[str, str], list[float]] = {}
+        envs = {
+            name: _env(src, workdir / f"pycache-{i}") for i, (name, src) in enumerate(trees.items())
+        }
         load_before = os.getloadavg()[0]
-        for _ in range(args.rounds):
-            for row, command in commands.items():
-                for tree, env in envs.items():
-                    if row == "python -c pass" and tree != "this tree":
-                        continue
-                    c, w = _time(command, env)
-                    cpu.setdefault((row, tree), []).append(c)
-                    wall.setdefault((row, tree), []).append(w)
+        times = measure(commands, envs, args.rounds)
         load_after = os.getloadavg()[0]
-        floor = min(cpu[("python -c pass", "this tree")])
-        table = [["command", "tree", "CPU best", "CPU median", "above pass", "wall best", "wall median"]]
-        for (row, tree), values in cpu.items():
-            table.append(
-                [
-                    row,
-                    tree,
-                    f"{min(values):.1f}",
-                    f"{statistics.median(values):.1f}",
-                    "" if row == "python -c pass" else f"{min(values) - floor:.1f}",
-                    f"{min(wall[row, tree]):.1f}",
-                    f"{statistics.median(wall[row, tree]):.1f}",
-                ]
-            )
-        print(f"milliseconds, {args.rounds} rounds; load average {load_before:.1f} -> {load_after:.1f}")
-        print_columns(table, left={0, 1})
-
-        if args.importtime:
-            for tree, env in envs.items():
-                best = importtime(commands["scan one-line"], env, args.importtime)
-                print(
-                    f"\n-X importtime of scan one-line, {tree}: best self time of "
-                    f"{args.importtime} runs, sum {sum(best.values()) / 1000:.1f} ms, "
-                    f"{len(best)} modules"
-                )
-                rows = [["module", "self us"]]
-                for name, us in sorted(best.items(), key=lambda item: -item[1])[: args.top]:
-                    rows.append([name, str(us)])
-                print_columns(rows, left={0})
+        print(f"milliseconds, {args.rounds} rounds; load {load_before:.1f} -> {load_after:.1f}")
+        print_times(times)
+        for tree, env in envs.items() if args.importtime else ():
+            best = importtime(commands["scan one-line"], env, args.importtime)
+            print_importtime(tree, best, args.importtime, args.top)
     return 0
 
 
