@@ -22,6 +22,7 @@ import stat
 import sys
 import time
 from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, TextIO
 
 import click
@@ -332,24 +333,31 @@ def _defect_lines(record: UnitDefects) -> Iterator[str]:
         yield visible(f"{where}: {defect.severity}: {defect.code}: {defect.message}")
 
 
+@dataclass(frozen=True, slots=True)
+class _Filters:
+    """What ``scan`` keeps and counts of the records (its options)."""
+
+    unique: bool
+    check: bool
+    invalid_only: bool
+    show_defects: bool
+    count: CountBy | None
+    tally: RunTally
+
+
 def _write_results(
     results: Iterable[Result],
     writer: Writer | ParquetWriter,
     out: TextIO,
     progress: _Progress,
-    tally: RunTally,
-    *,
-    unique: bool,
-    check: bool,
-    invalid_only: bool,
-    show: bool,
-    count: CountBy | None,
+    how: _Filters,
 ) -> int:
-    # Write the records as the options say (what scan keeps and counts: --unique, --check,
-    # --invalid-only, the defect lines, --count); return the exit status they call for.
+    # Write the records as the options say; return the exit status they call for.
     status = 0
     seen: set[str] = set()
-    counts = None if count is None else HostCounts() if count == "host" else UrlCounts()
+    unique, check, invalid_only, show = how.unique, how.check, how.invalid_only, how.show_defects
+    tally = how.tally
+    counts = None if how.count is None else HostCounts() if how.count == "host" else UrlCounts()
     for result in results:
         if isinstance(result, Url):
             progress.tick(True)
@@ -580,7 +588,7 @@ def scan(
     level = verbose - quiet  # -qq: errors only; -q: the summary line; -v: every defect
     show = level >= 0 and sys.stderr.isatty()
     progress = _Progress(stats, sys.stderr, show, _total_size(paths) if show else None)
-    tally = RunTally()
+    how = _Filters(unique, check, invalid_only, show_defects or level > 0, count, RunTally())
     status = 0
     if scheduler is not None and engine != "dask":
         raise click.UsageError("--scheduler is for --engine dask")
@@ -607,7 +615,7 @@ def scan(
                 invalid_only,
                 check,
                 overwrite,
-                tally,
+                how.tally,
             )
         else:
             if client is not None:
@@ -618,18 +626,7 @@ def scan(
                 )
             else:
                 results = iter_results(paths, config, stats=stats, jobs=jobs)
-            status = _write_results(
-                results,
-                writer,
-                out,
-                progress,
-                tally,
-                unique=unique,
-                check=check,
-                invalid_only=invalid_only,
-                show=show_defects or level > 0,
-                count=count,
-            )
+            status = _write_results(results, writer, out, progress, how)
         out.flush()
     except BrokenPipeError:
         exit_broken_pipe()  # the reader went away (e.g. "| head"): stop quietly
@@ -641,7 +638,7 @@ def scan(
             out.flush()
         cluster.close()
     if level >= -1:
-        _summarize(tally, stats, level >= 0)
+        _summarize(how.tally, stats, level >= 0)
     sys.exit(status)
 
 
