@@ -21,10 +21,12 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Sequence
-from typing import Literal, TextIO, get_args
+from typing import TYPE_CHECKING, Literal, TextIO, get_args
 
 from .._model import CONTEXT_KEYS, Defect, Kind, MessageContext, UnitDefects, Url, context_values
-from .summary import HostCount, UrlCount
+
+if TYPE_CHECKING:  # the --count rows: imported by the writers of --count
+    from .summary import HostCount, UrlCount
 
 CountBy = Literal["url", "host"]
 """What ``--count`` counts by."""
@@ -118,6 +120,8 @@ class TextWriter:
         A host row reads ``count host [first-date .. last-date] (N URLs)``.
         """
         dates = f"  [{row.first_date} .. {row.last_date}]" if row.first_date else ""
+        from ._countrows import HostCount
+
         if isinstance(row, HostCount):
             urls = f"  ({row.urls} URL{'s' if row.urls != 1 else ''})"
             self._stream.write(visible(f"{row.count:7d} {row.host}{dates}{urls}") + "\n")
@@ -360,6 +364,8 @@ class CsvWriter:
 
     def write_count(self, row: UrlCount | HostCount) -> None:
         """Write one row of :data:`COUNT_FIELDS` (:data:`HOST_COUNT_FIELDS` for a host)."""
+        from ._countrows import HostCount
+
         if isinstance(row, HostCount):
             dates = (row.first_date or "", row.last_date or "")
             self._writer.writerow((row.host, row.count, *dates, row.urls))
