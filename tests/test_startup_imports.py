@@ -37,7 +37,6 @@ NOT_FOR_TEXT = (
     "pathlib",
     "gzip",
     "bz2",
-    "lzma",
     "json",
     "signal",
     "urlsift.output._countrows",

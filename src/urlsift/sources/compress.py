@@ -23,9 +23,11 @@ needs nothing from the first stream, which may already be closed.
 from __future__ import annotations
 
 import io
+import lzma
 import os
 import stat
 import sys
+import zlib
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, BinaryIO, Literal
@@ -35,10 +37,9 @@ from ..errors import SourceError
 if TYPE_CHECKING:
     import bz2
     import gzip
-    import lzma
 
-# The codecs' modules (bz2, gzip, lzma and what they import) are imported by the stream
-# that needs them: a plain-text scan does not pay for them at start-up.
+# bz2 and gzip (and what they import) are imported by the stream that needs them: a
+# plain-text scan does not pay for them at start-up (lzma and zlib give the errors below).
 
 Compression = Literal["gzip", "bzip2", "xz", "none"]
 """How a stream was compressed, as recognised from its first bytes."""
@@ -57,14 +58,7 @@ MAGIC_LENGTH = 6
 DEFAULT_BUFFER_SIZE = 1 << 16
 """Buffer size of the returned reader."""
 
-
-def _decode_errors() -> tuple[type[Exception], ...]:
-    # What a decoder raises on damaged data (evaluated when an exception is being handled:
-    # a codec that raised was imported by then).
-    import lzma
-    import zlib
-
-    return (EOFError, OSError, zlib.error, lzma.LZMAError, ValueError)
+_DECODE_ERRORS = (EOFError, OSError, zlib.error, lzma.LZMAError, ValueError)
 
 
 def sniff_compression(prefix: bytes) -> Compression:
@@ -130,7 +124,7 @@ class CountingReader(io.RawIOBase):
         if len(data) < size:
             try:
                 data += self._read(size - len(data))
-            except _decode_errors() as exc:
+            except _DECODE_ERRORS as exc:
                 # Deliver what was read first and report the end of the data; the error is
                 # raised by the call after that, or by close(), so no byte before the
                 # damage is lost (a buffered reader drops the bytes of a read() whose raw
@@ -247,8 +241,6 @@ def _counted(
 
             opened = bz2.BZ2File(packed, mode="rb")
         else:
-            import lzma
-
             opened = lzma.LZMAFile(packed, mode="rb")  # noqa: SIM115 - closed below
 
         def close_both() -> None:
@@ -344,18 +336,14 @@ def decompress_prefix(prefix: bytes, size: int) -> bytes | None:
     compression = sniff_compression(prefix)
     try:
         if compression == "gzip":
-            import zlib
-
             return zlib.decompressobj(wbits=31).decompress(prefix, size)
         if compression == "xz":
-            import lzma
-
             return lzma.LZMADecompressor().decompress(prefix, size)
         if compression == "bzip2":
             import bz2
 
             return bz2.BZ2Decompressor().decompress(prefix, size)
-    except _decode_errors():
+    except _DECODE_ERRORS:
         return None
     return prefix
 
