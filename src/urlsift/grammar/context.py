@@ -358,7 +358,7 @@ def compile_patterns(schemes: tuple[str, ...], max_url_length: int) -> Patterns:
     return Patterns(
         angle_trigger=ANGLE_TRIGGER_RE,
         colon_trigger=re.compile(trigger),
-        bare_token=re.compile(bare_token(max_url_length + 1)),
+        bare_token=compile_on_use(bare_token(max_url_length + 1)),
         bare_segment=re.compile(bare_segment(max_url_length + 1)),
         opener=OPENER_RE,
         wrapper_stop=compile_on_use(WRAPPER_STOP),
@@ -375,7 +375,7 @@ def compile_patterns(schemes: tuple[str, ...], max_url_length: int) -> Patterns:
 SCHEME_NAME = compile_on_use(rf"{SCHEME}\Z")
 """A whole string that is a syntactically valid scheme name (used to check options)."""
 
-BLANK_LINE_RE = re.compile(r"\n(?=[ \t\r]{0,256}\n)")
+BLANK_LINE_RE = compile_on_use(r"\n(?=[ \t\r]{0,256}\n)")
 """A line break followed by a blank line without a form feed (a point no span crosses,
 unless an RFC page break is near: see ``scanner.find_boundary``)."""
 
