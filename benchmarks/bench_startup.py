@@ -20,9 +20,9 @@ each tree's modules are compiled once into a per-tree ``PYTHONPYCACHEPREFIX`` be
 rounds (the machine sets ``PYTHONDONTWRITEBYTECODE``; an installed package starts from
 bytecode), and no tree's own folder is written.
 
-``--importtime N`` adds, per tree, ``python -X importtime`` of the scan run N times: the
-modules with the largest self time (the best of the N runs each) and the sum of all self
-times.
+``--importtime N`` adds ``python -X importtime`` of the scan, N runs per tree (the trees
+alternating): each module's best self time, one column per tree, for the ``--top``
+largest of each tree, and the sum of all self times.
 
 Run: ``.venv/bin/python benchmarks/bench_startup.py [--rounds 20] [--base /work/wt-s9base]
 [--importtime 5]``.
@@ -87,26 +87,27 @@ def _time(command: list[str], env: dict[str, str]) -> tuple[float, float]:
     return cpu * 1000, wall * 1000
 
 
-def importtime(command: list[str], env: dict[str, str], runs: int) -> dict[str, int]:
-    """Each module's best self time (microseconds) over ``runs`` runs of ``command``."""
-    best: dict[str, int] = {}
+def importtime(
+    command: list[str], envs: dict[str, dict[str, str]], runs: int
+) -> dict[str, dict[str, int]]:
+    """Per tree, each module's best self time (us) over ``runs`` runs of ``command`` (a
+    script and its arguments) under ``python -X importtime``, the trees alternating."""
+    best: dict[str, dict[str, int]] = {tree: {} for tree in envs}
     for _ in range(runs):
-        done = subprocess.run(
-            [sys.executable, "-X", "importtime", *command[command[0] == sys.executable :]],
-            env=env,
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.PIPE,
-            text=True,
-        )
-        seen: dict[str, int] = {}
-        for line in done.stderr.splitlines():
-            match = IMPORTTIME.match(line)
-            if match:
-                seen[match[4]] = int(match[1])
-        for name, self_us in seen.items():
-            best[name] = min(best.get(name, self_us), self_us)
-        for name in set(best) - set(seen):  # not imported in one run: keep it out
-            del best[name]
+        for tree, env in envs.items():
+            done = subprocess.run(
+                [sys.executable, "-X", "importtime", *command],
+                env=env,
+                stdout=subprocess.DEVNULL,
+                stderr=subprocess.PIPE,
+                text=True,
+            )
+            seen = {m[4]: int(m[1]) for m in map(IMPORTTIME.match, done.stderr.splitlines()) if m}
+            times = best[tree]
+            for name, self_us in seen.items():
+                times[name] = min(times.get(name, self_us), self_us)
+            for name in set(times) - set(seen):  # not imported in one run: left out
+                del times[name]
     return best
 
 
@@ -151,13 +152,20 @@ def print_times(times: dict[tuple[str, str], tuple[list[float], list[float]]]) -
     print_columns(table, left={0, 1})
 
 
-def print_importtime(tree: str, best: dict[str, int], runs: int, top: int) -> None:
-    total = sum(best.values()) / 1000
-    print(f"\n-X importtime of scan one-line, {tree}: best self time of {runs} runs")
-    print(f"(sum {total:.1f} ms, {len(best)} modules)")
-    rows = [["module", "self us"]]
-    for name, us in sorted(best.items(), key=lambda item: -item[1])[:top]:
-        rows.append([name, str(us)])
+def print_importtime(best: dict[str, dict[str, int]], runs: int, top: int) -> None:
+    """One table: the modules among each tree's ``top`` self times, a column per tree."""
+    print(f"\n-X importtime of scan one-line: best self time (us) of {runs} runs per module")
+    for tree, times in best.items():
+        print(f"  {tree}: sum {sum(times.values()) / 1000:.1f} ms, {len(times)} modules")
+    shown: dict[str, int] = {}
+    for times in best.values():
+        for name, us in sorted(times.items(), key=lambda item: -item[1])[:top]:
+            shown[name] = max(shown.get(name, 0), us)
+    rows = [["module", *best]]
+    for name in sorted(shown, key=lambda n: -shown[n]):
+        rows.append(
+            [name, *(str(times[name]) if name in times else "-" for times in best.values())]
+        )
     print_columns(rows, left={0})
 
 
@@ -183,9 +191,9 @@ def main(argv: list[str] | None = None) -> int:
         load_after = os.getloadavg()[0]
         print(f"milliseconds, {args.rounds} rounds; load {load_before:.1f} -> {load_after:.1f}")
         print_times(times)
-        for tree, env in envs.items() if args.importtime else ():
-            best = importtime(commands["scan one-line"], env, args.importtime)
-            print_importtime(tree, best, args.importtime, args.top)
+        if args.importtime:
+            best = importtime(commands["scan one-line"], envs, args.importtime)
+            print_importtime(best, args.importtime, args.top)
     return 0
 
 
