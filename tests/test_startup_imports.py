@@ -1,13 +1,18 @@
 """Start-up: a scan imports only the layers its input needs (issue 26).
 
 ``urlsift scan notes.txt`` must not pay for the mail layer (the stdlib's ``email``
-package, the MIME part walk, the HTML reader), the worker pools, lint or Arrow (the
-Parquet writer's module itself is light and imported by the command module); a scan
-of an mbox does import the mail layer (so the check below can fail).
+package, the MIME part walk, the HTML reader), the worker pools or the plan of their
+items, lint, the Parquet writer or Arrow, the folder walk (``pathlib``), the
+decompressors, ``json`` (the text writer writes none) or the ``--count`` rows' classes;
+a scan of an mbox does import the mail layer (so the check below can fail). Patterns of
+paths a run does not take are compiled on their first use (``grammar.rfc.compile_on_use``):
+they behave as the compiled ones.
 """
 
 from __future__ import annotations
 
+import pickle
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -26,20 +31,34 @@ NOT_FOR_TEXT = (
     "multiprocessing",
     "csv",
     "importlib.abc",
+    "urlsift.engines.plan",
+    "urlsift.output.parquet",
+    "urlsift.sources.walk",
+    "pathlib",
+    "gzip",
+    "bz2",
+    "json",
+    "signal",
+    "urlsift.output._countrows",
 )
 
 
-def _imported_after_scan(path: Path) -> set[str]:
+def _after_scan(path: Path, report: str) -> list[str]:
+    # The words ``report`` (an expression) prints after a scan of ``path`` in a fresh process.
     code = (
         "import sys\n"
         "from urlsift.cli import main\n"
         f"try:\n    main(['scan', '-q', {str(path)!r}])\n"
         "except SystemExit:\n    pass\n"
         # The CLI closes its standard output at exit: the list goes to stderr.
-        "print(' '.join(sorted(sys.modules)), file=sys.stderr)\n"
+        f"print(' '.join(sorted({report})), file=sys.stderr)\n"
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
-    return set(done.stderr.splitlines()[-1].split())
+    return done.stderr.splitlines()[-1].split()
+
+
+def _imported_after_scan(path: Path) -> set[str]:
+    return set(_after_scan(path, "sys.modules"))
 
 
 def _hits(modules: set[str]) -> list[str]:
@@ -61,3 +80,43 @@ def test_an_mbox_scan_imports_the_mail_layer(tmp_path: Path, layer: str) -> None
         b"From a@b Mon Jan  1 00:00:00 2001\nSubject: s\n\nsee http://x.example/ now\n"
     )
     assert layer in _imported_after_scan(archive)
+
+
+def test_a_text_scan_compiles_only_the_clean_patterns_it_meets(tmp_path: Path) -> None:
+    notes = tmp_path / "notes.txt"
+    notes.write_text("see http://x.example/ now\n", encoding="utf-8")
+    report = (
+        "name for name in dir(__import__('urlsift.grammar.rfc').grammar.rfc) "
+        "if name.endswith('_CLEAN_PATTERN') and getattr(getattr("
+        "sys.modules['urlsift.grammar.rfc'], name), '_compiled', None) is not None"
+    )
+    assert _after_scan(notes, report) == ["HTTP_CLEAN_PATTERN"]
+
+
+def test_a_pattern_compiled_on_use_behaves_as_the_compiled_one() -> None:
+    from urlsift.grammar.rfc import compile_on_use
+
+    source = r"(?P<word>[a-z]+)(?P<tail>[0-9]*)"
+    lazy, compiled = compile_on_use(source, re.IGNORECASE), re.compile(source, re.IGNORECASE)
+    assert lazy == compiled
+    assert hash(lazy) == hash(compiled)
+    assert lazy.groupindex == compiled.groupindex
+    assert lazy.groups == compiled.groups
+    text = "Abc12 de 3 xyz"
+    assert lazy.match(text).groupdict() == compiled.match(text).groupdict()  # type: ignore[union-attr]
+    assert lazy.search(text, 5).span() == compiled.search(text, 5).span()  # type: ignore[union-attr]
+    assert [m.span() for m in lazy.finditer(text)] == [m.span() for m in compiled.finditer(text)]
+    assert lazy.sub("-", text) == compiled.sub("-", text)
+    assert lazy.fullmatch("abc") is not None
+    assert lazy.fullmatch("a b") is None
+    again = pickle.loads(pickle.dumps(compile_on_use(source)))
+    assert again == compile_on_use(source)
+    assert again.findall(text) == re.findall(source, text)
+
+
+def test_the_broken_pipe_status_is_128_plus_sigpipe() -> None:
+    import signal
+
+    from urlsift.cli.main import EXIT_BROKEN_PIPE
+
+    assert EXIT_BROKEN_PIPE == 128 + signal.SIGPIPE

@@ -50,6 +50,14 @@ class OutputError(UrlsiftError, OSError):
         self.reason = reason
 
 
+def failure_reason(exc: OSError) -> str:
+    """Return the words a ``ReadFailure`` gives for a read error."""
+    reason = getattr(exc, "reason", None)
+    if isinstance(reason, str):
+        return reason
+    return exc.strerror or str(exc)
+
+
 MAX_LIMIT = 2**63 - 1
 """The largest limit :func:`check_limit` takes by default (what a C size can hold)."""
 

@@ -15,7 +15,6 @@ import gc
 import importlib
 import io
 import os
-import signal
 import sys
 from typing import Any, BinaryIO, ClassVar, NoReturn, TextIO
 
@@ -27,8 +26,10 @@ EXIT_UNREADABLE = 2
 EXIT_INVALID = 1
 EXIT_OUTPUT = 2
 """The status of a command whose output could not be written (a full disk)."""
-EXIT_BROKEN_PIPE = 128 + signal.SIGPIPE
-"""The status of a command whose standard output was closed by its reader (141)."""
+EXIT_BROKEN_PIPE = 141
+"""The status of a command whose standard output was closed by its reader: 128 + SIGPIPE
+(13), as a shell reports a program killed by that signal (written out: the ``signal``
+module, which builds its enums on import, is otherwise not needed by a run)."""
 
 
 def _stdout_to_devnull() -> None:

@@ -17,14 +17,13 @@ before the scan ended (``urlsift scan ... | head``): the output was cut short, s
 from __future__ import annotations
 
 import contextlib
-import difflib
 import os
 import stat
 import sys
 import time
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
-from typing import Any, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 
 import click
 
@@ -41,7 +40,6 @@ from ..output.formats import (
     make_writer,
     visible,
 )
-from ..output.parquet import ParquetWriter
 from ..output.summary import HostCounts, RunTally, UrlCounts, plural
 from ..sources.kinds import INPUT_KINDS, InputKind
 from ..sources.options import MailOptions
@@ -54,6 +52,9 @@ from .main import (
     exit_output_error,
     utf8_stdout,
 )
+
+if TYPE_CHECKING:  # imported by _writer for --format parquet
+    from ..output.parquet import ParquetWriter
 
 
 def _split_schemes(values: Iterable[str]) -> list[str] | None:
@@ -197,6 +198,8 @@ def _refuse_mistyped_count(ctx: click.Context, word: str) -> None:
     # a misspelt mode ("hosts", "URL"): then a usage error that names the mode meant.
     if os.path.lexists(word) or word.startswith("-") or "/" in word or os.sep in word:
         return
+    import difflib  # only for this message
+
     close = difflib.get_close_matches(word.lower(), COUNT_BY, n=1, cutoff=0.6)
     if close:
         raise click.BadParameter(
@@ -221,6 +224,8 @@ def _writer(
         raise click.UsageError("--format parquet needs --output FOLDER")
     if count is not None:
         raise click.UsageError("--count has no Parquet form; use --format jsonl or csv")
+    from ..output.parquet import ParquetWriter
+
     try:
         return ParquetWriter(output, overwrite=overwrite)
     except (ImportError, ConfigError) as exc:  # no pyarrow; a folder holding other files
@@ -385,10 +390,10 @@ def _write_results(
             tally.unreadable += 1
             status = EXIT_UNREADABLE
     if counts is not None:
-        assert not isinstance(writer, ParquetWriter)  # refused with --count
+        assert isinstance(writer, Writer)  # Parquet is refused with --count
         for row in counts.rows():
             writer.write_count(row)
-    if isinstance(writer, ParquetWriter):
+    if not isinstance(writer, Writer):  # Parquet
         writer.close()
     return status
 

@@ -56,6 +56,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, fields, replace
 
 from .._model import Defect
+from ..errors import failure_reason as failure_reason  # re-exported (defined with the errors)
 from ..extraction.scanner import find_boundary
 from ..sources.archive import STREAM_MIN_BYTES, text_chunks
 from ..sources.compress import (
@@ -245,14 +246,6 @@ WorkItem = (
     PathItem | RangeItem | FolderItem | MessageBatchItem | TextPieceItem | TextTailItem | FailedItem
 )
 """One piece of planned work."""
-
-
-def failure_reason(exc: OSError) -> str:
-    """Return the words a ``ReadFailure`` gives for a read error."""
-    reason = getattr(exc, "reason", None)
-    if isinstance(reason, str):
-        return reason
-    return exc.strerror or str(exc)
 
 
 def add_stats(total: ArchiveStats, delta: ArchiveStats) -> None:

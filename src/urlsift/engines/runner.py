@@ -14,8 +14,8 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 
 from .._model import READ_ERROR_CODES, ReadFailure, Result, UnitDefects
+from ..errors import failure_reason
 from ..sources.reading import ArchiveStats
-from .plan import failure_reason
 from .work import ScanConfig, iter_sequential, scan_text_units
 
 __all__ = [

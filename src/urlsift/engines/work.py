@@ -49,7 +49,7 @@ import os
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
-from typing import BinaryIO
+from typing import TYPE_CHECKING, BinaryIO
 
 from .._model import (
     Defect,
@@ -61,6 +61,7 @@ from .._model import (
     Url,
 )
 from ..api import Judge, scan_unit
+from ..errors import failure_reason
 from ..extraction.scanner import Scanner
 from ..sources.archive import folder_units, open_units, raw_message_units, text_chunks
 from ..sources.compress import open_counted
@@ -69,17 +70,10 @@ from ..sources.mbox import MAX_SEPARATOR_LINE, MboxSplitter, RawMessage, is_enve
 from ..sources.options import MailOptions
 from ..sources.reading import ArchiveStats, BlockReader
 from ..sources.tree import expand_paths
-from .plan import (
-    FailedItem,
-    FolderItem,
-    MessageBatchItem,
-    PathItem,
-    RangeItem,
-    TextPieceItem,
-    TextTailItem,
-    WorkItem,
-    failure_reason,
-)
+
+if TYPE_CHECKING:  # the plan's items: imported where they are run (one scan in this process
+    # plans nothing, and the plan module's records are a tenth of the CLI's start-up)
+    from .plan import MessageBatchItem, RangeItem, TextTailItem, WorkItem
 
 _BLOCK = 1 << 20
 _NEEDLE = b"\nFrom "
@@ -222,6 +216,15 @@ def iter_item(item: WorkItem, config: ScanConfig, stats: ArchiveStats) -> Iterat
     What an engine calls for an item it runs where the output is written (a long
     message, the tail of a text file, standard input); :func:`run_item` collects them.
     """
+    from .plan import (
+        FailedItem,
+        FolderItem,
+        MessageBatchItem,
+        PathItem,
+        TextPieceItem,
+        TextTailItem,
+    )
+
     judge = judge_for(config.policy)
     if isinstance(item, PathItem):
         yield from iter_path(item.path, config, stats)
@@ -246,6 +249,8 @@ def run_item(item: WorkItem, config: ScanConfig, stats: ArchiveStats) -> ItemRes
     ``stopped`` is set when a folder batch ended with a read failure (one pass stops
     the folder there, so later batches of that folder are dropped at merge).
     """
+    from .plan import FolderItem, RangeItem
+
     if isinstance(item, RangeItem):
         return run_range(item, config, stats)
     results = list(iter_item(item, config, stats))
@@ -533,6 +538,8 @@ class Merger:
 
     def group(self, item: object) -> object | None:
         """Return the scan ``item`` belongs to (``None`` for an item on its own)."""
+        from .plan import FolderItem, RangeItem
+
         if isinstance(item, RangeItem | FolderItem):
             if (item.start if isinstance(item, RangeItem) else item.first - 1) == 0:
                 self._current = object()
@@ -554,6 +561,8 @@ class Merger:
             return []
         if outcome.stopped:
             self.stop(group)
+        from .plan import RangeItem
+
         if isinstance(item, RangeItem):
             return self._renumbering.merge(group, item, outcome)
         return outcome.results

@@ -82,6 +82,7 @@ from ..grammar.context import (
     SCHEME,
     PossibleWrap,
     SoftBreakWrap,
+    compile_on_use,
     quote_key,
 )
 
@@ -102,33 +103,35 @@ QP_LINE_LENGTH = 76
 MIN_URL_LINE = 40
 """Shortest URL line (quote prefix not counted) that a client could have wrapped."""
 
+# The patterns below are compiled on their first use (compile_on_use): a scan that meets no
+# line break after a URL never needs them.
 # A line's head: its mail quote prefix and its indentation; on the next line, then its
 # first word (a run of the characters a bare URL may hold). All bounded.
 _HEAD = re.compile(rf"((?:{QUOTE_PREFIX})?)([ \t]{{0,64}})")
 _NEXT_LINE = re.compile(rf"((?:{QUOTE_PREFIX})?)([ \t]{{0,64}})([^{BARE_STOP}]{{1,512}})")
 # A character that can make a word URL material: a path step, a dot, a digit, a sign.
-_MATERIAL = re.compile(r"[/.0-9_?=&%#~]")
+_MATERIAL = compile_on_use(r"[/.0-9_?=&%#~]")
 # Characters a URL continuation may hold (RFC 3986 unreserved, reserved, and '%').
-_URL_CHARS = re.compile(r"[A-Za-z0-9\-._~:/?#\[\]@!$&'()*+,;=%]{1,512}")
+_URL_CHARS = compile_on_use(r"[A-Za-z0-9\-._~:/?#\[\]@!$&'()*+,;=%]{1,512}")
 # Bounded scheme tests: an unbounded run over a long word of letters is quadratic.
-_HAS_SCHEME = re.compile(rf"{SCHEME}:")
-_HAS_URL = re.compile(rf"{SCHEME}://")
+_HAS_SCHEME = compile_on_use(rf"{SCHEME}:")
+_HAS_URL = compile_on_use(rf"{SCHEME}://")
 _TABLE_SEPARATORS = frozenset({"=", ":", "|", "->", "=>"})
 # A file name extension, matched from a name's last dot (see _has_extension).
-_EXTENSION = re.compile(
+_EXTENSION = compile_on_use(
     r"\.(?:s?html?|xhtml|php\d?|aspx?|jsp|cgi|pl|txt|pdf|ps|gz|tgz|zip|tar|bz2|xz|Z|"
     r"xml|xsd|json|md|rst|png|jpe?g|gif|svg|c|h|py|patch|diff|rpm|deb|asc|cer)",
     re.IGNORECASE,
 )
 _LONGEST_EXTENSION = 6
 # A URL that is only a scheme and a host ending in a top-level domain: it is complete.
-_BARE_HOST = re.compile(rf"{SCHEME}://[^/?#\s]{{0,255}}\.[A-Za-z]{{2,24}}")
+_BARE_HOST = compile_on_use(rf"{SCHEME}://[^/?#\s]{{0,255}}\.[A-Za-z]{{2,24}}")
 # A bare URL's token ending in one of these ends a sentence (the scanner trims them).
 _SENTENCE_STOPS = frozenset(".,;:!")
 _LIST_ITEM = re.compile(r"(?:[0-9]{1,3}|[A-Za-z])[.)]")
 # Words of prose that hold URL material: an abbreviation ("e.g."), a time ("12:30"), a
 # mail address (a signature's next line).
-_PROSE_WORD = re.compile(
+_PROSE_WORD = compile_on_use(
     r"(?:[A-Za-z]\.){1,3}[A-Za-z]?|[0-9]{1,2}:[0-9]{2}(?::[0-9]{2})?"
     r"|[A-Za-z0-9._+-]{1,64}@[A-Za-z0-9-]{1,63}(?:\.[A-Za-z0-9-]{1,63}){1,8}"
 )
@@ -140,8 +143,8 @@ _CONTINUATION_START = frozenset("/%=&?._~#;")
 # The cut URL ends in a character after which a URL rarely ends.
 _OPEN_ENDINGS = frozenset("-_?&=%")
 # A letter or digit, and a digit, "." or "_" (the word is ASCII when they are asked).
-_ALNUM = re.compile(r"[A-Za-z0-9]")
-_DIGIT_OR_DOT = re.compile(r"[0-9._]")
+_ALNUM = compile_on_use(r"[A-Za-z0-9]")
+_DIGIT_OR_DOT = compile_on_use(r"[0-9._]")
 # Signs in the continuation that it is part of a URL, not prose.
 _URL_SIGNS = frozenset("?=&%#~")
 # Words that begin a line of prose, never a path step after a directory URL ("...files/"
@@ -156,11 +159,11 @@ _FUNCTION_WORD_LIST = (
 _FUNCTION_WORDS = frozenset(_FUNCTION_WORD_LIST.split())
 # A header, property or directive name ("ATTENDEE;ROLE=...", "Subject:", "X-Foo:"): a
 # line of its own, never a URL's rest.
-_FIELD_NAME = re.compile(r"[A-Z][A-Z0-9-]{1,63}[;:]")
+_FIELD_NAME = compile_on_use(r"[A-Z][A-Z0-9-]{1,63}[;:]")
 # A continuation that starts with a percent escape ("%20a%20report") or the rest of a hex
 # id ("84295c22%40example.org"): prose never starts so.
-_ESCAPE_START = re.compile(r"%[0-9A-Fa-f]{2}")
-_HEX_RUN = re.compile(r"(?=[0-9a-f]{0,15}[0-9])(?=[0-9a-f]{0,15}[a-f])[0-9a-f]{6,16}")
+_ESCAPE_START = compile_on_use(r"%[0-9A-Fa-f]{2}")
+_HEX_RUN = compile_on_use(r"(?=[0-9a-f]{0,15}[0-9])(?=[0-9a-f]{0,15}[a-f])[0-9a-f]{6,16}")
 # Quotes that may enclose a URL, by opener: a wrap inside them is closed on the next line.
 _QUOTE_CLOSERS = {'"': '"', "`": "'", "'": "'", "\u201c": "\u201d", "\u2018": "\u2019"}
 # The cut ends in one of these: a query half written ("?os=", "&", "?"); a space may follow
@@ -169,11 +172,11 @@ _HALF_QUERY = frozenset("?=&")
 # A run of this many "_" or "=" ends a bare URL: a rule line written right after it.
 _RULE_RUN = 3
 # A playlist or preprocessor directive after a URL ("#EXTM3U", "#EXT-X-ENDLIST", "#IF").
-_DIRECTIVE = re.compile(r"#[A-Z]{2,}(?![a-z])")
+_DIRECTIVE = compile_on_use(r"#[A-Z]{2,}(?![a-z])")
 # A quoted-printable escape ("=3D", "=20"): text left encoded.
-_QP_ESCAPE = re.compile(r"=[0-9A-F]{2}")
+_QP_ESCAPE = compile_on_use(r"=[0-9A-F]{2}")
 # A query half written at the line's end: "?os=", "&type=".
-_HALF_WRITTEN = re.compile(r"[?&][^?&=/\s]{1,64}=\Z")
+_HALF_WRITTEN = compile_on_use(r"[?&][^?&=/\s]{1,64}=\Z")
 _RULES = frozenset({"_" * _RULE_RUN, "=" * _RULE_RUN})
 
 

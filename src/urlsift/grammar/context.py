@@ -35,6 +35,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from .rfc import ALPHA_CHARS, DIGIT_CHARS, SCHEME_CHARS
+from .rfc import compile_on_use as compile_on_use  # re-exported: extraction imports it here
 
 MAX_SCHEME_LENGTH = 64
 """Longest scheme name recognised (bounds every look-around)."""
@@ -357,40 +358,40 @@ def compile_patterns(schemes: tuple[str, ...], max_url_length: int) -> Patterns:
     return Patterns(
         angle_trigger=ANGLE_TRIGGER_RE,
         colon_trigger=re.compile(trigger),
-        bare_token=re.compile(bare_token(max_url_length + 1)),
+        bare_token=compile_on_use(bare_token(max_url_length + 1)),
         bare_segment=re.compile(bare_segment(max_url_length + 1)),
         opener=OPENER_RE,
-        wrapper_stop=re.compile(WRAPPER_STOP),
+        wrapper_stop=compile_on_use(WRAPPER_STOP),
         quote_prefix=QUOTE_PREFIX_RE,
-        hspace_run=re.compile(HSPACE_RUN),
-        prefix_gap=re.compile(PREFIX_GAP),
+        hspace_run=compile_on_use(HSPACE_RUN),
+        prefix_gap=compile_on_use(PREFIX_GAP),
         page_break=PAGE_BREAK_RE,
-        scheme_ahead=re.compile(rf"{SCHEME}:"),
+        scheme_ahead=compile_on_use(rf"{SCHEME}:"),
         ip_literal=IP_LITERAL_RE,
-        prose_word=re.compile(PROSE_WORD),
+        prose_word=compile_on_use(PROSE_WORD),
     )
 
 
-SCHEME_NAME = re.compile(rf"{SCHEME}\Z")
+SCHEME_NAME = compile_on_use(rf"{SCHEME}\Z")
 """A whole string that is a syntactically valid scheme name (used to check options)."""
 
-BLANK_LINE_RE = re.compile(r"\n(?=[ \t\r]{0,256}\n)")
+BLANK_LINE_RE = compile_on_use(r"\n(?=[ \t\r]{0,256}\n)")
 """A line break followed by a blank line without a form feed (a point no span crosses,
 unless an RFC page break is near: see ``scanner.find_boundary``)."""
 
 ANGLE_TRIGGER_RE = re.compile(ANGLE_TRIGGER)
 """The ``<`` trigger (the same for every scheme set)."""
 
-PAGE_BREAK_RE = re.compile(RFC_PAGE_BREAK)
+PAGE_BREAK_RE = compile_on_use(RFC_PAGE_BREAK)
 """An RFC page break (see :data:`RFC_PAGE_BREAK`), as the scanner matches it inside a wrapper:
 at the start of a blank line."""
 
-PAGE_BREAK_IN_BODY_RE = re.compile(rf"(?<=\n)(?={HSPACE_RUN}\n){RFC_PAGE_BREAK}")
+PAGE_BREAK_IN_BODY_RE = compile_on_use(rf"(?<=\n)(?={HSPACE_RUN}\n){RFC_PAGE_BREAK}")
 """The same break found again by the rejoiner in a wrapper's body: only where the scanner
 could have seen it (right after a line break, on a blank line), so text that merely looks
 like a page footer on a URL's own line is never removed."""
 
-IP_LITERAL_RE = re.compile(IP_LITERAL)
+IP_LITERAL_RE = compile_on_use(IP_LITERAL)
 """A bracketed IP literal host (see :data:`IP_LITERAL`)."""
 
 OPENER_RE = re.compile(OPENER)

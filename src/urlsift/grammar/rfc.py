@@ -3,8 +3,8 @@
 Strategy: every production of §5 appears below as a regex *source string* named after the
 rule, with the BNF line it encodes in the comment above it, so the grammar can be read and
 checked against the RFC line by line. Deliberate deviations carry a ``DEVIATION`` comment
-with the reason. The sources are compiled once, in the section at the end of the module;
-nothing else in urlsift compiles grammar patterns.
+with the reason. The sources are compiled once, in the section at the end of the module
+(each on its first use); nothing else in urlsift compiles grammar patterns.
 
 Invariants:
 
@@ -26,8 +26,8 @@ This module only imports the standard library and ``regex``; it does no I/O.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator, Mapping
-from typing import cast
+from collections.abc import Callable, Iterator, Mapping
+from typing import Any, cast
 
 # ---------------------------------------------------------------------------------------
 # Miscellaneous definitions (§5, end of the section). Character-class *bodies* (without the
@@ -563,6 +563,76 @@ def compile_grammar(source: str) -> re.Pattern[str]:
     return cast("re.Pattern[str]", regex.compile(source))
 
 
+_PATTERN_METHODS = ("match", "fullmatch", "search", "finditer", "findall", "sub", "subn", "split")
+
+
+class _PatternOnUse:
+    """A pattern compiled on its first use (see :func:`compile_on_use`)."""
+
+    __slots__ = ("_compile", "_compiled", "_flags", "_source", *_PATTERN_METHODS)
+
+    def __init__(
+        self, source: str, flags: int, compile: Callable[[str, int], re.Pattern[str]]
+    ) -> None:
+        self._source = source
+        self._flags = flags
+        self._compile = compile
+
+    def __getattr__(self, name: str) -> Any:
+        # Called only for what is not set: the first use compiles the pattern and sets its
+        # methods here, so later calls find them without coming back (``pattern``,
+        # ``groups`` and the like are read from the compiled pattern each time).
+        if name.startswith("_"):
+            raise AttributeError(name)
+        return getattr(self._pattern(), name)
+
+    def _pattern(self) -> re.Pattern[str]:
+        try:
+            return self._compiled
+        except AttributeError:
+            pass
+        compiled = self._compile(self._source, self._flags)
+        for method in _PATTERN_METHODS:
+            setattr(self, method, getattr(compiled, method))
+        self._compiled: re.Pattern[str] = compiled
+        return compiled
+
+    def __repr__(self) -> str:
+        return f"compile_on_use({self._source!r}, {self._flags!r})"
+
+    def __eq__(self, other: object) -> bool:
+        # As the compiled pattern compares (by source and flags), without compiling two.
+        if isinstance(other, _PatternOnUse):
+            return (self._source, self._flags) == (other._source, other._flags)
+        return self._pattern() == other
+
+    def __hash__(self) -> int:
+        return hash(self._pattern())
+
+    def __reduce__(self) -> tuple[object, ...]:
+        return (_PatternOnUse, (self._source, self._flags, self._compile))
+
+
+def compile_on_use(source: str, flags: int = 0) -> re.Pattern[str]:
+    """``re.compile(source, flags)``, done when the pattern is first used.
+
+    For the module-level patterns of rarely taken paths (the wrap evidence, page breaks):
+    a run that never takes the path never compiles them, which is most of a small input's
+    start-up. Once compiled, a call costs what the pattern's own method does (the methods
+    are set on the object); ``pattern``, ``groups`` and the like are forwarded.
+    """
+    return cast("re.Pattern[str]", _PatternOnUse(source, flags, re.compile))
+
+
+def _grammar_on_use(source: str) -> re.Pattern[str]:
+    # compile_grammar(source), done when the pattern is first used.
+    return cast("re.Pattern[str]", _PatternOnUse(source, 0, _compile_grammar))
+
+
+def _compile_grammar(source: str, flags: int) -> re.Pattern[str]:
+    return compile_grammar(source)  # (the grammar's patterns take no flags)
+
+
 class _CompiledOnUse(Mapping[str, "re.Pattern[str]"]):
     """Patterns by name, each compiled on its first lookup (the sources are fixed)."""
 
@@ -589,30 +659,87 @@ URL_PATTERNS: Mapping[str, re.Pattern[str]] = _CompiledOnUse(URL_SOURCES)
 Compiled on first use: the scan's validator never needs them (it checks URLs component
 by component), and compiling all twelve took a tenth of the command's start-up."""
 
-COMPONENT_PATTERNS: dict[str, re.Pattern[str]] = {
-    k: compile_grammar(v) for k, v in COMPONENT_SOURCES.items()
-}
-"""Component repetitions; ``match`` gives the longest valid prefix, ``fullmatch`` the test."""
 
-SCHEME_PATTERN = compile_grammar(SCHEME)
-HOST_PATTERN = compile_grammar(HOST)
-HOSTNUMBER_PATTERN = compile_grammar(HOSTNUMBER)
-GROUP_PATTERN = compile_grammar(GROUP)
-HOST_DIAGNOSTICS: tuple[tuple[str, re.Pattern[str], str], ...] = tuple(
-    (rule, compile_grammar(source), what) for rule, source, what in HOST_DIAGNOSTIC_SOURCES
-)
-LEXICAL_OFFENDER_PATTERN = compile_grammar(LEXICAL_OFFENDER)
-LEXICAL_RUN_PATTERN = compile_grammar(LEXICAL_RUN)
-FRAGMENT_OFFENDER_PATTERN = compile_grammar(FRAGMENT_OFFENDER)
-ENCODED_CONTROL_PATTERN = compile_grammar(ENCODED_CONTROL)
-ESCAPE_PATTERN = compile_grammar(ESCAPE)
-HTTP_CLEAN_PATTERN = compile_grammar(clean_ip_schemepart(HTTP_CLEAN_TAIL))
-FTP_CLEAN_PATTERN = compile_grammar(clean_ip_schemepart(FTP_CLEAN_TAIL, user=True))
-GOPHER_CLEAN_PATTERN = compile_grammar(clean_ip_schemepart(GOPHER_CLEAN_TAIL))
-NNTP_CLEAN_PATTERN = compile_grammar(clean_ip_schemepart(NNTP_CLEAN_TAIL))
-TELNET_CLEAN_PATTERN = compile_grammar(clean_ip_schemepart(TELNET_CLEAN_TAIL, user=True))
-WAIS_CLEAN_PATTERN = compile_grammar(clean_ip_schemepart(WAIS_CLEAN_TAIL))
-FILE_CLEAN_PATTERN = compile_grammar(FILE_CLEAN_SCHEMEPART)
-PROSPERO_CLEAN_PATTERN = compile_grammar(clean_ip_schemepart(PROSPERO_CLEAN_TAIL))
-MAILTO_CLEAN_PATTERN = compile_grammar(MAILTO_CLEAN_SCHEMEPART)
-NEWS_CLEAN_PATTERN = compile_grammar(NEWS_CLEAN_SCHEMEPART)
+class _CompiledOnLookup(dict[str, "re.Pattern[str]"]):
+    """Patterns by name in a dict, each compiled and added on its first lookup (a lookup
+    of a compiled one costs what a dict's does; only those are iterated)."""
+
+    def __init__(self, sources: Mapping[str, str]) -> None:
+        super().__init__()
+        self._sources = sources
+
+    def __missing__(self, key: str) -> re.Pattern[str]:
+        pattern = self[key] = compile_grammar(self._sources[key])
+        return pattern
+
+
+COMPONENT_PATTERNS: dict[str, re.Pattern[str]] = _CompiledOnLookup(COMPONENT_SOURCES)
+"""Component repetitions; ``match`` gives the longest valid prefix, ``fullmatch`` the test.
+Each is compiled on its first lookup (a scan meets a handful of the rules)."""
+
+# The patterns below are module attributes compiled on first use (by the module's
+# __getattr__, which then stores each as an ordinary attribute): a scan of a few http URLs
+# needs few of them, and compiling all took 3 ms of every start-up. The clean patterns go
+# into every registry's scheme objects (``IpScheme.clean``), so they are compiled later
+# still: on the fast path's first use of each (``_grammar_on_use``).
+SCHEME_PATTERN: re.Pattern[str]
+HOST_PATTERN: re.Pattern[str]
+HOSTNUMBER_PATTERN: re.Pattern[str]
+GROUP_PATTERN: re.Pattern[str]
+HOST_DIAGNOSTICS: tuple[tuple[str, re.Pattern[str], str], ...]
+LEXICAL_OFFENDER_PATTERN: re.Pattern[str]
+LEXICAL_RUN_PATTERN: re.Pattern[str]
+FRAGMENT_OFFENDER_PATTERN: re.Pattern[str]
+ENCODED_CONTROL_PATTERN: re.Pattern[str]
+ESCAPE_PATTERN: re.Pattern[str]
+HTTP_CLEAN_PATTERN: re.Pattern[str]
+FTP_CLEAN_PATTERN: re.Pattern[str]
+GOPHER_CLEAN_PATTERN: re.Pattern[str]
+NNTP_CLEAN_PATTERN: re.Pattern[str]
+TELNET_CLEAN_PATTERN: re.Pattern[str]
+WAIS_CLEAN_PATTERN: re.Pattern[str]
+FILE_CLEAN_PATTERN: re.Pattern[str]
+PROSPERO_CLEAN_PATTERN: re.Pattern[str]
+MAILTO_CLEAN_PATTERN: re.Pattern[str]
+NEWS_CLEAN_PATTERN: re.Pattern[str]
+
+_ON_USE: dict[str, Callable[[], object]] = {
+    "SCHEME_PATTERN": lambda: compile_grammar(SCHEME),
+    "HOST_PATTERN": lambda: compile_grammar(HOST),
+    "HOSTNUMBER_PATTERN": lambda: compile_grammar(HOSTNUMBER),
+    "GROUP_PATTERN": lambda: compile_grammar(GROUP),
+    "HOST_DIAGNOSTICS": lambda: tuple(
+        (rule, compile_grammar(source), what) for rule, source, what in HOST_DIAGNOSTIC_SOURCES
+    ),
+    "LEXICAL_OFFENDER_PATTERN": lambda: compile_grammar(LEXICAL_OFFENDER),
+    "LEXICAL_RUN_PATTERN": lambda: compile_grammar(LEXICAL_RUN),
+    "FRAGMENT_OFFENDER_PATTERN": lambda: compile_grammar(FRAGMENT_OFFENDER),
+    "ENCODED_CONTROL_PATTERN": lambda: compile_grammar(ENCODED_CONTROL),
+    "ESCAPE_PATTERN": lambda: compile_grammar(ESCAPE),
+    "HTTP_CLEAN_PATTERN": lambda: _grammar_on_use(clean_ip_schemepart(HTTP_CLEAN_TAIL)),
+    "FTP_CLEAN_PATTERN": lambda: _grammar_on_use(clean_ip_schemepart(FTP_CLEAN_TAIL, user=True)),
+    "GOPHER_CLEAN_PATTERN": lambda: _grammar_on_use(clean_ip_schemepart(GOPHER_CLEAN_TAIL)),
+    "NNTP_CLEAN_PATTERN": lambda: _grammar_on_use(clean_ip_schemepart(NNTP_CLEAN_TAIL)),
+    "TELNET_CLEAN_PATTERN": lambda: _grammar_on_use(
+        clean_ip_schemepart(TELNET_CLEAN_TAIL, user=True)
+    ),
+    "WAIS_CLEAN_PATTERN": lambda: _grammar_on_use(clean_ip_schemepart(WAIS_CLEAN_TAIL)),
+    "FILE_CLEAN_PATTERN": lambda: _grammar_on_use(FILE_CLEAN_SCHEMEPART),
+    "PROSPERO_CLEAN_PATTERN": lambda: _grammar_on_use(clean_ip_schemepart(PROSPERO_CLEAN_TAIL)),
+    "MAILTO_CLEAN_PATTERN": lambda: _grammar_on_use(MAILTO_CLEAN_SCHEMEPART),
+    "NEWS_CLEAN_PATTERN": lambda: _grammar_on_use(NEWS_CLEAN_SCHEMEPART),
+}
+
+
+def __getattr__(name: str) -> object:
+    # The first use of an attribute of _ON_USE: compile it and keep it as a global (later
+    # uses are plain attribute lookups that never come here).
+    build = _ON_USE.get(name)
+    if build is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = globals()[name] = build()
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *_ON_USE})

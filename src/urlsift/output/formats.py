@@ -19,14 +19,14 @@ a place for them: the CLI shows them on stderr for the other formats), and the r
 
 from __future__ import annotations
 
-import json
-import json.encoder
 import re
 from collections.abc import Callable, Sequence
-from typing import Literal, TextIO, get_args
+from typing import TYPE_CHECKING, Literal, TextIO, get_args
 
 from .._model import CONTEXT_KEYS, Defect, Kind, MessageContext, UnitDefects, Url, context_values
-from .summary import HostCount, UrlCount
+
+if TYPE_CHECKING:  # the --count rows: imported by the writers of --count
+    from .summary import HostCount, UrlCount
 
 CountBy = Literal["url", "host"]
 """What ``--count`` counts by."""
@@ -128,6 +128,8 @@ class TextWriter:
         A host row reads ``count host [first-date .. last-date] (N URLs)``.
         """
         dates = f"  [{row.first_date} .. {row.last_date}]" if row.first_date else ""
+        from ._countrows import HostCount
+
         if isinstance(row, HostCount):
             urls = f"  ({row.urls} URL{'s' if row.urls != 1 else ''})"
             self._stream.write(visible(f"{row.count:7d} {row.host}{dates}{urls}") + "\n")
@@ -143,9 +145,41 @@ def _why_invalid(url: Url) -> str:
     return f"  [{'; '.join(errors)}]" if errors else ""
 
 
-_encode_json = json.JSONEncoder(ensure_ascii=False).encode
-_encode_json_ascii = json.JSONEncoder(ensure_ascii=True).encode
-_encode_string = json.encoder.encode_basestring  # the string encoder _encode_json uses
+# The json module's encoders, imported by the first JSON written (a text scan does not
+# load json): until then each name below is a stand-in that imports them, puts them in
+# its place and hands on its call, so later calls go straight to the encoder.
+
+
+def _import_json() -> None:
+    global _encode_json, _encode_json_ascii, _encode_string
+    if _encode_string is not _first_encode_string:
+        return  # imported already (a stand-in was bound before it: see url_json's q)
+    import json.encoder
+
+    _encode_json = json.JSONEncoder(ensure_ascii=False).encode
+    _encode_json_ascii = json.JSONEncoder(ensure_ascii=True).encode
+    _encode_string = json.encoder.encode_basestring  # the string encoder _encode_json uses
+    _KIND_JSON.update({kind: _encode_string(kind) for kind in get_args(Kind)})
+
+
+def _first_encode_json(data: object) -> str:
+    _import_json()
+    return _encode_json(data)
+
+
+def _first_encode_json_ascii(data: object) -> str:
+    _import_json()
+    return _encode_json_ascii(data)
+
+
+def _first_encode_string(text: str) -> str:
+    _import_json()
+    return _encode_string(text)
+
+
+_encode_json: Callable[[object], str] = _first_encode_json
+_encode_json_ascii: Callable[[object], str] = _first_encode_json_ascii
+_encode_string: Callable[[str], str] = _first_encode_string
 
 
 def _json_line(data: dict[str, object]) -> str:
@@ -208,7 +242,8 @@ def _pairs_json(pairs: tuple[tuple[str, str], ...]) -> str:
     return "{" + ", ".join([f"{q(name)}: {q(value)}" for name, value in pairs]) + "}"
 
 
-_KIND_JSON = {kind: _encode_string(kind) for kind in get_args(Kind)}
+_KIND_JSON: dict[str, str] = {}
+"""The kinds' JSON strings (filled when json is imported; until then ``q(kind)``)."""
 
 
 def url_json(url: Url) -> str:
@@ -337,6 +372,8 @@ class CsvWriter:
 
     def write_count(self, row: UrlCount | HostCount) -> None:
         """Write one row of :data:`COUNT_FIELDS` (:data:`HOST_COUNT_FIELDS` for a host)."""
+        from ._countrows import HostCount
+
         if isinstance(row, HostCount):
             dates = (row.first_date or "", row.last_date or "")
             self._writer.writerow((row.host, row.count, *dates, row.urls))

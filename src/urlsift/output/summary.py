@@ -17,40 +17,22 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
+from typing import TYPE_CHECKING
 
 from .._model import UnitDefects, Url
 
+if TYPE_CHECKING:  # the rows' classes are made by the first counter (see _countrows)
+    from ._countrows import HostCount as HostCount
+    from ._countrows import UrlCount as UrlCount
 
-@dataclass(slots=True)
-class UrlCount:
-    """Occurrences of one URL, all its equivalent spellings together."""
 
-    url: str
-    """The spelling seen first."""
-    normalized: str
-    """The normal form the spellings share."""
-    count: int = 0
-    first_date: str | None = None
-    last_date: str | None = None
-    _first: datetime | None = None
-    _last: datetime | None = None
-    _variants: dict[str, None] = field(default_factory=dict)
+def __getattr__(name: str) -> object:
+    # UrlCount and HostCount, read here as before, from the module that defines them.
+    if name in ("UrlCount", "HostCount"):
+        from . import _countrows
 
-    @property
-    def variants(self) -> list[str]:
-        """The other spellings seen, in order of first occurrence."""
-        return list(self._variants)
-
-    def to_dict(self) -> dict[str, object]:
-        """Return a JSON-ready mapping."""
-        return {
-            "url": self.url,
-            "count": self.count,
-            "first_date": self.first_date,
-            "last_date": self.last_date,
-            "normalized": self.normalized,
-            "variants": self.variants,
-        }
+        return getattr(_countrows, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def _instant(date: str) -> datetime | None:
@@ -85,13 +67,16 @@ class UrlCounts:
     """Counts URLs as they stream past; :meth:`rows` gives the table."""
 
     def __init__(self) -> None:
+        from ._countrows import UrlCount
+
+        self._row = UrlCount
         self._rows: dict[str, UrlCount] = {}
 
     def add(self, url: Url) -> None:
         """Count one occurrence (under its normal form)."""
         row = self._rows.get(url.normalized)
         if row is None:
-            row = self._rows[url.normalized] = UrlCount(url.url, url.normalized)
+            row = self._rows[url.normalized] = self._row(url.url, url.normalized)
         elif url.url != row.url:
             row._variants[url.url] = None
         row.count += 1
@@ -121,44 +106,15 @@ def host_of(url: Url) -> str | None:
     return host or None
 
 
-@dataclass(slots=True)
-class HostCount:
-    """Occurrences of the URLs of one host (``--count host``)."""
-
-    host: str
-    """The host, folded (lower case, no leading ``www.``)."""
-    count: int = 0
-    """URLs found on this host, every occurrence counted."""
-    first_date: str | None = None
-    """The earliest message date a URL of the host was seen on, as written."""
-    last_date: str | None = None
-    """The latest message date, as written."""
-    _first: datetime | None = None
-    _last: datetime | None = None
-    _urls: set[str] = field(default_factory=set)
-
-    @property
-    def urls(self) -> int:
-        """Distinct URLs (by normal form) found on this host."""
-        return len(self._urls)
-
-    def to_dict(self) -> dict[str, object]:
-        """Return a JSON-ready mapping."""
-        return {
-            "host": self.host,
-            "count": self.count,
-            "first_date": self.first_date,
-            "last_date": self.last_date,
-            "urls": self.urls,
-        }
-
-
 class HostCounts:
     """Counts URLs by host as they stream past; :meth:`rows` gives the table."""
 
     def __init__(self) -> None:
+        from ._countrows import HostCount
+
         # Hosts fold as the report folds them (imported here: only --count host needs it).
         self._fold = fold_host
+        self._row = HostCount
         self._rows: dict[str, HostCount] = {}
 
     def add(self, url: Url) -> None:
@@ -169,7 +125,7 @@ class HostCounts:
         host = self._fold(raw)
         row = self._rows.get(host)
         if row is None:
-            row = self._rows[host] = HostCount(host)
+            row = self._rows[host] = self._row(host)
         row.count += 1
         row._urls.add(url.normalized)
         _see_date(row, url)

@@ -25,3 +25,8 @@ a message becomes text units, from :mod:`.parts` down):
 * :mod:`.text`: plain text files, decoded losslessly; :mod:`.tree`: folders of mixed files.
 * :mod:`.options`: the caller's choices and the caps.
 """
+
+BINARY_SNIFF_BYTES = 8192
+"""A file with a NUL byte among its first this many (decompressed) bytes is binary: lint
+and scan skip it in folders. (Here, where every source module can read it without
+importing another: :func:`.tree.is_binary` needs it, and :mod:`.walk` brings pathlib.)"""

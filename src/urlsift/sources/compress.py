@@ -22,8 +22,6 @@ needs nothing from the first stream, which may already be closed.
 
 from __future__ import annotations
 
-import bz2
-import gzip
 import io
 import lzma
 import os
@@ -32,9 +30,16 @@ import sys
 import zlib
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import BinaryIO, Literal
+from typing import TYPE_CHECKING, BinaryIO, Literal
 
 from ..errors import SourceError
+
+if TYPE_CHECKING:
+    import bz2
+    import gzip
+
+# bz2 and gzip (and what they import) are imported by the stream that needs them: a
+# plain-text scan does not pay for them at start-up (lzma and zlib give the errors below).
 
 Compression = Literal["gzip", "bzip2", "xz", "none"]
 """How a stream was compressed, as recognised from its first bytes."""
@@ -228,8 +233,12 @@ def _counted(
         opened: gzip.GzipFile | bz2.BZ2File | lzma.LZMAFile
         packed = io.BufferedReader(stored, buffer_size)
         if compression == "gzip":
+            import gzip
+
             opened = gzip.GzipFile(fileobj=packed, mode="rb")
         elif compression == "bzip2":
+            import bz2
+
             opened = bz2.BZ2File(packed, mode="rb")
         else:
             opened = lzma.LZMAFile(packed, mode="rb")  # noqa: SIM115 - closed below
@@ -331,6 +340,8 @@ def decompress_prefix(prefix: bytes, size: int) -> bytes | None:
         if compression == "xz":
             return lzma.LZMADecompressor().decompress(prefix, size)
         if compression == "bzip2":
+            import bz2
+
             return bz2.BZ2Decompressor().decompress(prefix, size)
     except _DECODE_ERRORS:
         return None

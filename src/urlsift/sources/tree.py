@@ -19,6 +19,7 @@ from collections.abc import Iterable, Iterator
 from contextlib import suppress
 from typing import TYPE_CHECKING, Protocol
 
+from . import BINARY_SNIFF_BYTES
 from .compress import open_counted
 from .kinds import SNIFF_BYTES, InputKind, is_archive_folder
 from .reading import ArchiveStats
@@ -32,8 +33,6 @@ def is_binary(path: str) -> bool:
 
     A file that cannot be opened is not called binary: reading it reports the error.
     """
-    from .walk import BINARY_SNIFF_BYTES  # .walk brings pathlib: only a walk needs it
-
     try:
         opened = open_counted(path)
     except OSError:

@@ -28,9 +28,7 @@ from typing import TYPE_CHECKING, Literal
 if TYPE_CHECKING:  # imported where a walk reads a .gitignore: scanning a file needs none
     from pathspec import GitIgnoreSpec
 
-BINARY_SNIFF_BYTES = 8192
-"""A file with a NUL byte among its first this many (decompressed) bytes is binary: lint
-and scan skip it in folders."""
+from . import BINARY_SNIFF_BYTES as BINARY_SNIFF_BYTES  # re-exported (defined there)
 
 SKIP_DIRS = frozenset(
     {
