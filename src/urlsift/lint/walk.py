@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import errno
 import os
+import re
 import stat
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
@@ -34,7 +35,7 @@ from pathspec import GitIgnoreSpec
 
 from ..sources.walk import BINARY_SNIFF_BYTES as BINARY_SNIFF_BYTES  # re-exported
 from ..sources.walk import SKIP_DIRS as SKIP_DIRS  # re-exported: the folders lint never walks
-from ..sources.walk import EntryKind, Ignores, list_folder, repository_ignores
+from ..sources.walk import FolderBranch, Ignores, repository_ignores
 
 DEFAULT_INCLUDE: tuple[str, ...] = (
     "*.md",
@@ -268,13 +269,77 @@ class Globs:
     like ``*.md`` or ``build/`` matches in any folder.
     """
 
-    __slots__ = ("_names", "_prefix", "_spec", "root")
+    __slots__ = ("_names", "_prefix", "_regexes", "_spec", "root")
 
     def __init__(self, patterns: tuple[str, ...], root: Path) -> None:
         self.root = root
         self._prefix = os.path.join(root, "")  # the root and a separator: a string test
         self._spec = GitIgnoreSpec.from_lines(patterns)
         self._names = GitIgnoreSpec.from_lines([p for p in patterns if unanchored(p)])
+        self._regexes: list[tuple[bool, re.Pattern[str]]] | None = None
+        """When every pattern matches in any folder: (include, regex) of each, tried on
+        names (:meth:`matches_entry`); None: paths are matched whole."""
+        if all(unanchored(p) for p in patterns):
+            regexes = []
+            for pattern in self._spec.patterns:
+                regex = getattr(pattern, "regex", None)
+                if pattern.include is None:
+                    continue
+                if not isinstance(regex, re.Pattern):
+                    return
+                regexes.append((pattern.include, regex))
+            self._regexes = regexes
+
+    def folder_flags(
+        self, folder: Path, parent: Globs | None, parent_flags: tuple[bool, ...] | None
+    ) -> tuple[bool, ...] | None:
+        """Which patterns match one of the folders from the root down to ``folder``, for
+        :meth:`matches_entry` (from ``parent_flags`` when ``parent`` is these globs and
+        ``folder`` its child; None: paths are matched whole).
+
+        A pattern that matches in any folder matches a path when it matches the path's
+        name, or a folder above it (then as a folder: a lower priority, as ``pathspec``'s
+        :class:`~pathspec.GitIgnoreSpec` ranks them); so a walk carries, per folder, which
+        patterns matched a folder on the way and tries the patterns on names alone.
+        """
+        regexes = self._regexes
+        if regexes is None:
+            return None
+        if parent is self and parent_flags is not None:
+            name = folder.name + "/"
+            return tuple(
+                above or regex.match(name) is not None
+                for above, (_include, regex) in zip(parent_flags, regexes, strict=True)
+            )
+        flags = [False] * len(regexes)
+        text = str(folder)
+        if text.startswith(self._prefix):  # (outside the root: names alone are matched)
+            for part in text[len(self._prefix) :].split(os.sep):
+                for index, (_include, regex) in enumerate(regexes):
+                    flags[index] = flags[index] or regex.match(part + "/") is not None
+        return tuple(flags)
+
+    def matches_entry(self, flags: tuple[bool, ...] | None, path: Path, is_dir: bool) -> bool:
+        """:meth:`matches` for an entry of a folder whose :meth:`folder_flags` are ``flags``."""
+        regexes = self._regexes
+        if flags is None or regexes is None:
+            return self.matches(path, is_dir)
+        name = path.name + ("/" if is_dir else "")
+        verdict, rank = False, 0
+        for index in range(len(regexes) - 1, -1, -1):
+            include, regex = regexes[index]
+            found = regex.match(name)
+            if found is not None:
+                priority = 1 if found.groupdict().get("ps_d") else 2
+            elif flags[index]:
+                priority = 1
+            else:
+                continue
+            if priority > rank:
+                verdict, rank = include, priority
+                if priority == 2:
+                    break
+        return verdict
 
     def matches(self, path: Path, is_dir: bool) -> bool:
         """Return True when ``path`` (absolute, normalized) matches."""
@@ -370,59 +435,75 @@ def iter_documents(
 def _walk(
     root: Path, options_for: OptionsFor, ignores: Ignores
 ) -> Iterator[tuple[Path, str | None]]:
-    # Depth first in sorted order, without recursion (a stack of open folders), so any
+    # Depth first in sorted order, without recursion (a branch of open folders), so any
     # depth is walked. Yields (file, None) for a document to lint and (path, problem) for
     # a folder that cannot be listed or a link to nothing where a document would be.
-    stack: list[_Folder] = []
-    problem = _Folder.open(root, root, options_for, ignores, stack)
-    if problem is not None:
-        yield root, problem
-    while stack:
-        folder = stack[-1]
-        item = next(folder.entries, None)
-        if item is None:
-            stack.pop()
-            continue
-        path, kind = item
-        if kind == "dir":
-            if path.name in SKIP_DIRS or folder.exclude.matches(path, True):
+    with FolderBranch() as branch:
+        problem = branch.open(root, None)
+        if problem is not None:
+            yield root, problem
+            return
+        branch.stack[-1].state = _Folder.make(root, root, options_for, ignores, None)
+        stack = branch.stack
+        while stack:
+            top = stack[-1]
+            folder: _Folder = top.state
+            item = next(top.entries, None)
+            if item is None:
+                branch.leave()
                 continue
-            if folder.gitignore and folder.ignores.ignored(path, True):
+            path, kind = item
+            name = path.name
+            if kind == "dir":
+                if name in SKIP_DIRS or folder.exclude.matches_entry(
+                    folder.exclude_flags, path, True
+                ):
+                    continue
+                if folder.gitignore and folder.ignores.ignores(name, True):
+                    continue
+                problem = branch.enter(name, None)
+                if problem is not None:
+                    yield path, f"cannot list the folder: {problem}"
+                    continue
+                inner = folder.ignores.enter(name, branch.read_gitignore())
+                stack[-1].state = _Folder.make(root, path, options_for, inner, folder)
                 continue
-            inner = folder.ignores.with_folder(path)
-            problem = _Folder.open(root, path, options_for, inner, stack)
-            if problem is not None:
-                yield path, f"cannot list the folder: {problem}"
-            continue
-        if folder.exclude.matches(path, False) or not folder.include.matches(path, False):
-            continue
-        if folder.gitignore and folder.ignores.ignored(path, False):
-            continue
-        yield (
-            path,
-            ("cannot read the file: a symbolic link to nothing" if kind == "broken" else None),
-        )
+            if folder.exclude.matches_entry(folder.exclude_flags, path, False):
+                continue
+            if not folder.include.matches_entry(folder.include_flags, path, False):
+                continue
+            if folder.gitignore and folder.ignores.ignores(name, False):
+                continue
+            yield (
+                path,
+                ("cannot read the file: a symbolic link to nothing" if kind == "broken" else None),
+            )
 
 
 @dataclass(slots=True)
 class _Folder:
-    """A folder being walked: its entries still to visit and what decides about them."""
+    """A folder being walked: what decides about its entries."""
 
-    entries: Iterator[tuple[Path, EntryKind]]
     include: Globs
     exclude: Globs
+    include_flags: tuple[bool, ...] | None
+    exclude_flags: tuple[bool, ...] | None
     gitignore: bool
     ignores: Ignores
 
     @staticmethod
-    def open(
-        root: Path, path: Path, options_for: OptionsFor, ignores: Ignores, stack: list[_Folder]
-    ) -> str | None:
-        """List ``path`` onto ``stack``; return why it cannot be listed (None: it was)."""
-        entries, problem = list_folder(path)
-        if problem is not None:
-            return problem
+    def make(
+        root: Path, path: Path, options_for: OptionsFor, ignores: Ignores, parent: _Folder | None
+    ) -> _Folder:
+        """The state of ``path``, from its parent's (None: ``path`` is the walk's root)."""
         options = options_for(path)
         include, exclude = _matchers(options, root)
-        stack.append(_Folder(iter(entries), include, exclude, options.respect_gitignore, ignores))
-        return None
+        if parent is None:
+            include_flags = include.folder_flags(path, None, None)
+            exclude_flags = exclude.folder_flags(path, None, None)
+        else:
+            include_flags = include.folder_flags(path, parent.include, parent.include_flags)
+            exclude_flags = exclude.folder_flags(path, parent.exclude, parent.exclude_flags)
+        return _Folder(
+            include, exclude, include_flags, exclude_flags, options.respect_gitignore, ignores
+        )

@@ -103,5 +103,13 @@ def _walked(given: str, config: WalkConfig, stats: ArchiveStats) -> Iterator[str
         yield shown
 
 
-def _archive_leaf(folder: Path) -> bool:
+def _archive_leaf(folder: Path, names: list[str]) -> bool:
+    # A folder whose names hold no Maildir, MH or spool sign is not looked at further
+    # (the walk has listed it: no system call on its path).
+    if names and not any(name in _ARCHIVE_SIGNS or name.isdigit() for name in names):
+        return False
     return is_archive_folder(str(folder))
+
+
+_ARCHIVE_SIGNS = frozenset({"cur", "new", ".mh_sequences"})
+"""Names one of which (or a numbered file) a Maildir, MH folder or news spool holds."""

@@ -23,6 +23,7 @@ import re
 import stat
 from bisect import insort
 from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
@@ -329,11 +330,11 @@ def _segment_pattern(part: str) -> re.Pattern[str] | None:
     return regex if isinstance(regex, re.Pattern) else None
 
 
-def _read_lines(path: Path) -> list[str]:
+def _read_lines(path: Path | str, dir_fd: int | None = None) -> list[str]:
     # Only a regular file is read, opened without blocking (a FIFO named .gitignore would
     # otherwise wait for a writer forever); whatever cannot be read holds no pattern.
     try:
-        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0), dir_fd=dir_fd)
     except (OSError, ValueError):
         return []
     try:
@@ -381,13 +382,20 @@ def list_folder(folder: Path) -> tuple[list[tuple[Path, EntryKind]], str | None]
     so are other entries but folders; an entry that vanishes or cannot be examined is
     left out. Never raises.
     """
+    return _list(folder, folder, None)
+
+
+def _list(
+    target: Path | int, folder: Path, dir_fd: int | None
+) -> tuple[list[tuple[Path, EntryKind]], str | None]:
+    # target: the folder's path, or an open descriptor of it (dir_fd: the same, for the
+    # links whose target is examined by name).
     try:
-        with os.scandir(folder) as listing:
+        with os.scandir(target) as listing:
             entries = sorted(listing, key=lambda entry: entry.name)
     except (OSError, ValueError) as exc:
         return [], _reason(exc)
     out: list[tuple[Path, EntryKind]] = []
-    folder = Path(folder)
     for entry in entries:
         # folder / name: only the name is parsed (Path(entry.path) parses every level)
         try:
@@ -395,11 +403,22 @@ def list_folder(folder: Path) -> tuple[list[tuple[Path, EntryKind]], str | None]
                 out.append((folder / entry.name, "dir"))
             elif entry.is_file():
                 out.append((folder / entry.name, "file"))
-            elif entry.is_symlink() and not os.path.exists(entry.path):
+            elif entry.is_symlink() and not _exists(entry.name, folder, dir_fd):
                 out.append((folder / entry.name, "broken"))
         except OSError:
             continue
     return out, None
+
+
+def _exists(name: str, folder: Path, dir_fd: int | None) -> bool:
+    try:
+        if dir_fd is None:
+            os.stat(folder / name)
+        else:
+            os.stat(name, dir_fd=dir_fd)
+    except (OSError, ValueError):
+        return False
+    return True
 
 
 def _reason(exc: BaseException) -> str:
@@ -416,11 +435,173 @@ def folder_entries(folder: Path) -> Iterator[tuple[Path, bool]]:
             yield path, kind == "dir"
 
 
+_BY_DESCRIPTOR = (
+    os.scandir in os.supports_fd
+    and os.open in os.supports_dir_fd
+    and os.stat in os.supports_dir_fd
+    and hasattr(os, "O_DIRECTORY")
+)
+"""Folders are walked through open descriptors (else by their paths)."""
+
+_MAX_OPEN = 64
+"""Folders of a branch held open at once; one further up is reopened from its child."""
+
+_DIR_FLAGS = (
+    os.O_RDONLY
+    | getattr(os, "O_DIRECTORY", 0)
+    | getattr(os, "O_NOFOLLOW", 0)
+    | getattr(os, "O_CLOEXEC", 0)
+    | getattr(os, "O_NONBLOCK", 0)
+)
+
+
+@dataclass(slots=True)
+class OpenFolder:
+    """A folder of a walk's branch: its entries still to visit, and the caller's state."""
+
+    path: Path
+    entries: Iterator[tuple[Path, EntryKind]]
+    names: list[str]
+    """The names in the folder (sorted)."""
+    state: Any
+    fd: int = -1
+    """An open descriptor of the folder (-1: none, or closed for a while)."""
+    ident: tuple[int, int] = (0, 0)
+    """The folder's device and inode, to know it again when it is reopened."""
+
+
+class FolderBranch:
+    """The folders from a walk's root to the folder being walked, each listed once.
+
+    Promise: what a walk does per folder and per entry takes names, not paths, so its cost
+    does not grow with the depth of the folder: a folder is opened by its name in its
+    parent's open descriptor, listed through its own, and its ``.gitignore`` is read the
+    same way (the system does not resolve the path again, level by level). At most
+    :data:`_MAX_OPEN` folders of the branch stay open; one closed further up is reopened
+    from its child's ``..`` when the walk comes back to it (by its path if that is not
+    the same folder any more). Where descriptors cannot be used this way, paths are.
+    Close it (or use it as a context manager) to close what is open.
+    """
+
+    __slots__ = ("stack",)
+
+    def __init__(self) -> None:
+        self.stack: list[OpenFolder] = []
+
+    def __enter__(self) -> FolderBranch:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def close(self) -> None:
+        """Close every descriptor still open."""
+        while self.stack:
+            self.leave()
+
+    def open(self, path: Path, state: Any) -> str | None:
+        """List ``path`` (by its path) as the branch's first folder; return why it cannot
+        be listed (None: it was)."""
+        fd = -1
+        if _BY_DESCRIPTOR:
+            try:
+                fd = os.open(path, _DIR_FLAGS & ~getattr(os, "O_NOFOLLOW", 0))
+            except (OSError, ValueError):
+                fd = -1  # listing by path says why
+        return self._push(path, fd, state)
+
+    def enter(self, name: str, state: Any) -> str | None:
+        """List the folder ``name`` of the last folder as the next; return why it cannot
+        be listed (None: it was)."""
+        parent = self.stack[-1]
+        path = parent.path / name
+        fd = -1
+        if self._descriptor(parent) >= 0:
+            try:
+                fd = os.open(name, _DIR_FLAGS, dir_fd=parent.fd)
+            except (OSError, ValueError) as exc:
+                return _reason(exc)
+        return self._push(path, fd, state)
+
+    def _push(self, path: Path, fd: int, state: Any) -> str | None:
+        if fd >= 0:
+            entries, problem = _list(fd, path, fd)
+        else:
+            entries, problem = _list(path, path, None)
+        ident = (0, 0)
+        if problem is None and fd >= 0:
+            try:
+                info = os.fstat(fd)
+                ident = (info.st_dev, info.st_ino)
+            except OSError as exc:
+                problem = _reason(exc)
+        if problem is not None:
+            if fd >= 0:
+                os.close(fd)
+            return problem
+        names = [entry.name for entry, _kind in entries]
+        self.stack.append(OpenFolder(path, iter(entries), names, state, fd, ident))
+        if len(self.stack) > _MAX_OPEN:
+            far = self.stack[-1 - _MAX_OPEN]
+            if far.fd >= 0:
+                os.close(far.fd)
+                far.fd = -1
+        return None
+
+    def leave(self) -> None:
+        """Close the last folder: the walk goes back to its parent."""
+        done = self.stack.pop()
+        if self.stack and self.stack[-1].fd < 0 and done.fd >= 0 and self.stack[-1].ident[0]:
+            parent = self.stack[-1]
+            try:
+                fd = os.open("..", _DIR_FLAGS & ~getattr(os, "O_NOFOLLOW", 0), dir_fd=done.fd)
+            except OSError:
+                fd = -1
+            if fd >= 0 and _ident(fd) == parent.ident:
+                parent.fd = fd
+            elif fd >= 0:
+                os.close(fd)
+        if done.fd >= 0:
+            os.close(done.fd)
+
+    def _descriptor(self, folder: OpenFolder) -> int:
+        """The folder's descriptor, reopened by path when it was closed and could not be
+        had from its child (-1: paths are used)."""
+        if folder.fd < 0 and folder.ident[0] and _BY_DESCRIPTOR:
+            try:
+                fd = os.open(folder.path, _DIR_FLAGS & ~getattr(os, "O_NOFOLLOW", 0))
+            except (OSError, ValueError):
+                return -1
+            if _ident(fd) == folder.ident:
+                folder.fd = fd
+            else:
+                os.close(fd)
+        return folder.fd
+
+    def read_gitignore(self) -> list[str]:
+        """The lines of the last folder's ``.gitignore`` (none when it has none)."""
+        folder = self.stack[-1]
+        if ".gitignore" not in folder.names:
+            return []
+        fd = self._descriptor(folder)
+        if fd < 0:
+            return _read_lines(folder.path / ".gitignore")
+        return _read_lines(".gitignore", fd)
+
+
+def _ident(fd: int) -> tuple[int, int]:
+    try:
+        info = os.fstat(fd)
+    except OSError:
+        return (0, 0)
+    return (info.st_dev, info.st_ino)
+
+
 def walk_files(
     root: Path,
     exclude: GitIgnoreSpec,
     ignores: Ignores | None,
-    leaf: Callable[[Path], bool] | None = None,
+    leaf: Callable[[Path, list[str]], bool] | None = None,
 ) -> Iterator[Path]:
     """Yield the files under ``root`` in sorted walk order (see the module notes).
 
@@ -428,46 +609,63 @@ def walk_files(
         root: an absolute folder path; globs are relative to it.
         exclude: globs of files and folders skipped.
         ignores: the ``.gitignore`` patterns in force at ``root`` (None: none apply).
-        leaf: called on each folder met below ``root``; when true, the folder itself is
-            yielded (in its sorted place) and not walked into.
+        leaf: called on each folder met below ``root`` with the names it holds (empty when
+            it cannot be listed); when true, the folder itself is yielded (in its sorted
+            place) and not walked into.
 
     Returns:
         An iterator of absolute paths.
     """
-    return _walk(root, root, exclude, ignores, leaf)
+    with FolderBranch() as branch:
+        yield from _walk(root, exclude, ignores, leaf, branch)
 
 
 def _walk(
     root: Path,
-    folder: Path,
     exclude: GitIgnoreSpec,
     ignores: Ignores | None,
-    leaf: Callable[[Path], bool] | None,
+    leaf: Callable[[Path, list[str]], bool] | None,
+    branch: FolderBranch,
 ) -> Iterator[Path]:
     # Depth first without recursion (a stack of listings): any depth of folders is walked.
-    prefix = os.path.join(root, "")
-    stack = [(iter(list(folder_entries(folder))), ignores)]
+    # A folder's state is (ignores, its path relative to root with a trailing "/", only
+    # when there are exclude globs).
+    globs = bool(exclude.patterns)
+    if branch.open(root, (ignores, "")) is not None:
+        return
+    stack = branch.stack
     while stack:
-        entries, ignores = stack[-1]
-        item = next(entries, None)
+        folder = stack[-1]
+        item = next(folder.entries, None)
         if item is None:
-            stack.pop()
+            branch.leave()
             continue
-        path, is_dir = item
-        rel = str(path)[len(prefix) :].replace(os.sep, "/")
-        if is_dir:
-            if path.name in SKIP_DIRS or exclude.match_file(rel + "/"):
+        path, kind = item
+        if kind == "broken":
+            continue
+        name = path.name
+        ignores, rel = folder.state
+        if kind == "dir":
+            inner = rel + name + "/" if globs else ""
+            if name in SKIP_DIRS or (globs and exclude.match_file(inner)):
                 continue
-            if ignores is not None and ignores.ignored(path, True):
+            if ignores is not None and ignores.ignores(name, True):
                 continue
-            if leaf is not None and leaf(path):
+            if branch.enter(name, None) is not None:
+                if leaf is not None and leaf(path, []):
+                    yield path  # (a folder that cannot be listed: reading it says why)
+                continue
+            opened = stack[-1]
+            if leaf is not None and leaf(path, opened.names):
+                branch.leave()
                 yield path
                 continue
-            inner = ignores.with_folder(path) if ignores is not None else None
-            stack.append((iter(list(folder_entries(path))), inner))
+            if ignores is not None:
+                ignores = ignores.enter(name, branch.read_gitignore())
+            opened.state = (ignores, inner)
         else:
-            if exclude.match_file(rel):
+            if globs and exclude.match_file(rel + name):
                 continue
-            if ignores is not None and ignores.ignored(path, False):
+            if ignores is not None and ignores.ignores(name, False):
                 continue
             yield path
