@@ -28,7 +28,7 @@ import stat
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
-from pathlib import Path, PurePosixPath
+from pathlib import Path
 from typing import BinaryIO
 
 from pathspec import GitIgnoreSpec
@@ -420,12 +420,18 @@ def iter_documents(
             continue
         if is_dir(absolute):
             ignores = repository_ignores(absolute)
+            # Each found path is the folder's path and a part below it: shown as the
+            # folder is, that part joined (no path parsed again per file).
+            base = display_path(absolute, given, cwd)
+            base = "" if base == "." else base.rstrip("/") + "/"
+            prefix = os.path.join(absolute, "")
             for found, problem in _walk(absolute, options_for, ignores):
                 if found not in seen:
                     seen.add(found)
-                    rel = found.relative_to(absolute).as_posix()
-                    shown = PurePosixPath(path.as_posix()) / rel
-                    display = display_path(found, str(shown), cwd)
+                    rel = str(found)[len(prefix) :]
+                    if os.sep != "/":  # pragma: no cover - Windows
+                        rel = rel.replace(os.sep, "/")
+                    display = base + rel if rel else display_path(found, given, cwd)
                     yield Document(found, display, False, problem)
         elif absolute not in seen:
             seen.add(absolute)

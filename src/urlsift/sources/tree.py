@@ -95,9 +95,18 @@ def _walked(given: str, config: WalkConfig, stats: ArchiveStats) -> Iterator[str
     root = Path(os.path.abspath(given))
     spec = GitIgnoreSpec.from_lines(config.exclude)
     ignores = repository_ignores(root) if config.respect_gitignore else None
-    for found in walk_files(root, spec, ignores, leaf=_archive_leaf):
-        shown = os.path.join(given, found.relative_to(root).as_posix())
-        if not os.path.isdir(found) and is_binary(shown):  # (os.path: never raises)
+    leaves: set[Path] = set()
+
+    def leaf(folder: Path, names: list[str]) -> bool:
+        if _archive_leaf(folder, names):
+            leaves.add(folder)
+            return True
+        return False
+
+    prefix = os.path.join(root, "")
+    for found in walk_files(root, spec, ignores, leaf=leaf):
+        shown = os.path.join(given, str(found)[len(prefix) :])
+        if found not in leaves and is_binary(shown):
             stats.binaries_skipped += 1
             continue
         yield shown

@@ -108,7 +108,10 @@ class _Tables:
             table: dict[str, list[Any]] = self.globs if len(item) == 4 else self.names
             if remove:
                 stack = table[key]
-                stack.remove(item)
+                if stack[-1] == item:
+                    stack.pop()  # (the common case: the latest added is the deepest)
+                else:
+                    stack.remove(item)
                 if not stack:
                     del table[key]
             else:
