@@ -83,10 +83,11 @@ class LocalLinkChecker:
         self._labels: set[str] = set()
         self._sites = SiteFinder()
         self._site_labels: dict[Path, frozenset[str]] = {}
+        self._real = RealPaths()
 
     def add(self, path: Path, display: str, document: Extracted) -> None:
         """Add a linted document (its anchors and labels become known)."""
-        self._known[path.resolve()] = _Known(document.anchors, document.opaque)
+        self._known[self._real(path)] = _Known(document.anchors, document.opaque)
         self._labels |= document.labels
         if document.local_links:
             self._documents.append((path, display, document))
@@ -212,7 +213,7 @@ class LocalLinkChecker:
         if known is None:
             labels: set[str] = set()
             for source in site.source_files(_DOC_SUFFIXES, _MAX_PROJECT_FILES):
-                key = source.resolve()
+                key = self._real(source)
                 if key in self._known:  # linted: its labels are in self._labels already
                     continue
                 document = self._read(source)
@@ -255,7 +256,7 @@ class LocalLinkChecker:
         return "URL016", f"{written}: no anchor '#{wanted}' in {where}"
 
     def _known_of(self, path: Path) -> _Known | None:
-        key = path.resolve()
+        key = self._real(path)
         if key not in self._known:
             document = self._read(path)
             self._known[key] = (
@@ -267,6 +268,48 @@ class LocalLinkChecker:
             if site is not None and site.open_anchors is not None:
                 return _Known(known.anchors, site.open_anchors)
         return known
+
+
+class RealPaths:
+    """``path.resolve()`` at a cost that does not grow with the path's depth.
+
+    ``Path.resolve`` examines every level of a path (an ``lstat`` each): for each document
+    of a deep tree that is a cost per level, per file. Here a folder's real path is known
+    once, from its parent's (one ``lstat``: is it a link?), and a file's is its folder's
+    with its name (one ``lstat``). Paths are taken as absolute and normalized (``..``
+    removed by their letters), as the walk and the link checker give them.
+    """
+
+    __slots__ = ("_folders",)
+
+    def __init__(self) -> None:
+        self._folders: dict[str, str] = {}
+
+    def __call__(self, path: Path) -> Path:
+        """The real path of ``path`` (links resolved; what does not exist kept as written)."""
+        folder, name = os.path.split(os.path.abspath(path))
+        return Path(self._real(self._folder(folder), name))
+
+    def _folder(self, folder: str) -> str:
+        known = self._folders
+        pending: list[str] = []
+        current = folder
+        while current not in known:
+            parent, name = os.path.split(current)
+            if parent == current or not name:  # the file system's root
+                known[current] = current
+                break
+            pending.append(current)
+            current = parent
+        for path in reversed(pending):
+            parent, name = os.path.split(path)
+            known[path] = self._real(known[parent], name)
+        return known[folder]
+
+    @staticmethod
+    def _real(folder: str, name: str) -> str:
+        joined = os.path.join(folder, name)
+        return os.path.realpath(joined) if os.path.islink(joined) else joined  # never raise
 
 
 def _unjudged(written: str, reason: str) -> Problem:

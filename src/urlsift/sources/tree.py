@@ -97,7 +97,7 @@ def _walked(given: str, config: WalkConfig, stats: ArchiveStats) -> Iterator[str
     ignores = repository_ignores(root) if config.respect_gitignore else None
     leaves: set[Path] = set()
 
-    def leaf(folder: Path, names: list[str]) -> bool:
+    def leaf(folder: Path, names: list[str] | None) -> bool:
         if _archive_leaf(folder, names):
             leaves.add(folder)
             return True
@@ -112,10 +112,11 @@ def _walked(given: str, config: WalkConfig, stats: ArchiveStats) -> Iterator[str
         yield shown
 
 
-def _archive_leaf(folder: Path, names: list[str]) -> bool:
+def _archive_leaf(folder: Path, names: list[str] | None) -> bool:
     # A folder whose names hold no Maildir, MH or spool sign is not looked at further
-    # (the walk has listed it: no system call on its path).
-    if names and not any(name in _ARCHIVE_SIGNS or name.isdigit() for name in names):
+    # (the walk has listed it: no system call on its path); one the walk could not list
+    # is looked at by its path (reading it reports why).
+    if names is not None and not any(name in _ARCHIVE_SIGNS or name.isdigit() for name in names):
         return False
     return is_archive_folder(str(folder))
 

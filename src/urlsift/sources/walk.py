@@ -604,7 +604,7 @@ def walk_files(
     root: Path,
     exclude: GitIgnoreSpec,
     ignores: Ignores | None,
-    leaf: Callable[[Path, list[str]], bool] | None = None,
+    leaf: Callable[[Path, list[str] | None], bool] | None = None,
 ) -> Iterator[Path]:
     """Yield the files under ``root`` in sorted walk order (see the module notes).
 
@@ -612,7 +612,7 @@ def walk_files(
         root: an absolute folder path; globs are relative to it.
         exclude: globs of files and folders skipped.
         ignores: the ``.gitignore`` patterns in force at ``root`` (None: none apply).
-        leaf: called on each folder met below ``root`` with the names it holds (empty when
+        leaf: called on each folder met below ``root`` with the names it holds (None when
             it cannot be listed); when true, the folder itself is yielded (in its sorted
             place) and not walked into.
 
@@ -627,7 +627,7 @@ def _walk(
     root: Path,
     exclude: GitIgnoreSpec,
     ignores: Ignores | None,
-    leaf: Callable[[Path, list[str]], bool] | None,
+    leaf: Callable[[Path, list[str] | None], bool] | None,
     branch: FolderBranch,
 ) -> Iterator[Path]:
     # Depth first without recursion (a stack of listings): any depth of folders is walked.
@@ -655,7 +655,7 @@ def _walk(
             if ignores is not None and ignores.ignores(name, True):
                 continue
             if branch.enter(name, None) is not None:
-                if leaf is not None and leaf(path, []):
+                if leaf is not None and leaf(path, None):
                     yield path  # (a folder that cannot be listed: reading it says why)
                 continue
             opened = stack[-1]

@@ -1,0 +1,133 @@
+"""The folder walks cost the same per file at any depth (issue 24 item 15).
+
+Counted, not timed: in a tree of nested folders (a ``.gitignore`` and a document in
+each), the function calls made per file (Python and built-in calls, as ``sys.setprofile``
+sees them) and the system calls that name a deep path are the same at depth 100 and at
+depth 400; before, every file cost calls per level above it (path parsing, a relative
+path matched whole, a ``stat`` resolving every level, a table copied per folder).
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from urlsift.engines.runner import ScanConfig
+from urlsift.lint.locallinks import RealPaths
+from urlsift.lint.walk import WalkOptions, iter_documents
+from urlsift.sources.reading import ArchiveStats
+from urlsift.sources.tree import expand_paths
+
+
+def _nested(root: Path, depth: int) -> Path:
+    folder = str(root)
+    os.mkdir(folder)
+    for level in range(depth):  # os.mkdir level by level: os.makedirs recurses
+        Path(folder, ".gitignore").write_text(
+            f"*.log\nbuild{level}/\n!keep{level}.md\n/only{level}.md\nd/**/x.md\n"
+        )
+        Path(folder, f"f{level}.md").write_text("x\n")
+        Path(folder, "a.log").write_text("x\n")
+        folder = os.path.join(folder, "d")
+        os.mkdir(folder)
+    return root
+
+
+def _lint(root: Path) -> Callable[[], int]:
+    return lambda: sum(1 for _ in iter_documents([str(root)], WalkOptions(), root))
+
+
+def _scan(root: Path) -> Callable[[], int]:
+    return lambda: sum(1 for _ in expand_paths([str(root)], ScanConfig(), ArchiveStats()))
+
+
+def _calls_per_file(run: Callable[[], int]) -> float:
+    count = 0
+
+    def profile(_frame: object, event: str, _arg: object) -> None:
+        nonlocal count
+        if event in ("call", "c_call"):
+            count += 1
+
+    sys.setprofile(profile)
+    try:
+        files = run()
+    finally:
+        sys.setprofile(None)
+    assert files > 0
+    return count / files
+
+
+@pytest.mark.parametrize("walk", [_lint, _scan], ids=["lint", "scan"])
+def test_calls_per_file_do_not_grow_with_depth(tmp_path: Path, walk: Any) -> None:
+    shallow = _calls_per_file(walk(_nested(tmp_path / "a", 100)))
+    deep = _calls_per_file(walk(_nested(tmp_path / "b", 400)))
+    assert deep < shallow * 1.1, (shallow, deep)
+
+
+def _deep_calls(run: Callable[[], int], monkeypatch: pytest.MonkeyPatch, levels: int) -> int:
+    # System calls whose path names more than `levels` folders: the system resolves each
+    # level of such a path again.
+    count = 0
+
+    def counting(real: Callable[..., Any]) -> Callable[..., Any]:
+        def call(path: Any, *args: Any, **kwargs: Any) -> Any:
+            nonlocal count
+            if isinstance(path, (str, os.PathLike)) and os.fspath(path).count(os.sep) > levels:
+                count += 1
+            return real(path, *args, **kwargs)
+
+        return call
+
+    for name in ("stat", "lstat", "open", "scandir", "listdir"):
+        monkeypatch.setattr(os, name, counting(getattr(os, name)))
+    run()
+    monkeypatch.undo()
+    return count
+
+
+def test_the_lint_walk_names_no_deep_path(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    root = _nested(tmp_path / "t", 200)
+    levels = str(root).count(os.sep) + 5
+    assert _deep_calls(_lint(root), monkeypatch, levels) == 0
+
+
+def test_the_scan_walk_names_no_deep_path(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # (each file is then opened by its path to be read: os.open is not how it is opened)
+    root = _nested(tmp_path / "t", 200)
+    levels = str(root).count(os.sep) + 5
+    assert _deep_calls(_scan(root), monkeypatch, levels) == 0
+
+
+def _links(root: Path) -> Iterator[Path]:
+    (root / "real" / "sub").mkdir(parents=True)
+    (root / "real" / "sub" / "doc.md").write_text("x\n")
+    (root / "folder-link").symlink_to("real")
+    (root / "real" / "up-link").symlink_to("../real/sub")
+    (root / "real" / "sub" / "file-link.md").symlink_to("doc.md")
+    (root / "real" / "broken.md").symlink_to("nowhere.md")
+    (root / "loop-a").symlink_to("loop-b")
+    (root / "loop-b").symlink_to("loop-a")
+    yield root / "folder-link" / "sub" / "doc.md"
+    yield root / "folder-link" / "up-link" / "file-link.md"
+    yield root / "real" / "broken.md"
+    yield root / "real" / "missing" / "x.md"
+    yield root / "folder-link" / "missing.md"
+    yield root / "real" / "sub"
+
+
+def test_real_paths_are_those_path_resolve_gives(tmp_path: Path) -> None:
+    real = RealPaths()
+    for path in _links(tmp_path):
+        assert real(path) == path.resolve()
+        assert real(path) == path.resolve()  # (from what is known)
+
+
+def test_a_link_loop_has_a_real_path_and_raises_nothing(tmp_path: Path) -> None:
+    list(_links(tmp_path))
+    assert RealPaths()(tmp_path / "loop-a" / "x.md").name == "x.md"
