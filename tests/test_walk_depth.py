@@ -12,14 +12,16 @@ from __future__ import annotations
 import os
 import sys
 from collections.abc import Callable, Iterator
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 from typing import Any
 
 import pytest
 
-from urlsift.engines.runner import ScanConfig
+from urlsift.engines.runner import ScanConfig, iter_results
+from urlsift.lint.config import SettingsResolver
+from urlsift.lint.engine import lint_paths
 from urlsift.lint.locallinks import RealPaths
-from urlsift.lint.walk import WalkOptions, iter_documents
+from urlsift.lint.walk import WalkOptions, display_path, iter_documents
 from urlsift.sources.reading import ArchiveStats
 from urlsift.sources.tree import expand_paths
 
@@ -31,7 +33,7 @@ def _nested(root: Path, depth: int) -> Path:
         Path(folder, ".gitignore").write_text(
             f"*.log\nbuild{level}/\n!keep{level}.md\n/only{level}.md\nd/**/x.md\n"
         )
-        Path(folder, f"f{level}.md").write_text("x\n")
+        Path(folder, f"f{level}.md").write_text("see http://a.example/x\n")
         Path(folder, "a.log").write_text("x\n")
         folder = os.path.join(folder, "d")
         os.mkdir(folder)
@@ -44,6 +46,18 @@ def _lint(root: Path) -> Callable[[], int]:
 
 def _scan(root: Path) -> Callable[[], int]:
     return lambda: sum(1 for _ in expand_paths([str(root)], ScanConfig(), ArchiveStats()))
+
+
+def _lint_run(root: Path) -> Callable[[], int]:
+    def run() -> int:
+        result = lint_paths([str(root)], SettingsResolver(root), cwd=root)
+        return result.files
+
+    return run
+
+
+def _scan_run(root: Path) -> Callable[[], int]:
+    return lambda: sum(1 for _ in iter_results([str(root)], ScanConfig()))
 
 
 def _calls_per_file(run: Callable[[], int]) -> float:
@@ -63,7 +77,9 @@ def _calls_per_file(run: Callable[[], int]) -> float:
     return count / files
 
 
-@pytest.mark.parametrize("walk", [_lint, _scan], ids=["lint", "scan"])
+@pytest.mark.parametrize(
+    "walk", [_lint, _scan, _lint_run, _scan_run], ids=["lint", "scan", "lint-run", "scan-run"]
+)
 def test_calls_per_file_do_not_grow_with_depth(tmp_path: Path, walk: Any) -> None:
     shallow = _calls_per_file(walk(_nested(tmp_path / "a", 100)))
     deep = _calls_per_file(walk(_nested(tmp_path / "b", 400)))
@@ -131,3 +147,29 @@ def test_real_paths_are_those_path_resolve_gives(tmp_path: Path) -> None:
 def test_a_link_loop_has_a_real_path_and_raises_nothing(tmp_path: Path) -> None:
     list(_links(tmp_path))
     assert RealPaths()(tmp_path / "loop-a" / "x.md").name == "x.md"
+
+
+@pytest.mark.parametrize(
+    ("cwd", "given"),
+    [
+        ("", "."),
+        ("", "docs"),
+        ("docs", ".."),
+        ("docs/sub", "../.."),
+        ("docs", "."),
+        ("docs", "../other"),
+    ],
+)
+def test_found_documents_are_shown_as_before(tmp_path: Path, cwd: str, given: str) -> None:
+    # Shown as display_path shows the folder given joined with the part below it.
+    for name in ("top.md", "docs/a.md", "docs/sub/b.md", "docs/sub/deep/c.md", "other/d.md"):
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text("x\n")
+    here = tmp_path / cwd
+    documents = list(iter_documents([given], WalkOptions(), here))
+    assert documents
+    walked = Path(os.path.normpath(here / given))
+    for document in documents:
+        rel = document.path.relative_to(walked).as_posix()
+        expected = display_path(document.path, str(PurePosixPath(given) / rel), here)
+        assert document.display == expected

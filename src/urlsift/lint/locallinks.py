@@ -287,8 +287,12 @@ class RealPaths:
 
     def __call__(self, path: Path) -> Path:
         """The real path of ``path`` (links resolved; what does not exist kept as written)."""
-        folder, name = os.path.split(os.path.abspath(path))
-        return Path(self._real(self._folder(folder), name))
+        absolute = os.path.abspath(path)
+        folder, name = os.path.split(absolute)
+        real = self._real(self._folder(folder), name)
+        if real == absolute and path.is_absolute():
+            return path  # (a Path made of the string would parse every folder of it)
+        return Path(real)
 
     def _folder(self, folder: str) -> str:
         known = self._folders

@@ -419,23 +419,38 @@ def iter_documents(
         if force_excluded(absolute, options_for, cwd):
             continue
         if is_dir(absolute):
-            ignores = repository_ignores(absolute)
-            # Each found path is the folder's path and a part below it: shown as the
-            # folder is, that part joined (no path parsed again per file).
-            base = display_path(absolute, given, cwd)
-            base = "" if base == "." else base.rstrip("/") + "/"
-            prefix = os.path.join(absolute, "")
-            for found, problem in _walk(absolute, options_for, ignores):
+            for found, display, problem in _found(absolute, given, cwd, options_for):
                 if found not in seen:
                     seen.add(found)
-                    rel = str(found)[len(prefix) :]
-                    if os.sep != "/":  # pragma: no cover - Windows
-                        rel = rel.replace(os.sep, "/")
-                    display = base + rel if rel else display_path(found, given, cwd)
                     yield Document(found, display, False, problem)
         elif absolute not in seen:
             seen.add(absolute)
             yield Document(absolute, display_path(absolute, given, cwd), True)
+
+
+def _found(
+    root: Path, given: str, cwd: Path, options_for: OptionsFor
+) -> Iterator[tuple[Path, str, str | None]]:
+    # The walk's paths with how each is shown (display_path's answer): each is the
+    # folder's path and a part below it, shown as the folder is with that part joined, or
+    # by the part below the working folder when that is inside the walked one (no path
+    # parsed again per file).
+    base = display_path(root, given, cwd)
+    base = "" if base == "." else base.rstrip("/") + "/"
+    prefix = os.path.join(root, "")
+    here = os.path.normpath(cwd)
+    inner = here[len(prefix) :].replace(os.sep, "/") + "/" if here.startswith(prefix) else ""
+    for found, problem in _walk(root, options_for, repository_ignores(root)):
+        rel = str(found)[len(prefix) :]
+        if os.sep != "/":  # pragma: no cover - Windows
+            rel = rel.replace(os.sep, "/")
+        if not rel or (inner and (rel + "/").startswith(inner)):
+            display = display_path(found, given, cwd)  # (the walked or working folder)
+        elif inner and rel.startswith(inner):
+            display = rel[len(inner) :]
+        else:
+            display = base + rel
+        yield found, display, problem
 
 
 def _walk(
