@@ -59,7 +59,7 @@ def _ours(root: Path) -> list[str]:
     from pathspec import GitIgnoreSpec
 
     found = walk_files(root, GitIgnoreSpec.from_lines([]), repository_ignores(root))
-    return sorted(path.relative_to(root).as_posix() for path in found)
+    return sorted(Path(path).relative_to(root).as_posix() for path in found)
 
 
 def _theirs(root: Path, under: str = "") -> list[str]:

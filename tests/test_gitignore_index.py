@@ -21,7 +21,7 @@ def _walked(root: Path) -> list[str]:
     from pathspec import GitIgnoreSpec
 
     found = walk_files(root, GitIgnoreSpec.from_lines([]), repository_ignores(root))
-    return sorted(p.relative_to(root).as_posix() for p in found)
+    return sorted(Path(p).relative_to(root).as_posix() for p in found)
 
 
 def test_git_semantics(tmp_path: Path) -> None:

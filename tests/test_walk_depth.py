@@ -20,8 +20,7 @@ import pytest
 from urlsift.engines.runner import ScanConfig, iter_results
 from urlsift.lint.config import SettingsResolver
 from urlsift.lint.engine import lint_paths
-from urlsift.lint.locallinks import RealPaths
-from urlsift.lint.walk import WalkOptions, display_path, iter_documents
+from urlsift.lint.walk import RealPaths, WalkOptions, display_path, iter_documents
 from urlsift.sources.reading import ArchiveStats
 from urlsift.sources.tree import expand_paths
 

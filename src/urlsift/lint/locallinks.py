@@ -36,7 +36,7 @@ from urllib.parse import unquote
 from .findings import Extracted, LocalLink
 from .model import RULE_BY_CODE, Diagnostic
 from .sites import TEMPLATE_PLACEHOLDER, Site, SiteFinder
-from .walk import is_file, path_exists
+from .walk import RealPaths, is_file, path_exists
 
 DOCUMENT_SUFFIXES = frozenset(
     {".md", ".markdown", ".mdx", ".rst", ".rest", ".txt", ".html", ".htm", ".xhtml"}
@@ -268,52 +268,6 @@ class LocalLinkChecker:
             if site is not None and site.open_anchors is not None:
                 return _Known(known.anchors, site.open_anchors)
         return known
-
-
-class RealPaths:
-    """``path.resolve()`` at a cost that does not grow with the path's depth.
-
-    ``Path.resolve`` examines every level of a path (an ``lstat`` each): for each document
-    of a deep tree that is a cost per level, per file. Here a folder's real path is known
-    once, from its parent's (one ``lstat``: is it a link?), and a file's is its folder's
-    with its name (one ``lstat``). Paths are taken as absolute and normalized (``..``
-    removed by their letters), as the walk and the link checker give them.
-    """
-
-    __slots__ = ("_folders",)
-
-    def __init__(self) -> None:
-        self._folders: dict[str, str] = {}
-
-    def __call__(self, path: Path) -> Path:
-        """The real path of ``path`` (links resolved; what does not exist kept as written)."""
-        absolute = os.path.abspath(path)
-        folder, name = os.path.split(absolute)
-        real = self._real(self._folder(folder), name)
-        if real == absolute and path.is_absolute():
-            return path  # (a Path made of the string would parse every folder of it)
-        return Path(real)
-
-    def _folder(self, folder: str) -> str:
-        known = self._folders
-        pending: list[str] = []
-        current = folder
-        while current not in known:
-            parent, name = os.path.split(current)
-            if parent == current or not name:  # the file system's root
-                known[current] = current
-                break
-            pending.append(current)
-            current = parent
-        for path in reversed(pending):
-            parent, name = os.path.split(path)
-            known[path] = self._real(known[parent], name)
-        return known[folder]
-
-    @staticmethod
-    def _real(folder: str, name: str) -> str:
-        joined = os.path.join(folder, name)
-        return os.path.realpath(joined) if os.path.islink(joined) else joined  # never raise
 
 
 def _unjudged(written: str, reason: str) -> Problem:

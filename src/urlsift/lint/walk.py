@@ -3,16 +3,19 @@
 Strategy: explicit file arguments are always linted (any name, even ignored ones) unless
 ``force_exclude`` asks that ``exclude`` hold for them too (pre-commit names files);
 folders are walked in sorted order, pruning version-control and tool folders
-(:data:`SKIP_DIRS`), everything the ``.gitignore`` files ignore (git semantics through
-``pathspec``'s :class:`~pathspec.GitIgnoreSpec`: each file's patterns are relative to its
-folder, deeper files win, ``.git/info/exclude`` and the ``.gitignore`` files of the
-folders between the repository's top and the walked folder count too), and what the
+(:data:`SKIP_DIRS`), everything the ``.gitignore`` files ignore (git semantics:
+:class:`~urlsift.sources.walk.Ignores`; each file's patterns are relative to its folder,
+deeper files win, ``.git/info/exclude`` and the ``.gitignore`` files of the folders
+between the repository's top and the walked folder count too), and what the
 ``exclude`` globs match; of the rest only documentation files are linted
 (:data:`DEFAULT_INCLUDE`, or the ``include`` globs). Globs are gitignore-style, relative to
 :attr:`WalkOptions.root` (the folder of the configuration file they came from); a path
 outside that folder is matched by its name alone. The options may differ from folder to
 folder (a configuration file in a subfolder governs what is beneath it): the walk asks for
-each folder's options once. Symbolic links to folders are not followed, so a
+each folder's options once. The walk's work per folder and per file does not grow with
+the folder's depth (:class:`~urlsift.sources.walk.FolderBranch`; globs that match in any
+folder are tried on names, :meth:`Globs.folder_flags`; anchored ones match the relative
+path). Symbolic links to folders are not followed, so a
 link loop cannot make the walk endless; links to files are read. Reading is bounded: a
 file, device or pipe is never read past the size limit (:data:`DEFAULT_MAX_FILE_SIZE`).
 This module and :mod:`.engine` are the only parts of the linter that touch the file
@@ -218,6 +221,52 @@ def is_dir(path: Path) -> bool:
         return False
 
 
+class RealPaths:
+    """``path.resolve()`` at a cost that does not grow with the path's depth.
+
+    ``Path.resolve`` examines every level of a path (an ``lstat`` each): for each document
+    of a deep tree that is a cost per level, per file. Here a folder's real path is known
+    once, from its parent's (one ``lstat``: is it a link?), and a file's is its folder's
+    with its name (one ``lstat``). Paths are taken as absolute and normalized (``..``
+    removed by their letters), as the walk and the link checker give them.
+    """
+
+    __slots__ = ("_folders",)
+
+    def __init__(self) -> None:
+        self._folders: dict[str, str] = {}
+
+    def __call__(self, path: Path) -> Path:
+        """The real path of ``path`` (links resolved; what does not exist kept as written)."""
+        absolute = os.path.abspath(path)
+        folder, name = os.path.split(absolute)
+        real = self._real(self._folder(folder), name)
+        if real == absolute and path.is_absolute():
+            return path  # (a Path made of the string would parse every folder of it)
+        return Path(real)
+
+    def _folder(self, folder: str) -> str:
+        known = self._folders
+        pending: list[str] = []
+        current = folder
+        while current not in known:
+            parent, name = os.path.split(current)
+            if parent == current or not name:  # the file system's root
+                known[current] = current
+                break
+            pending.append(current)
+            current = parent
+        for path in reversed(pending):
+            parent, name = os.path.split(path)
+            known[path] = self._real(known[parent], name)
+        return known[folder]
+
+    @staticmethod
+    def _real(folder: str, name: str) -> str:
+        joined = os.path.join(folder, name)
+        return os.path.realpath(joined) if os.path.islink(joined) else joined  # never raise
+
+
 def display_path(path: Path, given: str, cwd: Path) -> str:
     """Return how a path is reported: relative to ``cwd`` when under it, else as given.
 
@@ -319,12 +368,15 @@ class Globs:
                     flags[index] = flags[index] or regex.match(part + "/") is not None
         return tuple(flags)
 
-    def matches_entry(self, flags: tuple[bool, ...] | None, path: Path, is_dir: bool) -> bool:
-        """:meth:`matches` for an entry of a folder whose :meth:`folder_flags` are ``flags``."""
+    def matches_entry(
+        self, flags: tuple[bool, ...] | None, folder: Path, name: str, is_dir: bool
+    ) -> bool:
+        """:meth:`matches` for the entry ``name`` of ``folder``, whose
+        :meth:`folder_flags` are ``flags``."""
         regexes = self._regexes
         if flags is None or regexes is None:
-            return self.matches(path, is_dir)
-        name = path.name + ("/" if is_dir else "")
+            return self.matches(folder / name, is_dir)
+        name += "/" if is_dir else ""
         verdict, rank = False, 0
         for index in range(len(regexes) - 1, -1, -1):
             include, regex = regexes[index]
@@ -460,7 +512,7 @@ def _walk(
     # depth is walked. Yields (file, None) for a document to lint and (path, problem) for
     # a folder that cannot be listed or a link to nothing where a document would be.
     with FolderBranch() as branch:
-        problem = branch.open(root, None)
+        problem = branch.open(str(root), None)
         if problem is not None:
             yield root, problem
             return
@@ -473,30 +525,30 @@ def _walk(
             if item is None:
                 branch.leave()
                 continue
-            path, kind = item
-            name = path.name
+            name, kind = item
             if kind == "dir":
                 if name in SKIP_DIRS or folder.exclude.matches_entry(
-                    folder.exclude_flags, path, True
+                    folder.exclude_flags, folder.path, name, True
                 ):
                     continue
                 if folder.gitignore and folder.ignores.ignores(name, True):
                     continue
                 problem = branch.enter(name, None)
                 if problem is not None:
-                    yield path, f"cannot list the folder: {problem}"
+                    yield folder.path / name, f"cannot list the folder: {problem}"
                     continue
                 inner = folder.ignores.enter(name, branch.read_gitignore())
+                path = folder.path / name
                 stack[-1].state = _Folder.make(root, path, options_for, inner, folder)
                 continue
-            if folder.exclude.matches_entry(folder.exclude_flags, path, False):
+            if folder.exclude.matches_entry(folder.exclude_flags, folder.path, name, False):
                 continue
-            if not folder.include.matches_entry(folder.include_flags, path, False):
+            if not folder.include.matches_entry(folder.include_flags, folder.path, name, False):
                 continue
             if folder.gitignore and folder.ignores.ignores(name, False):
                 continue
             yield (
-                path,
+                folder.path / name,
                 ("cannot read the file: a symbolic link to nothing" if kind == "broken" else None),
             )
 
@@ -505,6 +557,7 @@ def _walk(
 class _Folder:
     """A folder being walked: what decides about its entries."""
 
+    path: Path
     include: Globs
     exclude: Globs
     include_flags: tuple[bool, ...] | None
@@ -526,5 +579,5 @@ class _Folder:
             include_flags = include.folder_flags(path, parent.include, parent.include_flags)
             exclude_flags = exclude.folder_flags(path, parent.exclude, parent.exclude_flags)
         return _Folder(
-            include, exclude, include_flags, exclude_flags, options.respect_gitignore, ignores
+            path, include, exclude, include_flags, exclude_flags, options.respect_gitignore, ignores
         )

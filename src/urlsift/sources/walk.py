@@ -1,19 +1,28 @@
 """Walking folders: what ``urlsift lint`` and ``urlsift scan`` share.
 
-Both skip the same folders (:data:`SKIP_DIRS`) and read ``.gitignore`` files the same way
+Both skip the same folders (:data:`SKIP_DIRS`), hold the folders of their branch open the
+same way (:class:`FolderBranch`) and read ``.gitignore`` files the same way
 (:class:`Ignores`, :func:`repository_ignores`); lint walks with per-folder options of its
 own (:mod:`urlsift.lint.walk`), scan with :func:`walk_files`.
 
 Promises of :func:`walk_files`: entries are visited in sorted name order, so a walk is the
 same on every run and machine; version-control and tool folders are never entered; what
-``.gitignore`` files ignore is skipped with git's semantics (through ``pathspec``'s
-:class:`~pathspec.GitIgnoreSpec`: each file's patterns are relative to its folder, deeper
-files win, ``.git/info/exclude`` and the ``.gitignore`` files of the folders between the
-repository's top and the walked folder count too); ``exclude`` globs (gitignore-style,
+``.gitignore`` files ignore is skipped with git's semantics (each file's patterns are
+relative to its folder, deeper files win, then later lines, a folder ignored is not
+entered so nothing below it is re-included; ``.git/info/exclude`` and the ``.gitignore``
+files of the folders between the repository's top and the walked folder count too;
+``core.excludesFile`` does not; wildcards are ``pathspec``'s translation; compared with
+``git ls-files`` in ``tests/test_gitignore_git.py``); ``exclude`` globs (gitignore-style,
 relative to the walked folder) drop files and folders. Symbolic links to folders are not
 followed, so a link loop cannot make a walk endless; links to files are yielded. A caller
 can stop the walk at a folder and take it whole (``leaf``: a Maildir inside a folder of
 documents is one archive). Nothing is read but folder listings and ``.gitignore`` files.
+
+Cost (issue 24 item 15): what a walk does per folder and per entry takes the entry's name,
+not its path, so it does not grow with the depth of the folder: folders are opened by
+name in their parent's descriptor (:class:`FolderBranch`), ``.gitignore`` patterns are
+advanced folder by folder (:class:`Ignores`), a relative path is built only for
+``exclude`` globs. Only the paths yielded are whole (a string as long as the path).
 """
 
 from __future__ import annotations
@@ -385,40 +394,42 @@ def list_folder(folder: Path) -> tuple[list[tuple[Path, EntryKind]], str | None]
     so are other entries but folders; an entry that vanishes or cannot be examined is
     left out. Never raises.
     """
-    return _list(folder, folder, None)
+    entries, problem = _list(folder, None)
+    return [(folder / name, kind) for name, kind in entries], problem
 
 
-def _list(
-    target: Path | int, folder: Path, dir_fd: int | None
-) -> tuple[list[tuple[Path, EntryKind]], str | None]:
+def _list(target: Path | str | int, dir_fd: int | None) -> tuple[list[_Entry], str | None]:
     # target: the folder's path, or an open descriptor of it (dir_fd: the same, for the
-    # links whose target is examined by name).
+    # links whose target is examined by name). Names, not paths: a walk holds the
+    # listings of a whole branch, and a path object per entry costs its depth in memory.
     try:
         with os.scandir(target) as listing:
             entries = sorted(listing, key=lambda entry: entry.name)
     except (OSError, ValueError) as exc:
         return [], _reason(exc)
-    out: list[tuple[Path, EntryKind]] = []
+    out: list[_Entry] = []
     for entry in entries:
-        # folder / name: only the name is parsed (Path(entry.path) parses every level)
         try:
             if entry.is_dir(follow_symlinks=False):
-                out.append((folder / entry.name, "dir"))
+                out.append((entry.name, "dir"))
             elif entry.is_file():
-                out.append((folder / entry.name, "file"))
-            elif entry.is_symlink() and not _exists(entry.name, folder, dir_fd):
-                out.append((folder / entry.name, "broken"))
+                out.append((entry.name, "file"))
+            elif entry.is_symlink() and not _exists(entry, dir_fd):
+                out.append((entry.name, "broken"))
         except OSError:
             continue
     return out, None
 
 
-def _exists(name: str, folder: Path, dir_fd: int | None) -> bool:
+_Entry = tuple[str, EntryKind]
+
+
+def _exists(entry: os.DirEntry[str], dir_fd: int | None) -> bool:
     try:
         if dir_fd is None:
-            os.stat(folder / name)
+            os.stat(entry.path)
         else:
-            os.stat(name, dir_fd=dir_fd)
+            os.stat(entry.name, dir_fd=dir_fd)
     except (OSError, ValueError):
         return False
     return True
@@ -462,8 +473,10 @@ _DIR_FLAGS = (
 class OpenFolder:
     """A folder of a walk's branch: its entries still to visit, and the caller's state."""
 
-    path: Path
-    entries: Iterator[tuple[Path, EntryKind]]
+    path: str
+    """The folder's path."""
+    entries: Iterator[_Entry]
+    """The (name, kind) of its entries still to visit."""
     names: list[str]
     """The names in the folder (sorted)."""
     state: Any
@@ -502,7 +515,7 @@ class FolderBranch:
         while self.stack:
             self.leave()
 
-    def open(self, path: Path, state: Any) -> str | None:
+    def open(self, path: str, state: Any) -> str | None:
         """List ``path`` (by its path) as the branch's first folder; return why it cannot
         be listed (None: it was)."""
         fd = -1
@@ -517,7 +530,7 @@ class FolderBranch:
         """List the folder ``name`` of the last folder as the next; return why it cannot
         be listed (None: it was)."""
         parent = self.stack[-1]
-        path = parent.path / name
+        path = os.path.join(parent.path, name)
         fd = -1
         if self._descriptor(parent) >= 0:
             try:
@@ -526,11 +539,11 @@ class FolderBranch:
                 return _reason(exc)
         return self._push(path, fd, state)
 
-    def _push(self, path: Path, fd: int, state: Any) -> str | None:
+    def _push(self, path: str, fd: int, state: Any) -> str | None:
         if fd >= 0:
-            entries, problem = _list(fd, path, fd)
+            entries, problem = _list(fd, fd)
         else:
-            entries, problem = _list(path, path, None)
+            entries, problem = _list(path, None)
         ident = (0, 0)
         if problem is None and fd >= 0:
             try:
@@ -542,7 +555,7 @@ class FolderBranch:
             if fd >= 0:
                 os.close(fd)
             return problem
-        names = [entry.name for entry, _kind in entries]
+        names = [name for name, _kind in entries]
         self.stack.append(OpenFolder(path, iter(entries), names, state, fd, ident))
         if len(self.stack) > _MAX_OPEN:
             far = self.stack[-1 - _MAX_OPEN]
@@ -588,7 +601,7 @@ class FolderBranch:
             return []
         fd = self._descriptor(folder)
         if fd < 0:
-            return _read_lines(folder.path / ".gitignore")
+            return _read_lines(os.path.join(folder.path, ".gitignore"))
         return _read_lines(".gitignore", fd)
 
 
@@ -604,34 +617,34 @@ def walk_files(
     root: Path,
     exclude: GitIgnoreSpec,
     ignores: Ignores | None,
-    leaf: Callable[[Path, list[str] | None], bool] | None = None,
-) -> Iterator[Path]:
+    leaf: Callable[[str, list[str] | None], bool] | None = None,
+) -> Iterator[str]:
     """Yield the files under ``root`` in sorted walk order (see the module notes).
 
     Args:
         root: an absolute folder path; globs are relative to it.
         exclude: globs of files and folders skipped.
         ignores: the ``.gitignore`` patterns in force at ``root`` (None: none apply).
-        leaf: called on each folder met below ``root`` with the names it holds (None when
-            it cannot be listed); when true, the folder itself is yielded (in its sorted
-            place) and not walked into.
+        leaf: called on each folder met below ``root`` (its path) with the names it holds
+            (None when it cannot be listed); when true, the folder itself is yielded (in
+            its sorted place) and not walked into.
 
     Returns:
-        An iterator of absolute paths.
+        An iterator of absolute paths (``root`` joined with the part below it).
     """
     with FolderBranch() as branch:
-        yield from _walk(root, exclude, ignores, leaf, branch)
+        yield from _walk(str(root), exclude, ignores, leaf, branch)
 
 
 def _walk(
-    root: Path,
+    root: str,
     exclude: GitIgnoreSpec,
     ignores: Ignores | None,
-    leaf: Callable[[Path, list[str] | None], bool] | None,
+    leaf: Callable[[str, list[str] | None], bool] | None,
     branch: FolderBranch,
-) -> Iterator[Path]:
-    # Depth first without recursion (a stack of listings): any depth of folders is walked.
-    # A folder's state is (ignores, its path relative to root with a trailing "/", only
+) -> Iterator[str]:
+    # Depth first without recursion (a branch of open folders): any depth is walked. A
+    # folder's state is (ignores, its path relative to root with a trailing "/", only
     # when there are exclude globs).
     globs = bool(exclude.patterns)
     if branch.open(root, (ignores, "")) is not None:
@@ -643,10 +656,9 @@ def _walk(
         if item is None:
             branch.leave()
             continue
-        path, kind = item
+        name, kind = item
         if kind == "broken":
             continue
-        name = path.name
         ignores, rel = folder.state
         if kind == "dir":
             inner = rel + name + "/" if globs else ""
@@ -655,13 +667,14 @@ def _walk(
             if ignores is not None and ignores.ignores(name, True):
                 continue
             if branch.enter(name, None) is not None:
+                path = os.path.join(folder.path, name)
                 if leaf is not None and leaf(path, None):
                     yield path  # (a folder that cannot be listed: reading it says why)
                 continue
             opened = stack[-1]
-            if leaf is not None and leaf(path, opened.names):
+            if leaf is not None and leaf(opened.path, opened.names):
                 branch.leave()
-                yield path
+                yield os.path.join(folder.path, name)
                 continue
             if ignores is not None:
                 ignores = ignores.enter(name, branch.read_gitignore())
@@ -671,4 +684,4 @@ def _walk(
                 continue
             if ignores is not None and ignores.ignores(name, False):
                 continue
-            yield path
+            yield os.path.join(folder.path, name)
