@@ -172,3 +172,42 @@ def test_found_documents_are_shown_as_before(tmp_path: Path, cwd: str, given: st
         rel = document.path.relative_to(walked).as_posix()
         expected = display_path(document.path, str(PurePosixPath(given) / rel), here)
         assert document.display == expected
+
+
+def _open_descriptors() -> int:
+    return len(os.listdir("/proc/self/fd"))
+
+
+@pytest.mark.skipif(not os.path.isdir("/proc/self/fd"), reason="needs /proc/self/fd")
+def test_a_branch_deeper_than_the_open_folders_is_walked_by_name(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Each level holds a deep "a" and then a "b": coming back from "a", the walk needs
+    # the folder again, long after it closed it (more than 64 levels below).
+    root = tmp_path / "t"
+    folder = str(root)
+    expected = []
+    os.mkdir(folder)
+    for level in range(150):
+        os.mkdir(os.path.join(folder, "b"))
+        Path(folder, "b", f"x{level}.md").write_text("x\n")
+        expected.append(os.path.join(folder, "b", f"x{level}.md"))
+        folder = os.path.join(folder, "a")
+        os.mkdir(folder)
+    before = _open_descriptors()
+    levels = str(root).count(os.sep) + 5
+    found: list[str] = []
+    assert (
+        _deep_calls(lambda: len(found.extend(_walked_files(root)) or found), monkeypatch, levels)
+        == 0
+    )
+    assert sorted(found) == sorted(expected)
+    assert _open_descriptors() == before
+
+
+def _walked_files(root: Path) -> list[str]:
+    from pathspec import GitIgnoreSpec
+
+    from urlsift.sources.walk import repository_ignores, walk_files
+
+    return list(walk_files(root, GitIgnoreSpec.from_lines([]), repository_ignores(root)))

@@ -357,7 +357,7 @@ class Globs:
         if parent is self and parent_flags is not None:
             name = folder.name + "/"
             return tuple(
-                above or regex.match(name) is not None
+                above or regex.search(name) is not None
                 for above, (_include, regex) in zip(parent_flags, regexes, strict=True)
             )
         flags = [False] * len(regexes)
@@ -365,7 +365,7 @@ class Globs:
         if text.startswith(self._prefix):  # (outside the root: names alone are matched)
             for part in text[len(self._prefix) :].split(os.sep):
                 for index, (_include, regex) in enumerate(regexes):
-                    flags[index] = flags[index] or regex.match(part + "/") is not None
+                    flags[index] = flags[index] or regex.search(part + "/") is not None
         return tuple(flags)
 
     def matches_entry(
@@ -380,7 +380,7 @@ class Globs:
         verdict, rank = False, 0
         for index in range(len(regexes) - 1, -1, -1):
             include, regex = regexes[index]
-            found = regex.match(name)
+            found = regex.search(name)
             if found is not None:
                 priority = 1 if found.groupdict().get("ps_d") else 2
             elif flags[index]:
