@@ -59,6 +59,19 @@ def test_visible_escapes_every_control_and_keeps_the_rest() -> None:
     assert visible_utf8("x\udcff\x1b") == "x\\udcff\\x1b"
 
 
+def test_visible_shows_bidi_controls_that_would_reorder_a_url() -> None:
+    from urlsift.output.formats import visible
+
+    # "http://evil.example/\u202egro.elpmaxe" reads as ".../example.org" once reordered.
+    shown = visible("http://evil.example/\u202egro.elpmaxe\u2066x\u2069\u200f\u061c")
+    assert shown == "http://evil.example/\\u202egro.elpmaxe\\u2066x\\u2069\\u200f\\u061c"
+    # Other format characters (a soft hyphen, a zero-width joiner in an emoji) are kept.
+    assert visible("a\u00adb\U0001f469\u200d\U0001f4bb") == "a\u00adb\U0001f469\u200d\U0001f4bb"
+    done = _run("scan", "-", stdin="<http://a.example/\u202etxt.exe>\n".encode())
+    assert "\u202e" not in done.stdout.decode()
+    assert b"http://a.example/\\u202etxt.exe" in done.stdout
+
+
 def test_scan_text_output_writes_no_control_character() -> None:
     done = _run("scan", "-", stdin=HOSTILE.encode())
     assert done.returncode == 0

@@ -33,11 +33,11 @@ from urlsift.lint.links import (
     _CONFIG_KEYS,
     DEFAULT_ACCEPT,
     LinkOptions,
-    _version,
     default_cache_path,
     diagnose_links,
 )
 from urlsift.lint.model import Diagnostic, Finding
+from urlsift.lint.report import tool_info
 
 Route = Callable[["_Handler", str], None]
 
@@ -674,7 +674,9 @@ def test_default_options() -> None:
     options = LinkOptions(cache_path=None)
     assert options.accept == frozenset(range(200, 300))
     assert options.method == "head-get"
-    assert re.fullmatch(r"urlsift/\S+ \(\+https://\S+\)", options.user_agent)
+    # The version, and a project URL only when the metadata names one (never a guess).
+    assert re.fullmatch(r"urlsift/[0-9][^ ]*( \(\+https://\S+\))?", options.user_agent)
+    assert ("(+" in options.user_agent) == (tool_info().information_uri is not None)
     assert LinkOptions.from_config({}) == LinkOptions()
     with pytest.raises(dataclasses.FrozenInstanceError):
         options.timeout = 1.0  # type: ignore[misc]
@@ -791,7 +793,7 @@ def test_documented_configuration_is_the_default(monkeypatch: pytest.MonkeyPatch
     assert block is not None
     table = tomllib.loads(block.group(1))
     assert set(table) == set(_CONFIG_KEYS)
-    table["user-agent"] = table["user-agent"].replace("<version>", _version())
+    table["user-agent"] = table["user-agent"].replace("<version>", tool_info().version)
     assert LinkOptions.from_config(table) == LinkOptions()
 
 

@@ -82,6 +82,42 @@ EXPECTED: dict[str, tuple[list[str], list[str]]] = {
             "jekyll/index.md:10:47: URL017",  # a Liquid placeholder
         ],
     ),
+    "mkdocs-plugins": (
+        ["mkdocs-plugins/docs/index.md:4:24: URL015"],  # redirect_maps' old pages are served
+        [],
+    ),
+    "mkdocs-gen": (
+        [],
+        [
+            "mkdocs-gen/docs/index.md:3:19: URL017",  # gen-files writes pages
+            "mkdocs-gen/docs/index.md:4:32: URL017",  # the theme may serve files
+        ],
+    ),
+    "zensical": (
+        ["zensical/pages/index.md:5:19: URL015", "zensical/pages/index.md:5:41: URL016"],
+        ["zensical/pages/index.md:6:39: URL017"],  # outside the docs_dir of [project]
+    ),
+    "pelican": (
+        [
+            "pelican/content/first.md:8:16: URL015",  # {filename}/gone.md from the content root
+            "pelican/content/first.md:8:50: URL015",  # {attach}images/none.png beside the page
+        ],
+        [
+            "pelican/content/first.md:9:26: URL017",  # {tag}python: a page Pelican makes
+            "pelican/content/first.md:9:63: URL017",  # pages are named after titles
+        ],
+    ),
+    "sphinx-pages/docs": (
+        [
+            "docs/index.rst:5:35: URL015",  # html_additional_pages adds contents, legal/terms
+            "docs/index.rst:9:42: URL016",  # section titles (autosectionlabel), a code
+            # block's :name: and an inline _`target` are labels or names; this is none
+        ],
+        [  # a Jinja template: its links resolve from the pages it is rendered into
+            "docs/_templates/layout.html:3:32: URL017",
+            "docs/_templates/layout.html:4:12: URL017",
+        ],
+    ),
     "sphinx/docs": (
         [],
         [
@@ -114,6 +150,8 @@ def test_each_generator_is_found_from_its_config() -> None:
         "docusaurus": SITES / "docusaurus/docs/intro.md",
         "jekyll": SITES / "jekyll/index.md",
         "sphinx": SITES / "sphinx/docs/index.rst",
+        "zensical": SITES / "zensical/pages/guide.md",
+        "pelican": SITES / "pelican/content/second.rst",
     }
     assert sorted(pages) == sorted(g.name for g in GENERATORS)
     for name, page in pages.items():
@@ -259,3 +297,60 @@ def test_hostile_configs_are_data(
     result = CliRunner().invoke(main, ["lint", "--no-cache", "."])
     assert result.exit_code in (0, 1), result.output
     assert "internal error" not in result.output
+
+
+def test_pelican_links_without_a_configuration(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # {filename} is Pelican's syntax wherever it is written: a relative source path is
+    # judged beside the document; one from the content root is not known without
+    # pelicanconf.py; {category}news names a page Pelican makes.
+    page = tmp_path / "blog" / "post.md"
+    page.parent.mkdir()
+    (page.parent / "other.md").write_text("# Other\n\n## Part\n", "utf-8")
+    page.write_text(
+        "[a]({filename}other.md#part) [b]({filename}missing.md) [c]({filename}/x.md)\n"
+        "[d]({category}news) [e](|filename|other.md#nope)\n",
+        "utf-8",
+    )
+    found = _lint(tmp_path / "blog", "--extend-select", "EXPLAIN", monkeypatch=monkeypatch)
+    assert found == [
+        "blog/post.md:1:34: URL015",
+        "blog/post.md:1:60: URL017",
+        "blog/post.md:2:5: URL017",
+        "blog/post.md:2:25: URL016",
+    ]
+
+
+@pytest.mark.parametrize(
+    ("path", "text", "template"),
+    [
+        ("theme/layout.html", '{% extends "base.html" %}<a href="x.html">', True),
+        ("layouts/partials/nav.html", '<a href="{{ .Permalink }}">', True),
+        ("views/page.html", '<%= link_to "x" %><a href="y.html">', True),
+        ("_layouts/default.html", "---\nlayout: base\n---\n{{ content }}", True),
+        # a page with front matter is rendered where it is, Liquid or not
+        ("about.html", "---\ntitle: About\n---\n{{ site.title }} <a href=x.html>", False),
+        ("content/page.html", "{{< figure src=a.png >}} <p>a Hugo shortcode</p>", False),
+        ("plain.html", "<p>{ not a template } 50% off</p>", False),
+    ],
+)
+def test_html_templates_are_known(path: str, text: str, template: bool) -> None:
+    from urlsift.lint.sites import template_reason
+
+    assert (template_reason(text, path) is not None) is template
+
+
+def test_an_escaped_attribute_list_id_is_an_anchor(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # pymdown-extensions' docs: ^†^{#\_fn_1} (attr_list reads the id after Markdown's
+    # backslash escapes: _fn_1), referenced as (#_fn_1).
+    page = tmp_path / "docs" / "page.md"
+    page.parent.mkdir()
+    page.write_text(
+        "With CSS^[†](#_fn_1)^ and [x](#a.b-c).\n\n^†^{#\\_fn_1} A note. *y*{ #a\\.b-c }\n"
+        "[gone](#_fn_2)\n",
+        "utf-8",
+    )
+    assert _lint(tmp_path / "docs", monkeypatch=monkeypatch) == ["docs/page.md:4:8: URL016"]

@@ -21,6 +21,7 @@ bad input.
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import re
 from collections.abc import Callable
@@ -44,6 +45,7 @@ from .findings import (
     mask,
 )
 from .model import Finding
+from .sites import template_reason
 
 __all__ = [
     "DOCUMENT_LINK_ORIGINS",
@@ -153,7 +155,12 @@ def extract_document(
     Returns:
         The findings in source order, the relative links and the anchors defined.
     """
-    return _EXTRACTORS[fmt](text, path, options or ExtractOptions())
+    extracted = _EXTRACTORS[fmt](text, path, options or ExtractOptions())
+    if fmt == "html":
+        template = template_reason(text, path)
+        if template is not None:
+            extracted = dataclasses.replace(extracted, template=template)
+    return extracted
 
 
 def extract_findings(

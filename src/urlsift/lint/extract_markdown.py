@@ -80,13 +80,18 @@ _ATTRIBUTE_VALUE = r"(?:\"([^\"<>]{1,2048})\"|'([^'<>]{1,2048})'|([^\s\"'=<>`]{1
 _INLINE_URL = re.compile(rf"(?<=[\s\"'])(?:src|href)[ \t]*=[ \t]*{_ATTRIBUTE_VALUE}", re.IGNORECASE)
 # An attribute list (Python-Markdown attr_list, kramdown IAL, Goldmark and Pandoc
 # attributes): {#id}, {: #id .cls}, { id="x" }, after a heading, a paragraph, a span, a fence.
+_ESCAPE = r"\\[!-/:-@\[-`{-~]"  # a Markdown backslash escape of ASCII punctuation
 _ATTRIBUTE = (
-    r"(?:[#.][\w:.-]{1,200}|[\w-]{1,64}=(?:\"[^\"\n]{0,200}\"|'[^'\n]{0,200}'|[^\s{}]{1,200}))"
+    rf"(?:[#.](?:[\w:.-]|{_ESCAPE}){{1,200}}"
+    r"|[\w-]{1,64}=(?:\"[^\"\n]{0,200}\"|'[^'\n]{0,200}'|[^\s{}]{1,200}))"
 )
 _ATTRIBUTE_LIST = re.compile(
     rf"(?<!\{{)\{{:?[ \t]*({_ATTRIBUTE}(?:[ \t]+{_ATTRIBUTE}){{0,20}})[ \t]*\}}(?!\}})"
 )
-_ATTRIBUTE_ID = re.compile(r"(?:^|\s)(?:#([\w:.-]+)|id=(?:\"([^\"]*)\"|'([^']*)'|(\S+)))")
+_ATTRIBUTE_ID = re.compile(
+    rf"(?:^|\s)(?:#((?:[\w:.-]|{_ESCAPE})+)" r"|id=(?:\"([^\"]*)\"|'([^']*)'|(\S+)))"
+)
+_ESCAPED = re.compile(r"\\([!-/:-@\[-`{-~])")
 # Footnotes: a definition [^label]: and references [^label].
 _FOOTNOTE = re.compile(r"\[\^([^\]\s]{1,200})\](:?)")
 _FOOTNOTE_IDS = (
@@ -350,7 +355,7 @@ def _attribute_ids(builder: FindingBuilder, text: str) -> None:
     for m in _ATTRIBUTE_LIST.finditer(text):
         for attribute in _ATTRIBUTE_ID.finditer(m.group(1)):
             anchor = next(g for g in attribute.groups() if g is not None)
-            builder.anchors.add(anchor)
+            builder.anchors.add(_ESCAPED.sub(r"\1", anchor))  # {#\_id}: a Markdown escape
 
 
 def _generated_anchors(builder: FindingBuilder, prose: str) -> None:

@@ -88,6 +88,7 @@ _TARGET = re.compile(
     r"\.\.[ \t]+(?:image|figure)::)(?=[ \t]|$)[ \t]*",
     re.MULTILINE,
 )
+_INLINE_TARGET = re.compile(r"(?<![\w`\\])_`([^`]+)`")
 _DIRECTIVE = re.compile(r"^([ \t]*)\.\.[ \t]+[\w:.+-]+::", re.MULTILINE)
 _OPTION = re.compile(r"[ \t]+:(?P<name>[\w-]+):(?:[ \t]+(?P<value>\S[^\n]*))?[ \t]*\Z")
 _EXPLICIT = re.compile(r"[ \t]*(?:\.\.[ \t]|__[ \t])")
@@ -140,7 +141,13 @@ def _code_blocks(text: str, index: LineIndex) -> Iterator[tuple[int, int]]:
                 base = len(bullet.group().expandtabs())
             end = _indented_block(lines, first, base)
             if directive:
-                yield index.line_start(i + 1), _end_of_line(index, max(end, i + 1))
+                # the directive line and its options (:name:, :caption:) are markup, the
+                # body after them is code
+                body = first
+                while body < end and _OPTION.match(lines[body]) and _indent(lines[body]) > base:
+                    body += 1
+                if end > body:
+                    yield index.line_start(body + 1), _end_of_line(index, end)
             elif end > first:
                 yield index.line_start(first + 1), _end_of_line(index, end)
             i = max(end, i + 1)
@@ -284,7 +291,7 @@ def _named_references(
     local link that :mod:`.locallinks` reports."""
     for start, name in references:
         if name and normalize_label(_UNESCAPE.sub(r"\1", name)) not in names:
-            builder.add_local(start, name, "rst-name")
+            builder.add_local(start, " ".join(name.split()), "rst-name")  # one line
 
 
 def _anchors(lines: list[str], names: set[str] | None = None) -> Iterator[str]:
@@ -351,7 +358,11 @@ def extract_rst(text: str, path: str, options: ExtractOptions) -> Extracted:
     for name, start, end, value_start, value_end in _options(blocks_masked, index, lines):
         markup.append((start, end))
         if name == "name" and value_end > value_start:
-            option_names.add(normalize_label(text[value_start:value_end]))
+            # Sphinx makes it a label (:ref:) and docutils an id
+            option_name = normalize_label(text[value_start:value_end])
+            option_names.add(option_name)
+            builder.labels.add(option_name)
+            builder.anchors.add(make_id(option_name))
         if name == "target" and value_end > value_start:
             target = text[value_start:value_end]
             if link_scheme(target, options.schemes) is not None:
@@ -367,7 +378,12 @@ def extract_rst(text: str, path: str, options: ExtractOptions) -> Extracted:
         if not text[m.end() : index.line_end(index.position(m.end())[0])].strip():
             builder.labels.add(name)
             builder.anchors.add(make_id(name))
-    titles = list(_anchors(lines, names))
+    for m in _INLINE_TARGET.finditer(prose):  # _`name` defines a name and an id
+        name = normalize_label(m.group(1))
+        names.add(name)
+        builder.anchors.add(make_id(name))
+    titles = list(_anchors(lines, builder.titles))
+    names |= builder.titles
     builder.anchors.update(titles)
     spans = [("rst-link", start, end) for start, end in _embedded(prose)]
     for kind, start, end in [*spans, *_targets_kind(prose, index, lines)]:

@@ -183,6 +183,9 @@ class Extracted:
     """The fragment identifiers the document defines (heading slugs, ids, labels)."""
     labels: frozenset[str] = frozenset()
     """reST ``.. _label:`` names, normalised (for ``:ref:``, which is project-wide)."""
+    titles: frozenset[str] = frozenset()
+    """Section titles as reference names, normalised: labels too where Sphinx's
+    ``autosectionlabel`` extension makes them so."""
     fallback: bool = False
     """True when the parser asked for could not read the document and urlsift's own
     extractor's findings stand instead (``--rst-parser docutils`` on a document docutils
@@ -190,6 +193,9 @@ class Extracted:
     opaque: str | None = None
     """Why the document may define anchors the linter cannot see (a shortcode, an include,
     an MDX component: :data:`~.sites.OPAQUE_CONTENT`), or None: its anchors are all known."""
+    template: str | None = None
+    """Why the document is a template rendered into other pages (:func:`~.sites.template_reason`),
+    or None: its relative links are then not judged from its own folder."""
 
 
 class FindingBuilder:
@@ -207,6 +213,7 @@ class FindingBuilder:
         self.local_links: list[tuple[int, LocalLink]] = []
         self.anchors: set[str] = set()
         self.labels: set[str] = set()
+        self.titles: set[str] = set()
         self.opaque: str | None = None
 
     def add_local(self, start: int, target: str, origin: str) -> None:
@@ -241,6 +248,7 @@ class FindingBuilder:
             frozenset(self.anchors),
             frozenset(self.labels),
             opaque=self.opaque,
+            titles=frozenset(self.titles),
         )
 
     def _finding(self, url: Url, start: int, end: int, origin: str) -> Finding:

@@ -35,7 +35,6 @@ import sys
 import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, fields
-from importlib import metadata
 from pathlib import Path
 from typing import Any, get_args
 
@@ -58,6 +57,7 @@ from ._http import (
 )
 from ._linkcache import CacheEntry, LinkCache
 from .model import RULE_BY_CODE, Diagnostic, Finding
+from .report import tool_info
 
 __all__ = [
     "DEFAULT_ACCEPT",
@@ -82,15 +82,15 @@ DEFAULT_MAX_TIME = 300.0
 thousand links that never answer would take hours at the per-request timeout)."""
 
 
-def _version() -> str:
-    try:
-        return metadata.version("urlsift")
-    except metadata.PackageNotFoundError:  # running from a source tree without metadata
-        return "0"
+def _user_agent() -> str:
+    tool = tool_info()
+    home = f" (+{tool.information_uri})" if tool.information_uri else ""
+    return f"{tool.name}/{tool.version}{home}"
 
 
-DEFAULT_USER_AGENT = f"urlsift/{_version()} (+https://pypi.org/project/urlsift/)"
-"""Sent with every request; names the tool and where to read about it."""
+DEFAULT_USER_AGENT = _user_agent()
+"""Sent with every request: ``urlsift/<version>``, and ``(+<project URL>)`` when the
+installed metadata names one (no guessed address: urlsift is not on PyPI)."""
 
 
 def default_cache_path() -> Path:

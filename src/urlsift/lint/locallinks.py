@@ -18,10 +18,12 @@ What is checked (and why, as lychee and Sphinx's linkcheck draw the same lines):
   it is not judged. ``:doc:`path``` (relative to the document, ``/path`` to the source
   root), tried as written and with ``.rst``, ``.md``, ``.txt``: ``URL015`` when none
   exists. ``:ref:`label```: ``URL016`` when no document of the run defines
-  ``.. _label:`` (or MyST ``(label)=``); MyST's ``{doc}`` and ``{ref}`` roles are read
-  as these, unless ``conf.py`` mentions ``intersphinx`` (Sphinx then looks a label
-  it lacks up in other projects' inventories). Targets with a ``:`` (``python:...``,
-  intersphinx) and Sphinx's own ``genindex``, ``modindex``, ``search`` are not checked.
+  ``.. _label:``, a directive's ``:name:`` (or MyST ``(label)=``), nor, under
+  ``sphinx.ext.autosectionlabel``, a section title of that name; MyST's ``{doc}`` and
+  ``{ref}`` roles are read as these, unless ``conf.py`` mentions ``intersphinx`` (Sphinx
+  then looks a label it lacks up in other projects' inventories). Targets with a ``:``
+  (``python:...``, intersphinx) and Sphinx's own ``genindex``, ``modindex``, ``search``
+  are not checked.
 
 A target document that was not linted is read to learn its anchors (once per file).
 """
@@ -29,13 +31,14 @@ A target document that was not linted is read to learn its anchors (once per fil
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Callable, Iterable
 from pathlib import Path
 from urllib.parse import unquote
 
 from .findings import Extracted, LocalLink
 from .model import RULE_BY_CODE, Diagnostic
-from .sites import TEMPLATE_PLACEHOLDER, Site, SiteFinder
+from .sites import GENERATOR_LINK, SOURCE_LINKS, TEMPLATE_PLACEHOLDER, Site, SiteFinder
 from .walk import RealPaths, is_file, path_exists
 
 DOCUMENT_SUFFIXES = frozenset(
@@ -81,14 +84,18 @@ class LocalLinkChecker:
         self._known: dict[Path, _Known | None] = {}
         self._documents: list[tuple[Path, str, Extracted]] = []
         self._labels: set[str] = set()
+        self._titles: set[str] = set()  # section titles: labels under autosectionlabel
         self._sites = SiteFinder()
         self._site_labels: dict[Path, frozenset[str]] = {}
         self._real = RealPaths()
 
     def add(self, path: Path, display: str, document: Extracted) -> None:
         """Add a linted document (its anchors and labels become known)."""
-        self._known[self._real(path)] = _Known(document.anchors, document.opaque)
+        self._known[self._real(path)] = _Known(
+            document.anchors, document.opaque or document.template
+        )
         self._labels |= document.labels
+        self._titles |= document.titles
         if document.local_links:
             self._documents.append((path, display, document))
 
@@ -99,7 +106,11 @@ class LocalLinkChecker:
             absolute = Path(os.path.abspath(path))
             site = self._sites.site_of(absolute)
             for link in document.local_links:
-                problem = self._problem(absolute, site, link)
+                problem = (
+                    _unjudged(link.target, document.template)
+                    if document.template is not None
+                    else self._problem(absolute, site, link)
+                )
                 if problem is not None:
                     code, text = problem
                     rule = RULE_BY_CODE[code]
@@ -115,6 +126,9 @@ class LocalLinkChecker:
             return _unjudged(
                 link.target, "a template placeholder: the target is made at build time"
             )
+        placeholder = GENERATOR_LINK.match(link.target)
+        if placeholder is not None:
+            return self._generator_link_problem(path, site, link.target, placeholder)
         if link.origin in ("rst-ref", "rst-doc"):
             return self._role_problem(path, site, link)
         if link.origin == "rst-name":  # the extractor found no such name in the document
@@ -135,6 +149,26 @@ class LocalLinkChecker:
         if url_folder is not None:
             bases.append(url_folder)
         return self._file_problem(link.target, [base / target for base in bases], fragment, site)
+
+    def _generator_link_problem(
+        self, path: Path, site: Site | None, written: str, placeholder: re.Match[str]
+    ) -> Problem | None:
+        """``{filename}path`` (Pelican): a source path, from the document's folder or, after
+        a ``/``, from the content folder; any other placeholder names a page made at build
+        time (``{tag}python``)."""
+        name = next(group for group in placeholder.groups() if group is not None)
+        if name.lower() not in SOURCE_LINKS:
+            return _unjudged(written, f"{{{name}}} names a page the site generator makes")
+        target, _, fragment = written[placeholder.end() :].partition("#")
+        target = unquote(target.partition("?")[0])
+        if not target.startswith("/"):
+            return self._file_problem(written, [path.parent / target], fragment, site)
+        if site is None or site.generator.name != "pelican":
+            return _unjudged(
+                written,
+                f"{placeholder.group()}/... starts at a content folder no pelicanconf.py names",
+            )
+        return self._file_problem(written, [site.source / target.lstrip("/")], fragment, site)
 
     def _file_problem(
         self, written: str, candidates: list[Path], fragment: str, site: Site | None
@@ -199,18 +233,25 @@ class LocalLinkChecker:
         label = " ".join(link.target.split()).lower()
         if site.options.get("intersphinx") or label in _SPHINX_LABELS or label in self._labels:
             return None
-        if label in self._project_labels(site):  # defined in a document not linted
+        titled = site.options.get("autosectionlabel") and not site.options.get(
+            "autosectionlabel_prefix"
+        )
+        if titled and label in self._titles:
+            return None
+        if label in self._project_labels(site, titled=bool(titled)):  # in a document not linted
             return None
         return "URL016", (
             f"{link.target}: no label {label!r} (`.. _{label}:`, MyST `({label})=`) "
             "in the documents linted"
         )
 
-    def _project_labels(self, site: Site) -> frozenset[str]:
+    def _project_labels(self, site: Site, *, titled: bool) -> frozenset[str]:
         """The labels of every source of a Sphinx project (read once, when a label is not
         among the documents linted: linting a subfolder must judge as linting it all)."""
         known = self._site_labels.get(site.root)
         if known is None:
+            # with autosectionlabel, section titles are labels too (the linted ones
+            # were looked at by the caller)
             labels: set[str] = set()
             for source in site.source_files(_DOC_SUFFIXES, _MAX_PROJECT_FILES):
                 key = self._real(source)
@@ -218,7 +259,7 @@ class LocalLinkChecker:
                     continue
                 document = self._read(source)
                 if document is not None:
-                    labels |= document.labels
+                    labels |= document.labels | (document.titles if titled else frozenset())
             known = self._site_labels[site.root] = frozenset(labels)
         return known
 
@@ -260,7 +301,9 @@ class LocalLinkChecker:
         if key not in self._known:
             document = self._read(path)
             self._known[key] = (
-                None if document is None else _Known(document.anchors, document.opaque)
+                None
+                if document is None
+                else _Known(document.anchors, document.opaque or document.template)
             )
         known = self._known[key]
         if known is not None and known.opaque is None:

@@ -44,9 +44,6 @@ Writer = Callable[[Sequence[Diagnostic], TextIO], None]
 TOOL_NAME = "urlsift"
 """The tool's name in every report."""
 
-DEFAULT_INFORMATION_URI = "https://pypi.org/project/urlsift/"
-"""``tool.driver.informationUri`` when the installed metadata names no project URL."""
-
 RULES_DOC_PATH = "docs/lint.md"
 """Where the rule table lives in the source tree; each rule's anchor is its code in lower
 case (``#url001``)."""
@@ -85,8 +82,10 @@ class ToolInfo:
     """Tool name (``urlsift``)."""
     version: str
     """Installed version, from the package metadata."""
-    information_uri: str
-    """Absolute URI of the project (SARIF ``informationUri``)."""
+    information_uri: str | None
+    """Absolute URI of the project (SARIF ``informationUri``), from the metadata's
+    ``Project-URL``; None when it names none (the key is then left out: urlsift is not on
+    PyPI, and a guessed address could be a page somebody else owns)."""
     source_uri: str | None = None
     """Absolute URI of the source repository, when the metadata names one; rules'
     ``helpUri`` point into it (``{source_uri}/blob/HEAD/docs/lint.md#url001``)."""
@@ -103,12 +102,12 @@ def tool_info() -> ToolInfo:
     """Return the tool's name, version and project URIs from the installed metadata.
 
     The version is ``0+unknown`` when the package is not installed (e.g. run from a bare
-    source tree); the project URI falls back to :data:`DEFAULT_INFORMATION_URI`.
+    source tree); the project URI is None when the metadata names no ``Project-URL``.
     """
     try:
         meta = metadata.metadata(TOOL_NAME)
     except metadata.PackageNotFoundError:
-        return ToolInfo(TOOL_NAME, "0+unknown", DEFAULT_INFORMATION_URI)
+        return ToolInfo(TOOL_NAME, "0+unknown", None)
     urls: dict[str, str] = {}
     for entry in meta.get_all("Project-URL") or ():
         label, _, url = str(entry).partition(",")
@@ -117,7 +116,7 @@ def tool_info() -> ToolInfo:
     return ToolInfo(
         name=TOOL_NAME,
         version=str(meta["Version"]),
-        information_uri=source or DEFAULT_INFORMATION_URI,
+        information_uri=source,
         source_uri=source,
     )
 
@@ -334,12 +333,10 @@ def sarif_log(diagnostics: Sequence[Diagnostic], tool: ToolInfo) -> dict[str, ob
                 "partialFingerprints": {FINGERPRINT_KEY: f"{digest}:{seen[digest]}"},
             }
         )
-    driver: dict[str, object] = {
-        "name": tool.name,
-        "version": tool.version,
-        "informationUri": tool.information_uri,
-        "rules": [_sarif_rule(rule, tool) for rule in RULES],
-    }
+    driver: dict[str, object] = {"name": tool.name, "version": tool.version}
+    if tool.information_uri is not None:
+        driver["informationUri"] = tool.information_uri
+    driver["rules"] = [_sarif_rule(rule, tool) for rule in RULES]
     return {
         "$schema": SARIF_SCHEMA_URI,
         "version": "2.1.0",

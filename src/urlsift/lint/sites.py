@@ -58,7 +58,8 @@ class Generator:
     """How one site generator turns source files into pages (one row of the table)."""
 
     name: str
-    """``mdbook``, ``mkdocs``, ``sphinx``, ``hugo``, ``docusaurus``, ``jekyll``."""
+    """``mdbook``, ``mkdocs``, ``zensical``, ``sphinx``, ``hugo``, ``docusaurus``,
+    ``jekyll``, ``pelican``."""
     configs: tuple[str, ...]
     """Names of the configuration file, in the generator's order of precedence."""
     sources: tuple[str, ...]
@@ -80,6 +81,14 @@ GENERATORS: tuple[Generator, ...] = (
         "mkdocs", ("mkdocs.yml", "mkdocs.yaml"), (".md", ".markdown"), ("index.md", "README.md")
     ),
     Generator("sphinx", ("conf.py",), (".rst", ".md", ".txt"), ("index.rst", "index.md")),
+    # Zensical (by Material for MkDocs' authors) builds MkDocs projects: the same rules,
+    # read from ``zensical.toml``'s ``[project]`` table or a ``zensical.yml``.
+    Generator(
+        "zensical",
+        ("zensical.toml", "zensical.yml", "zensical.yaml"),
+        (".md", ".markdown"),
+        ("index.md", "README.md"),
+    ),
     Generator(
         "hugo",
         (
@@ -123,8 +132,13 @@ GENERATORS: tuple[Generator, ...] = (
         (".md", ".markdown", ".html", ".htm"),
         ("index.md", "index.markdown", "index.html"),
     ),
+    # Pelican names pages after their title or ``slug`` metadata; links between sources
+    # are written ``{filename}path`` (see :data:`GENERATOR_LINK`).
+    Generator("pelican", ("pelicanconf.py",), (".md", ".markdown", ".rst", ".html", ".htm"), ()),
 )
 """The generators urlsift knows (a configuration file found first wins, nearest folder first)."""
+
+_BY_NAME = {generator.name: generator for generator in GENERATORS}
 
 SPHINX_QUIET_EXTENSIONS = frozenset(
     {
@@ -189,6 +203,40 @@ TEMPLATE_PLACEHOLDER = re.compile(r"\{\{|\{%|%\}|\}\}|%[A-Z][A-Z0-9_]{2,}%")
 """A template placeholder in a link target (Liquid, Jinja, Hugo, a ``%NAME%`` variable):
 the published target is made at build time, so the written one is not judged."""
 
+GENERATOR_LINK = re.compile(r"\A(?:\{(\w+)\}|%7B(\w+)%7D|\|(\w+)\|)", re.IGNORECASE)
+"""A link that starts with a site generator's placeholder: Pelican's ``{filename}``,
+``{static}``, ``{attach}`` (and the old ``|filename|``), which name a source file, and
+``{tag}``, ``{category}``, ``{author}``, ``{index}`` ..., which name pages it makes. A
+Markdown renderer may have percent-encoded the braces (``%7Bfilename%7D``)."""
+
+SOURCE_LINKS = frozenset({"filename", "static", "attach"})
+"""Placeholders of :data:`GENERATOR_LINK` followed by a source path: relative to the
+document, or to the site's content folder when it starts with ``/``."""
+
+
+TEMPLATE_SYNTAX = re.compile(r"\{%|\{\{(?![<%])|<%[=#-]?\s")
+"""Template syntax in an HTML file (Jinja, Django, Liquid, Go templates, Handlebars,
+ERB); Hugo shortcodes (``{{<``, ``{{%``) are content, not templates."""
+
+_FRONT_MATTER = re.compile(r"\A(?:---|\+\+\+)[ \t]*\r?\n")
+_LAYOUT_FOLDERS = frozenset({"_layouts", "_includes"})
+
+
+def template_reason(text: str, path: str) -> str | None:
+    """Why the HTML file ``text`` (at ``path``) is a template, or None.
+
+    A template (a theme's ``layout.html``, a Jinja block, a Go partial) is rendered into
+    other pages: its relative links and fragments resolve from where those pages are
+    published, not from the template's folder. A file with front matter is a page the
+    generator renders in place (Jekyll, Hugo), unless it sits in Jekyll's ``_layouts`` or
+    ``_includes``.
+    """
+    if TEMPLATE_SYNTAX.search(text) is None:
+        return None
+    if _FRONT_MATTER.match(text) and _LAYOUT_FOLDERS.isdisjoint(PurePosixPath(path).parts):
+        return None
+    return "a template: its links resolve from the pages it is rendered into"
+
 
 def opaque_reason(text: str) -> str | None:
     """Why ``text`` may define anchors the linter cannot see, or None."""
@@ -232,6 +280,13 @@ class Site:
     route: str = ""
     """The URL path the source folder is served under (Docusaurus' ``routeBasePath``,
     ``docs`` by default), without slashes."""
+    extra_pages: frozenset[str] = frozenset()
+    """Pages the configuration itself adds, as paths from the source folder without a
+    suffix (Sphinx's ``html_additional_pages``: ``contents`` is ``contents.html``;
+    mkdocs-redirects' ``redirect_maps``: ``old.md`` is served as a redirect)."""
+    page_names: str | None = None
+    """Why a built page (``x.html``) need not be named after a source (Pelican names
+    pages after titles and metadata), or None."""
     _pages: dict[Path, Path | None] = field(default_factory=dict, compare=False, repr=False)
     """:meth:`page_source` answers so far."""
 
@@ -251,18 +306,24 @@ class Site:
             return "unknown", f"{where} is outside the {self.generator.name} source folder"
         if self.page_source(target) is not None:
             return "found", ""
+        relative = target.relative_to(self.source).as_posix()
+        suffix = target.suffix.lower()
+        stem = relative[: len(relative) - len(suffix)]
+        built = (*self.generator.page_suffixes, *self.generator.sources)
+        if suffix in ("", *built) and stem.rstrip("/") in self.extra_pages:
+            return "found", ""
+        if self.page_names is not None and suffix in self.generator.page_suffixes:
+            return "unknown", self.page_names
         mounted = self._mounted(target)
         if mounted is not None:
             return mounted
-        relative = target.relative_to(self.source).as_posix()
         for folder in self.generated:
             if relative.startswith(folder.rstrip("/") + "/"):
                 return "unknown", f"{folder} is written at build time"
-        if self.page_writers:
-            stem = PurePosixPath(relative)
-            if stem.suffix.lower() in (*self.generator.page_suffixes, *self.generator.sources):
-                names = ", ".join(self.page_writers)
-                return "unknown", f"a page the extension {names} may write at build time"
+        if self.page_writers and suffix in built:
+            names = ", ".join(self.page_writers)
+            kind = "extension" if self.generator.name == "sphinx" else "plugin"
+            return "unknown", f"a page the {kind} {names} may write at build time"
         if _gitignored(target, self.root):
             return "unknown", "the target is ignored by .gitignore (built or fetched)"
         pages = (*self.generator.page_suffixes, *self.generator.sources)
@@ -451,6 +512,22 @@ def _names(values: object) -> list[str]:
     return out
 
 
+def _settings(values: object, name: str) -> dict[str, Any]:
+    """The settings of ``name`` in a list of strings or one-key mappings (or a mapping of
+    names to settings, as in ``zensical.toml``); {} when it has none."""
+    if isinstance(values, dict):
+        values = [values]
+    for value in values if isinstance(values, list) else []:
+        if isinstance(value, dict) and isinstance(value.get(name), dict):
+            return value[name]  # type: ignore[no-any-return]
+    return {}
+
+
+MKDOCS_PAGE_PLUGINS = frozenset({"gen-files", "api-autonav", "blog", "tags"})
+"""MkDocs plugins that write pages at build time (mkdocs-gen-files' scripts, generated API
+navigation, Material's blog archive and tag index): a missing page is not judged."""
+
+
 def _listed(value: object) -> str:
     return ", ".join(map(str, value)) if isinstance(value, list) else str(value)
 
@@ -459,7 +536,7 @@ def _mdbook(config: Path, root: Path) -> Site:
     data = read_mapping(config)
     book = data.get("book")
     src = _str(book.get("src") if isinstance(book, dict) else None, "src")
-    return Site(GENERATORS[0], config, root, (root / src).resolve())
+    return Site(_BY_NAME["mdbook"], config, root, (root / src).resolve())
 
 
 _SKIPPED = frozenset({"_build", "node_modules", "__pycache__"})
@@ -468,7 +545,20 @@ _MKDOCS_PAGE_HOOKS = ("on_page_markdown", "on_page_content", "on_post_page", "on
 
 
 def _mkdocs(config: Path, root: Path) -> Site:
+    return _mkdocs_site(_BY_NAME["mkdocs"], config, root, read_mapping(config))
+
+
+def _zensical(config: Path, root: Path) -> Site:
     data = read_mapping(config)
+    if config.suffix == ".toml":  # every setting sits in the [project] table
+        project = data.get("project")
+        data = project if isinstance(project, dict) else {}
+    return _mkdocs_site(_BY_NAME["zensical"], config, root, data)
+
+
+def _mkdocs_site(generator: Generator, config: Path, root: Path, data: dict[str, Any]) -> Site:
+    """A MkDocs project (``mkdocs.yml``, or Zensical's configuration of the same keys)."""
+    title = {"mkdocs": "MkDocs", "zensical": "Zensical"}[generator.name]
     source = (root / _str(data.get("docs_dir"), "docs")).resolve()
     extensions = _names(data.get("markdown_extensions"))
     open_anchors = None
@@ -479,23 +569,30 @@ def _mkdocs(config: Path, root: Path) -> Site:
             if reason is not None:
                 open_anchors = reason
                 break
-    options = {
-        "markdown_extensions": tuple(extensions),
-        "plugins": tuple(_names(data.get("plugins"))),
-    }
+    plugins = _names(data.get("plugins"))
+    options = {"markdown_extensions": tuple(extensions), "plugins": tuple(plugins)}
+    # mkdocs-redirects: each old page of redirect_maps is served (as a redirect)
+    redirects = _settings(data.get("plugins"), "redirects").get("redirect_maps")
+    old_pages = frozenset(
+        os.path.splitext(name.strip("/"))[0]
+        for name in (redirects if isinstance(redirects, dict) else {})
+        if isinstance(name, str)
+    )
     theme = data.get("theme", "mkdocs")
     name = theme.get("name") if isinstance(theme, dict) else theme
     return Site(
-        GENERATORS[1],
+        generator,
         config,
         root,
         source,
+        tuple(sorted(MKDOCS_PAGE_PLUGINS.intersection(plugins))),
         open_anchors=open_anchors,
         directory_urls=data.get("use_directory_urls", True) is not False,
         theme_files=None
         if not isinstance(name, str)
-        else f"the MkDocs theme {name!r} serves its own files beside the pages",
+        else f"the {title} theme {name!r} serves its own files beside the pages",
         options=options,
+        extra_pages=old_pages,
     )
 
 
@@ -520,12 +617,29 @@ def _literal(node: ast.AST) -> object:
         return None
 
 
+def _python_module(config: Path) -> ast.Module:
+    """A Python configuration parsed, never run (an empty module when it does not parse)."""
+    try:
+        return ast.parse(_read_config(config))
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return ast.Module(body=[], type_ignores=[])
+
+
+def _assignments(config: Path) -> dict[str, object]:
+    """The literal values a Python configuration assigns at its top level (first wins)."""
+    values: dict[str, object] = {}
+    for node in _python_module(config).body:
+        if isinstance(node, ast.Assign | ast.AnnAssign) and node.value is not None:
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            for target in targets:
+                if isinstance(target, ast.Name):
+                    values.setdefault(target.id, _literal(node.value))
+    return values
+
+
 def _sphinx(config: Path, root: Path) -> Site:
     """Read ``conf.py`` statically: assignments of literals to the names that matter."""
-    try:
-        tree = ast.parse(_read_config(config))
-    except (SyntaxError, ValueError, RecursionError, MemoryError):
-        tree = ast.Module(body=[], type_ignores=[])
+    tree = _python_module(config)
     values: dict[str, object] = {}
     extensions: list[str] = []
     for node in ast.walk(tree):
@@ -569,8 +683,23 @@ def _sphinx(config: Path, root: Path) -> Site:
         "intersphinx": "sphinx.ext.intersphinx" in extensions
         or "intersphinx_mapping" in values
         or "intersphinx" in ast.dump(tree),
+        # section titles are labels (:ref:`Title`); with the prefix, `doc:Title`
+        "autosectionlabel": "sphinx.ext.autosectionlabel" in extensions,
+        "autosectionlabel_prefix": bool(values.get("autosectionlabel_prefix_document")),
     }
-    return Site(GENERATORS[2], config, root, root, writers, tuple(generated), options=options)
+    pages = values.get("html_additional_pages")
+    names = pages if isinstance(pages, dict) else {}
+    extra = frozenset(name.strip("/") for name in names if isinstance(name, str))
+    return Site(
+        _BY_NAME["sphinx"],
+        config,
+        root,
+        root,
+        writers,
+        tuple(generated),
+        options=options,
+        extra_pages=extra,
+    )
 
 
 _AUTOSUMMARY = re.compile(r"^[ \t]*\.\.[ \t]+autosummary::[^\n]*\n((?:[ \t]+:[^\n]*\n)*)", re.M)
@@ -641,7 +770,7 @@ def _hugo(config: Path, root: Path) -> Site | None:
     options = {"goldmark": markup.get("goldmark", {}) if isinstance(markup, dict) else {}}
     theme = data.get("theme")
     return Site(
-        GENERATORS[3],
+        _BY_NAME["hugo"],
         config,
         root,
         source,
@@ -683,7 +812,7 @@ def _docusaurus(config: Path, root: Path) -> Site:
     docs = _docs_path(text) or "docs"
     route = _docs_path(text, _ROUTE_KEY)
     return Site(
-        GENERATORS[4],
+        _BY_NAME["docusaurus"],
         config,
         root,
         (root / docs).resolve(),
@@ -699,7 +828,7 @@ def _jekyll(config: Path, root: Path) -> Site:
     pretty = isinstance(permalink, str) and (permalink == "pretty" or permalink.endswith("/"))
     theme = data.get("theme") or data.get("remote_theme")
     return Site(
-        GENERATORS[5],
+        _BY_NAME["jekyll"],
         config,
         root,
         source,
@@ -709,13 +838,33 @@ def _jekyll(config: Path, root: Path) -> Site:
     )
 
 
+def _pelican(config: Path, root: Path) -> Site:
+    """Read ``pelicanconf.py`` statically (never run): ``PATH``, the content folder."""
+    values = _assignments(config)
+    path = values.get("PATH")
+    content = path if isinstance(path, str) and path else "content"
+    source = (root / content).resolve()
+    if not source.is_dir():  # `pelican .` or a PATH this reading cannot follow
+        source = root
+    return Site(
+        _BY_NAME["pelican"],
+        config,
+        root,
+        source,
+        page_names="Pelican names a page after its title or slug metadata, not its file",
+        options={"path": content},
+    )
+
+
 _READERS = {
     "mdbook": _mdbook,
     "mkdocs": _mkdocs,
+    "zensical": _zensical,
     "sphinx": _sphinx,
     "hugo": _hugo,
     "docusaurus": _docusaurus,
     "jekyll": _jekyll,
+    "pelican": _pelican,
 }
 
 _MAX_PARENTS = 32

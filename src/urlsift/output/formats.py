@@ -66,10 +66,18 @@ HOST_COUNT_FIELDS = ("host", "count", "first_date", "last_date", "urls")
 # bytes, which are the same C1 controls to a terminal in an 8-bit character set.
 _CONTROLS = {code: f"\\x{code:02x}" for code in [*range(0x20), *range(0x7F, 0xA0)]}
 _CONTROLS.update({0xDC00 + code: f"\\x{code:02x}" for code in range(0x80, 0xA0)})
+# The Unicode bidirectional controls (ALM, LRM, RLM, the embeddings, overrides and
+# isolates): not terminal commands, but they reorder what is shown after them, so a URL
+# could read as another one ("Trojan Source", CVE-2021-42574). Shown as `\uNNNN`.
+_BIDI_CONTROLS = (0x061C, 0x200E, 0x200F, *range(0x202A, 0x202F), *range(0x2066, 0x206A))
+_CONTROLS.update({code: f"\\u{code:04x}" for code in _BIDI_CONTROLS})
 
 
 def visible(text: str) -> str:
     """Return ``text`` safe to show on a terminal: control characters as ``\\xNN``.
+
+    Bidirectional controls (U+202E and its kin), which would reorder the text shown after
+    them, are written ``\\uNNNN``.
 
     The one definition for every human-readable output. Other characters are kept, lone
     surrogates U+DCA0..U+DCFF too (undecodable bytes that a ``surrogateescape`` stream
