@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import os
 import sys
+import time
 from collections.abc import Callable, Iterator
 from pathlib import Path, PurePosixPath
 from typing import Any
@@ -211,3 +212,33 @@ def _walked_files(root: Path) -> list[str]:
     from urlsift.sources.walk import repository_ignores, walk_files
 
     return list(walk_files(root, GitIgnoreSpec.from_lines([]), repository_ignores(root)))
+
+
+def _fastest(run: Callable[[], int], runs: int = 3) -> float:
+    best = float("inf")
+    for _ in range(runs):
+        start = time.process_time()
+        run()
+        best = min(best, time.process_time() - start)
+    return best
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("walk", ["lint", "scan"])
+def test_eight_times_the_depth_takes_at_most_15_6_times_as_long(tmp_path: Path, walk: str) -> None:
+    # Files and folders grow as the depth: a linear walk takes 8x, a quadratic one 64x.
+    from pathspec import GitIgnoreSpec
+
+    from urlsift.sources.walk import repository_ignores, walk_files
+
+    def timed(root: Path) -> Callable[[], int]:
+        if walk == "lint":
+            return _lint(root)
+        spec = GitIgnoreSpec.from_lines([])
+        return lambda: sum(1 for _ in walk_files(root, spec, repository_ignores(root)))
+
+    small, large = timed(_nested(tmp_path / "s", 128)), timed(_nested(tmp_path / "l", 1024))
+    ratio = _fastest(large) / _fastest(small)
+    if ratio > 15.6:  # one more try before failing: load bursts happen
+        ratio = _fastest(large, 5) / _fastest(small, 5)
+    assert ratio <= 15.6
