@@ -34,9 +34,9 @@ sys.path.insert(0, str(HERE))
 from _report import print_columns, run_meta, write_report  # noqa: E402
 from bench_linear import time_min  # noqa: E402
 
-from urlsift.engines.runner import ScanConfig  # noqa: E402
-from urlsift.lint.config import LintSettings  # noqa: E402
-from urlsift.lint.engine import lint_text  # noqa: E402
+from urlsift.engines.runner import ScanConfig, iter_results  # noqa: E402
+from urlsift.lint.config import LintSettings, SettingsResolver  # noqa: E402
+from urlsift.lint.engine import lint_paths, lint_text  # noqa: E402
 from urlsift.lint.walk import WalkOptions, iter_documents  # noqa: E402
 from urlsift.sources.htmltext import html_to_text  # noqa: E402
 from urlsift.sources.reading import ArchiveStats  # noqa: E402
@@ -56,10 +56,15 @@ DOCUTILS = "doc.rst (--rst-parser docutils)"
 ``DOCUTILS_MAX_BYTES`` falls back to the extractor, so the 1 MiB step is bounded."""
 LINT_WALK = "<lint walk>"
 SCAN_WALK = "<scan walk>"
+LINT_RUN = "<lint run>"
+SCAN_RUN = "<scan run>"
 """Tree families (issue 24 item 15): ``make(n)`` gives a depth (``n // 1024`` folders, one
-in another, each with a ``.gitignore`` and a document); the folder walk alone is timed
-(lint's :func:`~urlsift.lint.walk.iter_documents`, scan's
-:func:`~urlsift.sources.tree.expand_paths`)."""
+in another, each with a ``.gitignore`` and a document: files and folders grow as the
+depth, path characters as its square); the folder walk alone is timed (lint's
+:func:`~urlsift.lint.walk.iter_documents`, scan's :func:`~urlsift.sources.tree.expand_paths`),
+or the whole run (:func:`~urlsift.lint.engine.lint_paths` with each folder's
+configuration looked for, as the CLI does; scan's :func:`~urlsift.engines.runner.iter_results`:
+each file read)."""
 
 
 def _repeat(unit: str, n: int) -> str:
@@ -201,6 +206,16 @@ FAMILIES.update(
             "n/1024 nested folders, a .gitignore each",
             _depth,
         ),
+        "lint-run-nested-gitignore": (
+            LINT_RUN,
+            "n/1024 nested folders, a .gitignore each",
+            _depth,
+        ),
+        "scan-run-nested-gitignore": (
+            SCAN_RUN,
+            "n/1024 nested folders, a .gitignore each",
+            _depth,
+        ),
     }
 )
 
@@ -222,12 +237,16 @@ def _runner(path: str, text: str) -> Callable[[], object]:
     if path == DOCUTILS:
         settings = LintSettings(rst_parser="docutils")
         return lambda: lint_text(text, "doc.rst", settings)
-    if path in (LINT_WALK, SCAN_WALK):
+    if path in (LINT_WALK, SCAN_WALK, LINT_RUN, SCAN_RUN):
         root = _nested_tree(int(text))
         atexit.register(subprocess.run, ["rm", "-rf", str(root)], check=False)  # rmtree recurses
         if path == LINT_WALK:
             return lambda: sum(1 for _ in iter_documents([str(root)], WalkOptions(), root))
+        if path == LINT_RUN:
+            return lambda: lint_paths([str(root)], SettingsResolver(root), cwd=root)
         config = ScanConfig()
+        if path == SCAN_RUN:
+            return lambda: sum(1 for _ in iter_results([str(root)], config))
         return lambda: sum(1 for _ in expand_paths([str(root)], config, ArchiveStats()))
     return lambda: lint_text(text, path)
 
@@ -261,9 +280,14 @@ def measure(name: str, sizes: tuple[int, ...], repeats: int) -> dict[str, object
 
 
 def _shown(path: str) -> str:
-    return {MAIL_HTML: "mail", DOCUTILS: "rst/docutils", LINT_WALK: "lint walk"}.get(
-        path, "scan walk" if path == SCAN_WALK else path
-    )
+    return {
+        MAIL_HTML: "mail",
+        DOCUTILS: "rst/docutils",
+        LINT_WALK: "lint walk",
+        SCAN_WALK: "scan walk",
+        LINT_RUN: "lint run",
+        SCAN_RUN: "scan run",
+    }.get(path, path)
 
 
 def main(argv: list[str] | None = None) -> int:

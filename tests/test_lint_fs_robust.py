@@ -105,6 +105,7 @@ def test_a_folder_that_will_not_list_is_reported_and_the_rest_linted(
     tree: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     _refuse(monkeypatch, "scandir", lambda p: p.endswith("locked"))
+    _refuse(monkeypatch, "open", lambda p: p.endswith("locked"))  # (walks open folders)
     result = lint(tree, ".")
     assert "internal error" not in result.output
     assert result.exit_code == 2, result.output
@@ -120,6 +121,7 @@ def test_a_folder_that_may_not_be_searched_is_reported_and_the_rest_linted(
     inside = os.path.join(tree, "locked", "")
     _refuse(monkeypatch, "stat", lambda p: p.startswith(inside))
     _refuse(monkeypatch, "scandir", lambda p: p.rstrip("/").endswith("locked"))
+    _refuse(monkeypatch, "open", lambda p: p.rstrip("/").endswith("locked"))
     result = lint(tree, ".")
     assert "internal error" not in result.output
     assert result.exit_code == 2, result.output

@@ -22,6 +22,7 @@ bad input.
 from __future__ import annotations
 
 import dataclasses
+import os
 import re
 from collections.abc import Callable
 from pathlib import PurePath
@@ -93,7 +94,10 @@ def detect_format(path: str) -> DocumentFormat:
     Returns:
         ``markdown``, ``rst``, ``html``, ``man`` or ``text`` (anything else).
     """
-    suffix = PurePath(path).suffix.lower()
+    name = path.rsplit("/", 1)[-1]  # (PurePath(path) would parse every folder of it)
+    if os.sep != "/":  # pragma: no cover - Windows
+        name = name.rsplit(os.sep, 1)[-1]
+    suffix = PurePath(name).suffix.lower()
     fmt = _SUFFIX_FORMATS.get(suffix)
     if fmt is not None:
         return fmt

@@ -39,7 +39,7 @@ from urllib.parse import unquote
 from .findings import Extracted, LocalLink
 from .model import RULE_BY_CODE, Diagnostic
 from .sites import GENERATOR_LINK, SOURCE_LINKS, TEMPLATE_PLACEHOLDER, Site, SiteFinder
-from .walk import is_file, path_exists
+from .walk import RealPaths, is_file, path_exists
 
 DOCUMENT_SUFFIXES = frozenset(
     {".md", ".markdown", ".mdx", ".rst", ".rest", ".txt", ".html", ".htm", ".xhtml"}
@@ -87,10 +87,13 @@ class LocalLinkChecker:
         self._titles: set[str] = set()  # section titles: labels under autosectionlabel
         self._sites = SiteFinder()
         self._site_labels: dict[Path, frozenset[str]] = {}
+        self._real = RealPaths()
 
     def add(self, path: Path, display: str, document: Extracted) -> None:
         """Add a linted document (its anchors and labels become known)."""
-        self._known[path.resolve()] = _Known(document.anchors, document.opaque or document.template)
+        self._known[self._real(path)] = _Known(
+            document.anchors, document.opaque or document.template
+        )
         self._labels |= document.labels
         self._titles |= document.titles
         if document.local_links:
@@ -251,7 +254,7 @@ class LocalLinkChecker:
             # were looked at by the caller)
             labels: set[str] = set()
             for source in site.source_files(_DOC_SUFFIXES, _MAX_PROJECT_FILES):
-                key = source.resolve()
+                key = self._real(source)
                 if key in self._known:  # linted: its labels are in self._labels already
                     continue
                 document = self._read(source)
@@ -294,7 +297,7 @@ class LocalLinkChecker:
         return "URL016", f"{written}: no anchor '#{wanted}' in {where}"
 
     def _known_of(self, path: Path) -> _Known | None:
-        key = path.resolve()
+        key = self._real(path)
         if key not in self._known:
             document = self._read(path)
             self._known[key] = (

@@ -35,6 +35,7 @@ import re
 import sys
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
+from itertools import chain, islice
 from pathlib import Path, PurePosixPath
 from typing import Any, Literal
 
@@ -886,7 +887,7 @@ class SiteFinder:
             # (path == site.source) is held by the site above it only
             return found if found is None or found.holds(path) else None
         found = None
-        for parent in [folder, *folder.parents][:_MAX_PARENTS]:
+        for parent in islice(chain((folder,), folder.parents), _MAX_PARENTS):
             found = next((site for site in self._sites_at(parent) if site.holds(folder)), None)
             if found is not None:
                 break

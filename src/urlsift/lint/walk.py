@@ -3,16 +3,19 @@
 Strategy: explicit file arguments are always linted (any name, even ignored ones) unless
 ``force_exclude`` asks that ``exclude`` hold for them too (pre-commit names files);
 folders are walked in sorted order, pruning version-control and tool folders
-(:data:`SKIP_DIRS`), everything the ``.gitignore`` files ignore (git semantics through
-``pathspec``'s :class:`~pathspec.GitIgnoreSpec`: each file's patterns are relative to its
-folder, deeper files win, ``.git/info/exclude`` and the ``.gitignore`` files of the
-folders between the repository's top and the walked folder count too), and what the
+(:data:`SKIP_DIRS`), everything the ``.gitignore`` files ignore (git semantics:
+:class:`~urlsift.sources.walk.Ignores`; each file's patterns are relative to its folder,
+deeper files win, ``.git/info/exclude`` and the ``.gitignore`` files of the folders
+between the repository's top and the walked folder count too), and what the
 ``exclude`` globs match; of the rest only documentation files are linted
 (:data:`DEFAULT_INCLUDE`, or the ``include`` globs). Globs are gitignore-style, relative to
 :attr:`WalkOptions.root` (the folder of the configuration file they came from); a path
 outside that folder is matched by its name alone. The options may differ from folder to
 folder (a configuration file in a subfolder governs what is beneath it): the walk asks for
-each folder's options once. Symbolic links to folders are not followed, so a
+each folder's options once. The walk's work per folder and per file does not grow with
+the folder's depth (:class:`~urlsift.sources.walk.FolderBranch`; globs that match in any
+folder are tried on names, :meth:`Globs.folder_flags`; anchored ones match the relative
+path). Symbolic links to folders are not followed, so a
 link loop cannot make the walk endless; links to files are read. Reading is bounded: a
 file, device or pipe is never read past the size limit (:data:`DEFAULT_MAX_FILE_SIZE`).
 This module and :mod:`.engine` are the only parts of the linter that touch the file
@@ -23,18 +26,19 @@ from __future__ import annotations
 
 import errno
 import os
+import re
 import stat
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
-from pathlib import Path, PurePosixPath
+from pathlib import Path
 from typing import BinaryIO
 
 from pathspec import GitIgnoreSpec
 
 from ..sources.walk import BINARY_SNIFF_BYTES as BINARY_SNIFF_BYTES  # re-exported
 from ..sources.walk import SKIP_DIRS as SKIP_DIRS  # re-exported: the folders lint never walks
-from ..sources.walk import EntryKind, Ignores, list_folder, repository_ignores
+from ..sources.walk import FolderBranch, Ignores, repository_ignores
 
 DEFAULT_INCLUDE: tuple[str, ...] = (
     "*.md",
@@ -217,6 +221,52 @@ def is_dir(path: Path) -> bool:
         return False
 
 
+class RealPaths:
+    """``path.resolve()`` at a cost that does not grow with the path's depth.
+
+    ``Path.resolve`` examines every level of a path (an ``lstat`` each): for each document
+    of a deep tree that is a cost per level, per file. Here a folder's real path is known
+    once, from its parent's (one ``lstat``: is it a link?), and a file's is its folder's
+    with its name (one ``lstat``). Paths are taken as absolute and normalized (``..``
+    removed by their letters), as the walk and the link checker give them.
+    """
+
+    __slots__ = ("_folders",)
+
+    def __init__(self) -> None:
+        self._folders: dict[str, str] = {}
+
+    def __call__(self, path: Path) -> Path:
+        """The real path of ``path`` (links resolved; what does not exist kept as written)."""
+        absolute = os.path.abspath(path)
+        folder, name = os.path.split(absolute)
+        real = self._real(self._folder(folder), name)
+        if real == absolute and path.is_absolute():
+            return path  # (a Path made of the string would parse every folder of it)
+        return Path(real)
+
+    def _folder(self, folder: str) -> str:
+        known = self._folders
+        pending: list[str] = []
+        current = folder
+        while current not in known:
+            parent, name = os.path.split(current)
+            if parent == current or not name:  # the file system's root
+                known[current] = current
+                break
+            pending.append(current)
+            current = parent
+        for path in reversed(pending):
+            parent, name = os.path.split(path)
+            known[path] = self._real(known[parent], name)
+        return known[folder]
+
+    @staticmethod
+    def _real(folder: str, name: str) -> str:
+        joined = os.path.join(folder, name)
+        return os.path.realpath(joined) if os.path.islink(joined) else joined  # never raise
+
+
 def display_path(path: Path, given: str, cwd: Path) -> str:
     """Return how a path is reported: relative to ``cwd`` when under it, else as given.
 
@@ -268,13 +318,80 @@ class Globs:
     like ``*.md`` or ``build/`` matches in any folder.
     """
 
-    __slots__ = ("_names", "_prefix", "_spec", "root")
+    __slots__ = ("_names", "_prefix", "_regexes", "_spec", "root")
 
     def __init__(self, patterns: tuple[str, ...], root: Path) -> None:
         self.root = root
         self._prefix = os.path.join(root, "")  # the root and a separator: a string test
         self._spec = GitIgnoreSpec.from_lines(patterns)
         self._names = GitIgnoreSpec.from_lines([p for p in patterns if unanchored(p)])
+        self._regexes: list[tuple[bool, re.Pattern[str]]] | None = None
+        """When every pattern matches in any folder: (include, regex) of each, tried on
+        names (:meth:`matches_entry`); None: paths are matched whole."""
+        if all(unanchored(p) for p in patterns):
+            regexes = []
+            for pattern in self._spec.patterns:
+                regex = getattr(pattern, "regex", None)
+                if pattern.include is None:
+                    continue
+                if not isinstance(regex, re.Pattern):
+                    return
+                regexes.append((pattern.include, regex))
+            self._regexes = regexes
+
+    def folder_flags(
+        self, folder: Path, parent: Globs | None, parent_flags: tuple[bool, ...] | None
+    ) -> tuple[bool, ...] | None:
+        """Which patterns match one of the folders from the root down to ``folder``, for
+        :meth:`matches_entry` (from ``parent_flags`` when ``parent`` is these globs and
+        ``folder`` its child; None: paths are matched whole).
+
+        A pattern that matches in any folder matches a path when it matches the path's
+        name, or a folder above it (then as a folder: a lower priority, as ``pathspec``'s
+        :class:`~pathspec.GitIgnoreSpec` ranks them); so a walk carries, per folder, which
+        patterns matched a folder on the way and tries the patterns on names alone.
+        """
+        regexes = self._regexes
+        if regexes is None:
+            return None
+        if parent is self and parent_flags is not None:
+            name = folder.name + "/"
+            return tuple(
+                above or regex.search(name) is not None
+                for above, (_include, regex) in zip(parent_flags, regexes, strict=True)
+            )
+        flags = [False] * len(regexes)
+        text = str(folder)
+        if text.startswith(self._prefix):  # (outside the root: names alone are matched)
+            for part in text[len(self._prefix) :].split(os.sep):
+                for index, (_include, regex) in enumerate(regexes):
+                    flags[index] = flags[index] or regex.search(part + "/") is not None
+        return tuple(flags)
+
+    def matches_entry(
+        self, flags: tuple[bool, ...] | None, folder: Path, name: str, is_dir: bool
+    ) -> bool:
+        """:meth:`matches` for the entry ``name`` of ``folder``, whose
+        :meth:`folder_flags` are ``flags``."""
+        regexes = self._regexes
+        if flags is None or regexes is None:
+            return self.matches(folder / name, is_dir)
+        name += "/" if is_dir else ""
+        verdict, rank = False, 0
+        for index in range(len(regexes) - 1, -1, -1):
+            include, regex = regexes[index]
+            found = regex.search(name)
+            if found is not None:
+                priority = 1 if found.groupdict().get("ps_d") else 2
+            elif flags[index]:
+                priority = 1
+            else:
+                continue
+            if priority > rank:
+                verdict, rank = include, priority
+                if priority == 2:
+                    break
+        return verdict
 
     def matches(self, path: Path, is_dir: bool) -> bool:
         """Return True when ``path`` (absolute, normalized) matches."""
@@ -354,75 +471,113 @@ def iter_documents(
         if force_excluded(absolute, options_for, cwd):
             continue
         if is_dir(absolute):
-            ignores = repository_ignores(absolute)
-            for found, problem in _walk(absolute, options_for, ignores):
+            for found, display, problem in _found(absolute, given, cwd, options_for):
                 if found not in seen:
                     seen.add(found)
-                    rel = found.relative_to(absolute).as_posix()
-                    shown = PurePosixPath(path.as_posix()) / rel
-                    display = display_path(found, str(shown), cwd)
                     yield Document(found, display, False, problem)
         elif absolute not in seen:
             seen.add(absolute)
             yield Document(absolute, display_path(absolute, given, cwd), True)
 
 
+def _found(
+    root: Path, given: str, cwd: Path, options_for: OptionsFor
+) -> Iterator[tuple[Path, str, str | None]]:
+    # The walk's paths with how each is shown (display_path's answer): each is the
+    # folder's path and a part below it, shown as the folder is with that part joined, or
+    # by the part below the working folder when that is inside the walked one (no path
+    # parsed again per file).
+    base = display_path(root, given, cwd)
+    base = "" if base == "." else base.rstrip("/") + "/"
+    prefix = os.path.join(root, "")
+    here = os.path.normpath(cwd)
+    inner = here[len(prefix) :].replace(os.sep, "/") + "/" if here.startswith(prefix) else ""
+    for found, problem in _walk(root, options_for, repository_ignores(root)):
+        rel = str(found)[len(prefix) :]
+        if os.sep != "/":  # pragma: no cover - Windows
+            rel = rel.replace(os.sep, "/")
+        if not rel or (inner and (rel + "/").startswith(inner)):
+            display = display_path(found, given, cwd)  # (the walked or working folder)
+        elif inner and rel.startswith(inner):
+            display = rel[len(inner) :]
+        else:
+            display = base + rel
+        yield found, display, problem
+
+
 def _walk(
     root: Path, options_for: OptionsFor, ignores: Ignores
 ) -> Iterator[tuple[Path, str | None]]:
-    # Depth first in sorted order, without recursion (a stack of open folders), so any
+    # Depth first in sorted order, without recursion (a branch of open folders), so any
     # depth is walked. Yields (file, None) for a document to lint and (path, problem) for
     # a folder that cannot be listed or a link to nothing where a document would be.
-    stack: list[_Folder] = []
-    problem = _Folder.open(root, root, options_for, ignores, stack)
-    if problem is not None:
-        yield root, problem
-    while stack:
-        folder = stack[-1]
-        item = next(folder.entries, None)
-        if item is None:
-            stack.pop()
-            continue
-        path, kind = item
-        if kind == "dir":
-            if path.name in SKIP_DIRS or folder.exclude.matches(path, True):
+    with FolderBranch() as branch:
+        problem = branch.open(str(root), None)
+        if problem is not None:
+            yield root, problem
+            return
+        branch.stack[-1].state = _Folder.make(root, root, options_for, ignores, None)
+        stack = branch.stack
+        while stack:
+            top = stack[-1]
+            folder: _Folder = top.state
+            item = next(top.entries, None)
+            if item is None:
+                branch.leave()
                 continue
-            if folder.gitignore and folder.ignores.ignored(path, True):
+            name, kind = item
+            if kind == "dir":
+                if name in SKIP_DIRS or folder.exclude.matches_entry(
+                    folder.exclude_flags, folder.path, name, True
+                ):
+                    continue
+                if folder.gitignore and folder.ignores.ignores(name, True):
+                    continue
+                problem = branch.enter(name, None)
+                if problem is not None:
+                    yield folder.path / name, f"cannot list the folder: {problem}"
+                    continue
+                inner = folder.ignores.enter(name, branch.read_gitignore())
+                path = folder.path / name
+                stack[-1].state = _Folder.make(root, path, options_for, inner, folder)
                 continue
-            inner = folder.ignores.with_folder(path)
-            problem = _Folder.open(root, path, options_for, inner, stack)
-            if problem is not None:
-                yield path, f"cannot list the folder: {problem}"
-            continue
-        if folder.exclude.matches(path, False) or not folder.include.matches(path, False):
-            continue
-        if folder.gitignore and folder.ignores.ignored(path, False):
-            continue
-        yield (
-            path,
-            ("cannot read the file: a symbolic link to nothing" if kind == "broken" else None),
-        )
+            if folder.exclude.matches_entry(folder.exclude_flags, folder.path, name, False):
+                continue
+            if not folder.include.matches_entry(folder.include_flags, folder.path, name, False):
+                continue
+            if folder.gitignore and folder.ignores.ignores(name, False):
+                continue
+            yield (
+                folder.path / name,
+                ("cannot read the file: a symbolic link to nothing" if kind == "broken" else None),
+            )
 
 
 @dataclass(slots=True)
 class _Folder:
-    """A folder being walked: its entries still to visit and what decides about them."""
+    """A folder being walked: what decides about its entries."""
 
-    entries: Iterator[tuple[Path, EntryKind]]
+    path: Path
     include: Globs
     exclude: Globs
+    include_flags: tuple[bool, ...] | None
+    exclude_flags: tuple[bool, ...] | None
     gitignore: bool
     ignores: Ignores
 
     @staticmethod
-    def open(
-        root: Path, path: Path, options_for: OptionsFor, ignores: Ignores, stack: list[_Folder]
-    ) -> str | None:
-        """List ``path`` onto ``stack``; return why it cannot be listed (None: it was)."""
-        entries, problem = list_folder(path)
-        if problem is not None:
-            return problem
+    def make(
+        root: Path, path: Path, options_for: OptionsFor, ignores: Ignores, parent: _Folder | None
+    ) -> _Folder:
+        """The state of ``path``, from its parent's (None: ``path`` is the walk's root)."""
         options = options_for(path)
         include, exclude = _matchers(options, root)
-        stack.append(_Folder(iter(entries), include, exclude, options.respect_gitignore, ignores))
-        return None
+        if parent is None:
+            include_flags = include.folder_flags(path, None, None)
+            exclude_flags = exclude.folder_flags(path, None, None)
+        else:
+            include_flags = include.folder_flags(path, parent.include, parent.include_flags)
+            exclude_flags = exclude.folder_flags(path, parent.exclude, parent.exclude_flags)
+        return _Folder(
+            path, include, exclude, include_flags, exclude_flags, options.respect_gitignore, ignores
+        )

@@ -25,7 +25,7 @@ from .kinds import SNIFF_BYTES, InputKind, is_archive_folder
 from .reading import ArchiveStats
 
 if TYPE_CHECKING:
-    from pathlib import Path
+    pass
 
 
 def is_binary(path: str) -> bool:
@@ -94,13 +94,31 @@ def _walked(given: str, config: WalkConfig, stats: ArchiveStats) -> Iterator[str
     root = Path(os.path.abspath(given))
     spec = GitIgnoreSpec.from_lines(config.exclude)
     ignores = repository_ignores(root) if config.respect_gitignore else None
-    for found in walk_files(root, spec, ignores, leaf=_archive_leaf):
-        shown = os.path.join(given, found.relative_to(root).as_posix())
-        if not os.path.isdir(found) and is_binary(shown):  # (os.path: never raises)
+    leaves: set[str] = set()
+
+    def leaf(folder: str, names: list[str] | None) -> bool:
+        if _archive_leaf(folder, names):
+            leaves.add(folder)
+            return True
+        return False
+
+    prefix = os.path.join(root, "")
+    for found in walk_files(root, spec, ignores, leaf=leaf):
+        shown = os.path.join(given, found[len(prefix) :])
+        if found not in leaves and is_binary(shown):
             stats.binaries_skipped += 1
             continue
         yield shown
 
 
-def _archive_leaf(folder: Path) -> bool:
-    return is_archive_folder(str(folder))
+def _archive_leaf(folder: str, names: list[str] | None) -> bool:
+    # A folder whose names hold no Maildir, MH or spool sign is not looked at further
+    # (the walk has listed it: no system call on its path); one the walk could not list
+    # is looked at by its path (reading it reports why).
+    if names is not None and not any(name in _ARCHIVE_SIGNS or name.isdigit() for name in names):
+        return False
+    return is_archive_folder(folder)
+
+
+_ARCHIVE_SIGNS = frozenset({"cur", "new", ".mh_sequences"})
+"""Names one of which (or a numbered file) a Maildir, MH folder or news spool holds."""

@@ -1,0 +1,265 @@
+"""The folder walks cost the same per file at any depth (issue 24 item 15).
+
+Counted, not timed: in a tree of nested folders (a ``.gitignore`` and a document in
+each), the function calls made per file (Python and built-in calls, as ``sys.setprofile``
+sees them) and the system calls that name a deep path are the same at depth 100 and at
+depth 400; before, every file cost calls per level above it (path parsing, a relative
+path matched whole, a ``stat`` resolving every level, a table copied per folder).
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path, PurePosixPath
+from typing import Any
+
+import pytest
+
+from urlsift.engines.runner import ScanConfig, iter_results
+from urlsift.lint.config import SettingsResolver
+from urlsift.lint.engine import lint_paths
+from urlsift.lint.walk import RealPaths, WalkOptions, display_path, iter_documents
+from urlsift.sources.reading import ArchiveStats
+from urlsift.sources.tree import expand_paths
+
+
+def _nested(root: Path, depth: int) -> Path:
+    folder = str(root)
+    os.mkdir(folder)
+    for level in range(depth):  # os.mkdir level by level: os.makedirs recurses
+        Path(folder, ".gitignore").write_text(
+            f"*.log\nbuild{level}/\n!keep{level}.md\n/only{level}.md\nd/**/x.md\n"
+        )
+        Path(folder, f"f{level}.md").write_text("see http://a.example/x\n")
+        Path(folder, "a.log").write_text("x\n")
+        folder = os.path.join(folder, "d")
+        os.mkdir(folder)
+    return root
+
+
+def _lint(root: Path) -> Callable[[], int]:
+    return lambda: sum(1 for _ in iter_documents([str(root)], WalkOptions(), root))
+
+
+def _scan(root: Path) -> Callable[[], int]:
+    return lambda: sum(1 for _ in expand_paths([str(root)], ScanConfig(), ArchiveStats()))
+
+
+def _lint_run(root: Path) -> Callable[[], int]:
+    def run() -> int:
+        result = lint_paths([str(root)], SettingsResolver(root), cwd=root)
+        return result.files
+
+    return run
+
+
+def _scan_run(root: Path) -> Callable[[], int]:
+    return lambda: sum(1 for _ in iter_results([str(root)], ScanConfig()))
+
+
+def _calls_per_file(run: Callable[[], int]) -> float:
+    count = 0
+
+    def profile(_frame: object, event: str, _arg: object) -> None:
+        nonlocal count
+        if event in ("call", "c_call"):
+            count += 1
+
+    sys.setprofile(profile)
+    try:
+        files = run()
+    finally:
+        sys.setprofile(None)
+    assert files > 0
+    return count / files
+
+
+@pytest.mark.parametrize(
+    "walk", [_lint, _scan, _lint_run, _scan_run], ids=["lint", "scan", "lint-run", "scan-run"]
+)
+def test_calls_per_file_do_not_grow_with_depth(tmp_path: Path, walk: Any) -> None:
+    shallow = _calls_per_file(walk(_nested(tmp_path / "a", 100)))
+    deep = _calls_per_file(walk(_nested(tmp_path / "b", 400)))
+    assert deep < shallow * 1.1, (shallow, deep)
+
+
+def _deep_calls(run: Callable[[], int], monkeypatch: pytest.MonkeyPatch, levels: int) -> int:
+    # System calls whose path names more than `levels` folders: the system resolves each
+    # level of such a path again.
+    count = 0
+
+    def counting(real: Callable[..., Any]) -> Callable[..., Any]:
+        def call(path: Any, *args: Any, **kwargs: Any) -> Any:
+            nonlocal count
+            if isinstance(path, (str, os.PathLike)) and os.fspath(path).count(os.sep) > levels:
+                count += 1
+            return real(path, *args, **kwargs)
+
+        return call
+
+    for name in ("stat", "lstat", "open", "scandir", "listdir"):
+        monkeypatch.setattr(os, name, counting(getattr(os, name)))
+    run()
+    monkeypatch.undo()
+    return count
+
+
+def test_the_lint_walk_names_no_deep_path(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    root = _nested(tmp_path / "t", 200)
+    levels = str(root).count(os.sep) + 5
+    assert _deep_calls(_lint(root), monkeypatch, levels) == 0
+
+
+def test_the_scan_walk_names_no_deep_path(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # (each file is then opened by its path to be read: os.open is not how it is opened)
+    root = _nested(tmp_path / "t", 200)
+    levels = str(root).count(os.sep) + 5
+    assert _deep_calls(_scan(root), monkeypatch, levels) == 0
+
+
+def _links(root: Path) -> Iterator[Path]:
+    (root / "real" / "sub").mkdir(parents=True)
+    (root / "real" / "sub" / "doc.md").write_text("x\n")
+    (root / "folder-link").symlink_to("real")
+    (root / "real" / "up-link").symlink_to("../real/sub")
+    (root / "real" / "sub" / "file-link.md").symlink_to("doc.md")
+    (root / "real" / "broken.md").symlink_to("nowhere.md")
+    (root / "loop-a").symlink_to("loop-b")
+    (root / "loop-b").symlink_to("loop-a")
+    yield root / "folder-link" / "sub" / "doc.md"
+    yield root / "folder-link" / "up-link" / "file-link.md"
+    yield root / "real" / "broken.md"
+    yield root / "real" / "missing" / "x.md"
+    yield root / "folder-link" / "missing.md"
+    yield root / "real" / "sub"
+
+
+def test_real_paths_are_those_path_resolve_gives(tmp_path: Path) -> None:
+    real = RealPaths()
+    for path in _links(tmp_path):
+        assert real(path) == path.resolve()
+        assert real(path) == path.resolve()  # (from what is known)
+
+
+def test_a_link_loop_has_a_real_path_and_raises_nothing(tmp_path: Path) -> None:
+    list(_links(tmp_path))
+    assert RealPaths()(tmp_path / "loop-a" / "x.md").name == "x.md"
+
+
+@pytest.mark.parametrize(
+    ("cwd", "given"),
+    [
+        ("", "."),
+        ("", "docs"),
+        ("docs", ".."),
+        ("docs/sub", "../.."),
+        ("docs", "."),
+        ("docs", "../other"),
+    ],
+)
+def test_found_documents_are_shown_as_before(tmp_path: Path, cwd: str, given: str) -> None:
+    # Shown as display_path shows the folder given joined with the part below it.
+    for name in ("top.md", "docs/a.md", "docs/sub/b.md", "docs/sub/deep/c.md", "other/d.md"):
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text("x\n")
+    here = tmp_path / cwd
+    documents = list(iter_documents([given], WalkOptions(), here))
+    assert documents
+    walked = Path(os.path.normpath(here / given))
+    for document in documents:
+        rel = document.path.relative_to(walked).as_posix()
+        expected = display_path(document.path, str(PurePosixPath(given) / rel), here)
+        assert document.display == expected
+
+
+def _open_descriptors() -> int:
+    return len(os.listdir("/proc/self/fd"))
+
+
+@pytest.mark.skipif(not os.path.isdir("/proc/self/fd"), reason="needs /proc/self/fd")
+def test_a_branch_deeper_than_the_open_folders_is_walked_by_name(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Each level holds a deep "a" and then a "b": coming back from "a", the walk needs
+    # the folder again, long after it closed it (more than 64 levels below).
+    root = tmp_path / "t"
+    folder = str(root)
+    expected = []
+    os.mkdir(folder)
+    for level in range(150):
+        os.mkdir(os.path.join(folder, "b"))
+        Path(folder, "b", f"x{level}.md").write_text("x\n")
+        expected.append(os.path.join(folder, "b", f"x{level}.md"))
+        folder = os.path.join(folder, "a")
+        os.mkdir(folder)
+    before = _open_descriptors()
+    levels = str(root).count(os.sep) + 5
+    found: list[str] = []
+    assert (
+        _deep_calls(lambda: len(found.extend(_walked_files(root)) or found), monkeypatch, levels)
+        == 0
+    )
+    assert sorted(found) == sorted(expected)
+    assert _open_descriptors() == before
+
+
+def _walked_files(root: Path) -> list[str]:
+    from pathspec import GitIgnoreSpec
+
+    from urlsift.sources.walk import repository_ignores, walk_files
+
+    return list(walk_files(root, GitIgnoreSpec.from_lines([]), repository_ignores(root)))
+
+
+def _fastest(run: Callable[[], int], runs: int = 3) -> float:
+    best = float("inf")
+    for _ in range(runs):
+        start = time.process_time()
+        run()
+        best = min(best, time.process_time() - start)
+    return best
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("walk", ["lint", "scan"])
+def test_eight_times_the_depth_takes_at_most_15_6_times_as_long(tmp_path: Path, walk: str) -> None:
+    # Files and folders grow as the depth: a linear walk takes 8x, a quadratic one 64x.
+    from pathspec import GitIgnoreSpec
+
+    from urlsift.sources.walk import repository_ignores, walk_files
+
+    def timed(root: Path) -> Callable[[], int]:
+        if walk == "lint":
+            return _lint(root)
+        spec = GitIgnoreSpec.from_lines([])
+        return lambda: sum(1 for _ in walk_files(root, spec, repository_ignores(root)))
+
+    try:
+        small, large = timed(_nested(tmp_path / "s", 128)), timed(_nested(tmp_path / "l", 1024))
+        ratio = _fastest(large) / _fastest(small)
+        if ratio > 15.6:  # one more try before failing: load bursts happen
+            ratio = _fastest(large, 5) / _fastest(small, 5)
+    finally:
+        _remove_deep(tmp_path / "l")  # (pytest's clean-up recurses: 1024 levels break it)
+    assert ratio <= 15.6
+
+
+def _remove_deep(root: Path) -> None:
+    # Without recursion: down to the deepest folder, emptying and removing on the way up.
+    if not root.exists():
+        return
+    folder = str(root)
+    while True:
+        inner = [entry for entry in os.scandir(folder) if entry.is_dir(follow_symlinks=False)]
+        if inner:
+            folder = inner[0].path
+            continue
+        for entry in os.scandir(folder):
+            os.unlink(entry.path)
+        os.rmdir(folder)
+        if folder == str(root):
+            return
+        folder = os.path.dirname(folder)
