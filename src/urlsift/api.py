@@ -20,7 +20,13 @@ from .errors import check_names
 from .extraction.rejoin import rejoin_lines, single_reading_of
 from .extraction.scanner import DEFAULT_MAX_URL_LENGTH, Scanner
 from .validation.normalize import normalize
-from .validation.rules import CleanFields, clean_fields, fields_of, primary_reading, validate_checks
+from .validation.rules import (
+    CleanFields,
+    chosen_fields,
+    clean_fields,
+    fields_of,
+    validate_checks,
+)
 from .validation.schemes import SchemeRegistry, shared_default_registry
 
 _READ_SIZE = 1 << 16
@@ -157,23 +163,19 @@ class Judge:
         return found
 
     def _choose(self, texts: tuple[str, ...]) -> _Verdict:
-        """The verdict on a candidate with several readings (a hyphen at a line break).
+        """The verdict on a candidate with several readings (a hyphen at a line break, a
+        wrap).
 
         :func:`~urlsift.validation.rules.validate_readings`'s choice
-        (:func:`~urlsift.validation.rules.primary_reading`), made on the fields of each
-        reading's validation: no record is built per reading.
+        (:func:`~urlsift.validation.rules.primary_reading`), made on the fields of the
+        readings' validations (:func:`~urlsift.validation.rules.chosen_fields`: no record
+        is built per reading, and the others are not validated when the first is valid).
         """
         hit = self._cache.get(texts)
         if hit is not None:
             return hit
-        registry, policy = self._registry, self._policy
-        results = [
-            clean_fields(text, registry, policy)
-            or fields_of(validate_checks(text, registry, policy))
-            for text in texts
-        ]
-        index = primary_reading([fields[1] for fields in results])
-        found = self._verdict(index, texts, results[index])
+        index, chosen = chosen_fields(texts, self._registry, self._policy)
+        found = self._verdict(index, texts, chosen)
         self._remember(texts, found)
         return found
 

@@ -135,6 +135,7 @@ def rejoin_lines(candidate: Candidate) -> Readings:
     wrap_breaks: list[int] = []  # offsets in the primary reading of wrapped line ends
     one_token = candidate.kind in _ONE_TOKEN_KINDS
     soft = type(candidate.body) is SoftBreakWrap
+    possible = isinstance(candidate.body, PossibleWrap)  # the answer "both"
     last = len(lines) - 1
     length = 0
     for index, line in enumerate(lines):
@@ -163,9 +164,12 @@ def rejoin_lines(candidate: Candidate) -> Readings:
     if wrap_breaks and wrap_breaks[-1] >= len(primary):  # a break with nothing after it
         wrap_breaks = [offset for offset in wrap_breaks if offset < len(primary)]
 
+    # A possible wrap (with a break) keeps the cut reading and offers the joined one (see
+    # the end): the decided join's alternatives and defects are not made for it.
+    both = possible and bool(wrap_breaks)
     alternatives: list[str] = []
     removed_offsets: list[tuple[int, ...]] = []
-    if wrap_breaks:
+    if wrap_breaks and not both:
         # The reading cut where the line ends, as it would be read without the join.
         alternatives.append(primary[: wrap_breaks[0]].rstrip(_TRIMMED))
         removed_offsets.append(())
@@ -197,7 +201,9 @@ def rejoin_lines(candidate: Candidate) -> Readings:
                     offset,
                 )
             )
-        if len(offsets) <= _MAX_COMBINED_BREAKS:
+        if both:
+            removal_sets = []
+        elif len(offsets) <= _MAX_COMBINED_BREAKS:
             removal_sets = [
                 set(chosen)
                 for size in range(1, len(offsets) + 1)
@@ -232,7 +238,7 @@ def rejoin_lines(candidate: Candidate) -> Readings:
                 len(primary),
             )
         )
-    if isinstance(candidate.body, PossibleWrap) and wrap_breaks:
+    if both:
         # The answer "both": the reading cut at the first wrap break stays the URL, the
         # joined one is offered (the hyphen breaks' readings are not combined with it).
         cut = primary[: wrap_breaks[0]].rstrip(_TRIMMED)
@@ -245,8 +251,7 @@ def rejoin_lines(candidate: Candidate) -> Readings:
             if d.offset is None or d.offset < len(cut)
             else Defect(d.code, d.message, d.severity, None)
             for d in defects
-            if d.code != "continued-line"
-            and (d.code != "ambiguous-hyphen" or (d.offset is not None and d.offset < len(cut)))
+            if d.code != "ambiguous-hyphen" or (d.offset is not None and d.offset < len(cut))
         ]
         defects.append(
             Defect(

@@ -74,11 +74,13 @@ benchmarks/README.md; one case per shape in ``corpora/wrapjoin/shapes.txt``):
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from typing import NamedTuple
 
 from ..grammar.context import (
     BARE_STOP,
     QUOTE_PREFIX,
+    QUOTE_PREFIX_CHARS,
     SCHEME,
     PossibleWrap,
     SoftBreakWrap,
@@ -105,6 +107,7 @@ MIN_URL_LINE = 40
 # A line's head: its mail quote prefix and its indentation; on the next line, then its
 # first word (a run of the characters a bare URL may hold). All bounded.
 _HEAD = re.compile(rf"((?:{QUOTE_PREFIX})?)([ \t]{{0,64}})")
+_HEAD_CHARS = QUOTE_PREFIX_CHARS  # a line starting otherwise has an empty head
 _NEXT_LINE = re.compile(rf"((?:{QUOTE_PREFIX})?)([ \t]{{0,64}})([^{BARE_STOP}]{{1,512}})")
 # A character that can make a word URL material: a path step, a dot, a digit, a sign.
 _MATERIAL = re.compile(r"[/.0-9_?=&%#~]")
@@ -126,12 +129,14 @@ _BARE_HOST = re.compile(rf"{SCHEME}://[^/?#\s]{{0,255}}\.[A-Za-z]{{2,24}}")
 # A bare URL's token ending in one of these ends a sentence (the scanner trims them).
 _SENTENCE_STOPS = frozenset(".,;:!")
 _LIST_ITEM = re.compile(r"(?:[0-9]{1,3}|[A-Za-z])[.)]")
+_LONGEST_LIST_ITEM = 4
 # Words of prose that hold URL material: an abbreviation ("e.g."), a time ("12:30"), a
 # mail address (a signature's next line).
 _PROSE_WORD = re.compile(
     r"(?:[A-Za-z]\.){1,3}[A-Za-z]?|[0-9]{1,2}:[0-9]{2}(?::[0-9]{2})?"
     r"|[A-Za-z0-9._+-]{1,64}@[A-Za-z0-9-]{1,63}(?:\.[A-Za-z0-9-]{1,63}){1,8}"
 )
+_LONGEST_SHORT_PROSE = 8  # the longest abbreviation or time; longer prose words hold "@"
 _ATTRIBUTE = re.compile(r"[A-Za-z][A-Za-z0-9_-]{0,64}=")
 # Punctuation that ends a sentence after a URL; not part of the continuation word's test.
 _SENTENCE_END = ".,;:!?\"')]"
@@ -204,6 +209,12 @@ class Continuation(NamedTuple):
     first and offers the joined one (the answer "both", a ``possible-wrap`` warning).
     Both False: the URL only seems to continue (``urlsift lint`` warns, the scanner
     does not join)."""
+
+
+# Every field, in Continuation's order, through tuple.__new__ (the named tuple's own __new__
+# is a Python function doing the same after binding its parameters), as the scanner makes
+# its candidates.
+_new_continuation: Callable[[type[Continuation], tuple[object, ...]], Continuation] = tuple.__new__
 
 
 def _line_width(text: str) -> int:
@@ -289,13 +300,15 @@ def continuation(
         and last.isalnum()
         and "-" in url[url.rfind("/") + 1 :]
     )
+    colon = ":" in word  # (a scheme and a field name need one; a field name may have ";")
     if (
         raw.endswith(":")  # a label: "Binaries:", "then:"
         or not (word[0].isalnum() or word[0] in _CONTINUATION_START or hyphen_led)
         or not _URL_CHARS.fullmatch(word)
-        or _HAS_SCHEME.match(word)
+        or (colon and _HAS_SCHEME.match(word))
         or word[:4].lower() == "www."
-        or _FIELD_NAME.match(word)  # "ATTENDEE;ROLE=...": a property line of its own
+        # "ATTENDEE;ROLE=...": a property line of its own
+        or ((colon or ";" in word) and _FIELD_NAME.match(word))
     ):
         return None
     cut_complete = _has_extension(url)
@@ -304,11 +317,19 @@ def continuation(
     )
     if not material and not gains_extension and not step:
         return None  # a word of prose
-    head = _HEAD.match(line)
-    assert head is not None  # the pattern matches ""
-    if _ALNUM.search(word) is None or _LIST_ITEM.fullmatch(raw):
+    if line[:1] in _HEAD_CHARS:
+        head = _HEAD.match(line)
+        assert head is not None  # the pattern matches ""
+        prefix, indent = head.group(1, 2)
+    else:  # most lines: no quote prefix, no indentation
+        prefix = indent = ""
+    if _ALNUM.search(word) is None or (
+        len(raw) <= _LONGEST_LIST_ITEM and _LIST_ITEM.fullmatch(raw)
+    ):
         return None  # a rule ("______") or a list item ("2) https://...")
-    if _PROSE_WORD.fullmatch(word) or _PROSE_WORD.fullmatch(raw):
+    if (len(word) <= _LONGEST_SHORT_PROSE or "@" in raw) and (
+        _PROSE_WORD.fullmatch(word) or (raw != word and _PROSE_WORD.fullmatch(raw))
+    ):
         return None  # "e.g.", "12:30", "joe@example.com"
     if word[0] == "#" and (":" in word or _DIRECTIVE.match(word)):
         return None  # a directive ("#EXTINF:9.0", "#EXT-X-ENDLIST"), not "#L2685"
@@ -323,13 +344,15 @@ def continuation(
     signs = not _URL_SIGNS.isdisjoint(word)
     # Another quote depth: a client re-wrapped a reply (the continuation lost its "> " or
     # took another one), or another speaker. Only URL signs in the continuation tell.
-    same_depth = quote_key(head.group(1)) == quote_key(nxt.group(1))
+    next_prefix, next_indent = nxt.group(1, 2)
+    same_depth = prefix == next_prefix or quote_key(prefix) == quote_key(next_prefix)
     if not same_depth and not signs:
         return None  # another speaker's text
     if material and not quoted:
         quoted = _quoted(url, line, next_line, nxt.end(3))
     if (
-        (cut_complete or _BARE_HOST.fullmatch(url))
+        # (a scheme and a host hold no "/" but the two after the colon)
+        (cut_complete or (url.count("/") == 2 and _BARE_HOST.fullmatch(url)))
         and (word[0].isalnum() or word[0] == "#")
         and not quoted
     ):
@@ -339,8 +362,6 @@ def continuation(
         word.count("/") > 1 or _DIGIT_OR_DOT.search(word) is not None or word[0] == "/"
     )
     strong = signs or slash or _has_extension(word) or gains_extension or last in _OPEN_ENDINGS
-    prefix = head.group(1)
-    next_prefix = nxt.group(1)
     width = _line_width(line[len(prefix) :])
     full = (
         MIN_URL_LINE <= width <= WRAP_COLUMN_MAX
@@ -350,7 +371,7 @@ def continuation(
     )
     decisive = same_depth and not spaced and not hyphen_led
     wrapped = decisive and (
-        (head.group(2) == nxt.group(2) and full and (material or gains_extension))
+        (indent == next_indent and full and (material or gains_extension))
         # Inside a quote opened before the URL and closed after the continuation.
         or quoted
     )
@@ -361,12 +382,12 @@ def continuation(
         or _ESCAPE_START.match(word) is not None
         or _HEX_RUN.match(word) is not None
         or hyphen_led
-        or (step and full and head.group(2) == nxt.group(2) and same_depth)
+        or (step and full and indent == next_indent and same_depth)
     )
     if not (wrapped or possible):
         return None
     start = nxt.start(3)
-    return Continuation(start, start + len(raw), word, wrapped, possible)
+    return _new_continuation(Continuation, (start, start + len(raw), word, wrapped, possible))
 
 
 # Longest stretch of a URL's line searched back for its start: a longer line is wider than
@@ -466,16 +487,36 @@ def wrapped_continuation(
     next_line = buf[following:stop]
     if next_line.endswith("\r"):
         next_line = next_line[:-1]
-    # The URL's part on this line (all of it on its first line): a URL joined over many
-    # lines is not copied again for each.
-    url = buf[max(url_start, start) : end]
     line = buf[start:end]
+    # The answer is a function of the two lines and where the URL starts on the first:
+    # mail quotes the same lines again and again (replies, digests, list footers), so the
+    # last few answers are kept (bounded; a cleared table only costs the asking again).
+    key = (end - max(url_start, start), line, next_line, spaced)
+    known = _ANSWERS.get(key)
+    if known is None:
+        known = _answer(buf[max(url_start, start) : end], line, next_line, spaced)
+        if len(_ANSWERS) >= _MAX_ANSWERS:
+            _ANSWERS.clear()
+        _ANSWERS[key] = known
+    at, answer = known
+    return NO_CONTINUATION if at < 0 else (following + at, answer)
+
+
+# The memo of wrapped_continuation: (the URL's length on its line, the line, the next line,
+# spaced) -> (start of the continuation in the next line or -1, answer).
+_ANSWERS: dict[tuple[int, str, str, bool], tuple[int, int]] = {}
+_MAX_ANSWERS = 1024
+
+
+def _answer(url: str, line: str, next_line: str, spaced: bool) -> tuple[int, int]:
+    """:func:`wrapped_continuation`'s answer from the URL's part on its line, that line up
+    to the URL's end and the next line: ``(start in next_line or -1, answer)``."""
     if _soft_break(line):
         # A soft line break of quoted-printable text left encoded: its "=" is no URL's.
         # The join is what decoding would do, but the text is not decoded: at most "both".
         found = continuation(url[:-1], line[:-1], next_line, spaced=spaced)
-        return NO_CONTINUATION if found is None else (following + found.start, SOFT_BOTH)
+        return NO_CONTINUATION if found is None else (found.start, SOFT_BOTH)
     found = continuation(url, line, next_line, spaced=spaced)
     if found is None:
         return NO_CONTINUATION
-    return following + found.start, JOIN if found.wrapped else BOTH
+    return found.start, JOIN if found.wrapped else BOTH
