@@ -123,7 +123,33 @@ def rejoin(candidate: Candidate) -> Readings:
 
 
 def rejoin_lines(candidate: Candidate) -> Readings:
-    """:func:`rejoin` without its shortcut: always rejoin line by line (tests compare them)."""
+    """:func:`rejoin` without its shortcut: always rejoin line by line (tests compare them).
+
+    The readings are a function of the candidate's kind, body (and its type: a possible
+    wrap's), quote prefix and ends; mail quotes the same wrapped URLs again and again
+    (replies, digests, list footers), so the last few are kept (bounded: a cleared table
+    only costs rejoining again).
+    """
+    if candidate.truncated:  # (rare, and long)
+        return _rejoin_lines(candidate)
+    body = candidate.body
+    key = (body, type(body), candidate.kind, candidate.quote_prefix, candidate.terminated)
+    known = _READINGS.get(key)
+    if known is None:
+        known = _rejoin_lines(candidate)
+        if len(_READINGS) >= _MAX_READINGS:
+            _READINGS.clear()
+        _READINGS[key] = known
+    return known
+
+
+# rejoin_lines' memo: (body, its type, kind, quote prefix, terminated) -> readings.
+_READINGS: dict[tuple[str, type[str], str, str, bool], Readings] = {}
+_MAX_READINGS = 1024
+
+
+def _rejoin_lines(candidate: Candidate) -> Readings:
+    """:func:`rejoin_lines`, without its memo."""
     body = candidate.body
     defects: list[Defect] = []
     if "\f" in body:  # an RFC page break inside the wrapper: drop footer and header
