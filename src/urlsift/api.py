@@ -17,7 +17,7 @@ from typing import Protocol
 
 from ._model import Candidate, Defect, MessageContext, Parts, Policy, TextUnit, Url
 from .errors import check_names
-from .extraction.rejoin import rejoin_lines, single_reading_of
+from .extraction.rejoin import ReadingsMemo, rejoin_lines, single_reading_of
 from .extraction.scanner import DEFAULT_MAX_URL_LENGTH, Scanner
 from .validation.normalize import normalize
 from .validation.rules import (
@@ -130,6 +130,8 @@ class Judge:
         # text whose URLs are all distinct (prose) pays one set insertion per URL instead
         # of keeping thousands of verdicts alive for the garbage collector to walk.
         self._seen: set[str | tuple[str, ...]] = set()
+        # The readings of the candidates rejoined last (rejoin_lines' memo), if caching.
+        self._readings: ReadingsMemo | None = {} if cache_size else None
 
     def _remember(self, key: str | tuple[str, ...], found: _Verdict) -> None:
         if not self._cache_size:
@@ -266,7 +268,7 @@ class Judge:
             )
             rejoin_defects: tuple[Defect, ...] = ()
         else:
-            readings = rejoin_lines(candidate)  # rejoin() less the test just made
+            readings = rejoin_lines(candidate, self._readings)  # rejoin() less its test
             index, url, normalized, alternatives, scheme, defects, valid, fragment, parts = (
                 self._choose((readings.primary, *readings.alternatives))
                 if readings.alternatives

@@ -122,30 +122,35 @@ def rejoin(candidate: Candidate) -> Readings:
     return rejoin_lines(candidate)
 
 
-def rejoin_lines(candidate: Candidate) -> Readings:
+ReadingsMemo = dict[tuple[str, type[str], str, str, bool], Readings]
+"""A memo of :func:`rejoin_lines`: (body, its type, kind, quote prefix, terminated) ->
+readings."""
+
+MAX_READINGS = 1024
+"""Most readings a :data:`ReadingsMemo` keeps (it is cleared when full)."""
+
+
+def rejoin_lines(candidate: Candidate, memo: ReadingsMemo | None = None) -> Readings:
     """:func:`rejoin` without its shortcut: always rejoin line by line (tests compare them).
 
-    The readings are a function of the candidate's kind, body (and its type: a possible
-    wrap's), quote prefix and ends; mail quotes the same wrapped URLs again and again
-    (replies, digests, list footers), so the last few are kept (bounded: a cleared table
-    only costs rejoining again).
+    Args:
+        candidate: a span decided by the scanner.
+        memo: earlier readings, for a caller that rejoins again and again (a judge keeps
+            one: mail quotes the same wrapped URLs in reply after reply). The readings are
+            a function of the candidate's kind, body (and its type: a possible wrap's),
+            quote prefix and ends. Bounded: a cleared memo only costs rejoining again.
     """
-    if candidate.truncated:  # (rare, and long)
+    if memo is None or candidate.truncated:  # (a truncated one: rare, and long)
         return _rejoin_lines(candidate)
     body = candidate.body
     key = (body, type(body), candidate.kind, candidate.quote_prefix, candidate.terminated)
-    known = _READINGS.get(key)
+    known = memo.get(key)
     if known is None:
         known = _rejoin_lines(candidate)
-        if len(_READINGS) >= _MAX_READINGS:
-            _READINGS.clear()
-        _READINGS[key] = known
+        if len(memo) >= MAX_READINGS:
+            memo.clear()
+        memo[key] = known
     return known
-
-
-# rejoin_lines' memo: (body, its type, kind, quote prefix, terminated) -> readings.
-_READINGS: dict[tuple[str, type[str], str, str, bool], Readings] = {}
-_MAX_READINGS = 1024
 
 
 def _rejoin_lines(candidate: Candidate) -> Readings:

@@ -420,8 +420,22 @@ NO_CONTINUATION = (-1, JOIN)
 _MAX_TRAILING_SPACE = 16
 
 
+WrapAnswers = dict[tuple[int, str, str, bool], tuple[int, int]]
+"""A memo of :func:`wrapped_continuation`: (the URL's length on its line, the line up to the
+URL's end, the next line, a space before the break) -> (start of the continuation in the
+next line or -1, answer)."""
+
+MAX_ANSWERS = 1024
+"""Most answers a :data:`WrapAnswers` memo keeps (it is cleared when full)."""
+
+
 def wrapped_continuation(
-    buf: str, url_start: int, end: int, line_start: int, final: bool
+    buf: str,
+    url_start: int,
+    end: int,
+    line_start: int,
+    final: bool,
+    answers: WrapAnswers | None = None,
 ) -> tuple[int, int] | None:
     """Decide, in the scanner's buffer, whether a bare URL goes on past a wrapped line.
 
@@ -437,6 +451,8 @@ def wrapped_continuation(
         line_start: index of the start of the URL's first line (negative when that line
             began before the buffer).
         final: no more text will come.
+        answers: a memo of earlier answers, for a caller that asks again and again (the
+            scanner keeps one per scan: mail quotes the same lines in reply after reply).
 
     Returns:
         ``(index, answer)``: the index where the URL continues on the next line, and
@@ -488,24 +504,22 @@ def wrapped_continuation(
     if next_line.endswith("\r"):
         next_line = next_line[:-1]
     line = buf[start:end]
-    # The answer is a function of the two lines and where the URL starts on the first:
-    # mail quotes the same lines again and again (replies, digests, list footers), so the
-    # last few answers are kept (bounded; a cleared table only costs the asking again).
-    key = (end - max(url_start, start), line, next_line, spaced)
-    known = _ANSWERS.get(key)
-    if known is None:
-        known = _answer(buf[max(url_start, start) : end], line, next_line, spaced)
-        if len(_ANSWERS) >= _MAX_ANSWERS:
-            _ANSWERS.clear()
-        _ANSWERS[key] = known
+    url_from = max(url_start, start)
+    if answers is None:
+        known = _answer(buf[url_from:end], line, next_line, spaced)
+    else:
+        # The answer is a function of the two lines and where the URL starts on the first
+        # (bounded: a cleared memo only costs the asking again).
+        key = (end - url_from, line, next_line, spaced)
+        kept = answers.get(key)
+        if kept is None:
+            kept = _answer(buf[url_from:end], line, next_line, spaced)
+            if len(answers) >= MAX_ANSWERS:
+                answers.clear()
+            answers[key] = kept
+        known = kept
     at, answer = known
     return NO_CONTINUATION if at < 0 else (following + at, answer)
-
-
-# The memo of wrapped_continuation: (the URL's length on its line, the line, the next line,
-# spaced) -> (start of the continuation in the next line or -1, answer).
-_ANSWERS: dict[tuple[int, str, str, bool], tuple[int, int]] = {}
-_MAX_ANSWERS = 1024
 
 
 def _answer(url: str, line: str, next_line: str, spaced: bool) -> tuple[int, int]:
