@@ -109,6 +109,7 @@ MIN_URL_LINE = 40
 _HEAD = re.compile(rf"((?:{QUOTE_PREFIX})?)([ \t]{{0,64}})")
 _HEAD_CHARS = QUOTE_PREFIX_CHARS  # a line starting otherwise has an empty head
 _NEXT_LINE = re.compile(rf"((?:{QUOTE_PREFIX})?)([ \t]{{0,64}})([^{BARE_STOP}]{{1,512}})")
+_NEXT_WORD = re.compile(rf"[^{BARE_STOP}]{{1,512}}")  # _NEXT_LINE's word, with no head
 # A character that can make a word URL material: a path step, a dot, a digit, a sign.
 _MATERIAL = re.compile(r"[/.0-9_?=&%#~]")
 # Characters a URL continuation may hold (RFC 3986 unreserved, reserved, and '%').
@@ -124,6 +125,13 @@ _EXTENSION = re.compile(
     re.IGNORECASE,
 )
 _LONGEST_EXTENSION = 6
+# What _EXTENSION matches after the dot in ASCII text, lower-cased (its case-insensitive
+# matching also folds a few non-ASCII letters: those go to the pattern).
+_EXTENSION_LIST = (
+    "html htm shtml shtm xhtml php aspx asp jsp cgi pl txt pdf ps gz tgz zip tar bz2 xz z "
+    "xml xsd json md rst png jpeg jpg gif svg c h py patch diff rpm deb asc cer"
+)
+_EXTENSIONS = frozenset(_EXTENSION_LIST.split()) | {f"php{digit}" for digit in "0123456789"}
 # A URL that is only a scheme and a host ending in a top-level domain: it is complete.
 _BARE_HOST = re.compile(rf"{SCHEME}://[^/?#\s]{{0,255}}\.[A-Za-z]{{2,24}}")
 # A bare URL's token ending in one of these ends a sentence (the scanner trims them).
@@ -225,7 +233,12 @@ def _line_width(text: str) -> int:
 def _has_extension(text: str) -> bool:
     """Does ``text`` end in a file name extension (``.html``, ``.tar.gz``...)?"""
     dot = text.rfind(".", max(0, len(text) - _LONGEST_EXTENSION))
-    return dot >= 0 and _EXTENSION.fullmatch(text, dot) is not None
+    if dot < 0:
+        return False
+    tail = text[dot + 1 :]
+    if tail.isascii():  # the pattern's own answer, from a table (it is asked often)
+        return tail.lower() in _EXTENSIONS
+    return _EXTENSION.fullmatch(text, dot) is not None
 
 
 def _quoted(url: str, line: str, next_line: str, after: int) -> bool:
@@ -258,10 +271,21 @@ def continuation(
         not continue the URL.
     """
     # The cheap tests first: most URLs at a line end are followed by prose.
-    nxt = _NEXT_LINE.match(next_line)
-    if nxt is None or not url:
+    if next_line[:1] in _HEAD_CHARS:
+        nxt = _NEXT_LINE.match(next_line)
+        if nxt is None:
+            return None
+        next_prefix, next_indent = nxt.group(1, 2)
+        raw_start, after = nxt.span(3)
+    else:  # most lines: no quote prefix, no indentation (the same match, cheaper)
+        bare = _NEXT_WORD.match(next_line)
+        if bare is None:
+            return None
+        next_prefix = next_indent = ""
+        raw_start, after = 0, bare.end()
+    if not url:
         return None
-    raw = nxt.group(3)
+    raw = next_line[raw_start:after]
     word = raw.rstrip(_SENTENCE_END)
     last = url[-1]
     if not word or last in _SENTENCE_STOPS:
@@ -272,7 +296,7 @@ def continuation(
     quoted = step = False
     if not material:
         # A quote opened before the URL and closed after the word makes it material.
-        quoted = _quoted(url, line, next_line, nxt.end(3))
+        quoted = _quoted(url, line, next_line, after)
         # A directory URL before a lower-case word: the word may be the next path step
         # ("http://www.example.com/people/" + "gstein"), or prose; only a full line
         # tells. Not before aligned columns (a signature's or a table's next row: a tab,
@@ -285,7 +309,7 @@ def continuation(
             and word.islower()
             and word not in _FUNCTION_WORDS
             and "\t" not in next_line
-            and "   " not in next_line[nxt.end(3) :]
+            and "   " not in next_line[after:]
         )
         if not (quoted or step) and len(word) > _LONGEST_EXTENSION:
             return None  # a word of prose (too long to be a file name's extension)
@@ -333,10 +357,10 @@ def continuation(
         return None  # "e.g.", "12:30", "joe@example.com"
     if word[0] == "#" and (":" in word or _DIRECTIVE.match(word)):
         return None  # a directive ("#EXTINF:9.0", "#EXT-X-ENDLIST"), not "#L2685"
-    rest = next_line[nxt.end() : nxt.end() + MAX_NEXT_LINE].split()
+    rest = next_line[after : after + MAX_NEXT_LINE].split()
     if rest and (rest[0] in _TABLE_SEPARATORS or _HAS_URL.search(rest[0])):
         return None  # a table row ("g?y  =  http://a/b/c/g?y") or a list of URLs
-    gap = next_line[nxt.end() : nxt.end() + 2]
+    gap = next_line[after : after + 2]
     if rest and (gap == "  " or "\t" in gap) and any(_HAS_URL.search(w) for w in rest):
         return None  # a table row in aligned columns ("C#     Compression     https://...")
     if rest and _ATTRIBUTE.match(word) and _ATTRIBUTE.match(rest[0]):
@@ -344,12 +368,11 @@ def continuation(
     signs = not _URL_SIGNS.isdisjoint(word)
     # Another quote depth: a client re-wrapped a reply (the continuation lost its "> " or
     # took another one), or another speaker. Only URL signs in the continuation tell.
-    next_prefix, next_indent = nxt.group(1, 2)
     same_depth = prefix == next_prefix or quote_key(prefix) == quote_key(next_prefix)
     if not same_depth and not signs:
         return None  # another speaker's text
     if material and not quoted:
-        quoted = _quoted(url, line, next_line, nxt.end(3))
+        quoted = _quoted(url, line, next_line, after)
     if (
         # (a scheme and a host hold no "/" but the two after the colon)
         (cut_complete or (url.count("/") == 2 and _BARE_HOST.fullmatch(url)))
@@ -386,8 +409,7 @@ def continuation(
     )
     if not (wrapped or possible):
         return None
-    start = nxt.start(3)
-    return _new_continuation(Continuation, (start, start + len(raw), word, wrapped, possible))
+    return _new_continuation(Continuation, (raw_start, after, word, wrapped, possible))
 
 
 # Longest stretch of a URL's line searched back for its start: a longer line is wider than
