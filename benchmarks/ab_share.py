@@ -5,8 +5,10 @@ Usage::
     python benchmarks/ab_share.py /work/main            # with /work/main/.venv/bin/python
     python benchmarks/ab_share.py /work/wt-NAME         # with that checkout's python
     python benchmarks/ab_share.py /work/wt-NAME --cpu   # process CPU time, not wall time
+    python benchmarks/ab_share.py /work/wt-NAME --cpu --only mail   # one text only
 
-``--cpu`` times each run by the process's CPU time (``time.process_time``): on a machine
+``--only NAME`` measures one of the texts (``gen-mail``, ``mail``, ``rfc``). ``--cpu`` times
+each run by the process's CPU time (``time.process_time``): on a machine
 that other jobs share, wall time counts their turns too, CPU time much less so.
 
 Run it alternately for the two checkouts, a few rounds: on a shared machine a single
@@ -31,7 +33,8 @@ from functools import partial
 from pathlib import Path
 from typing import TextIO, cast
 
-_ARGS = [arg for arg in sys.argv[1:] if arg != "--cpu"]
+_ONLY = sys.argv[sys.argv.index("--only") + 1] if "--only" in sys.argv[1:-1] else None
+_ARGS = [arg for arg in sys.argv[1:] if arg not in ("--cpu", "--only", _ONLY)]
 ROOT = Path(_ARGS[0] if _ARGS else Path(__file__).resolve().parent.parent)
 CLOCK = time.process_time if "--cpu" in sys.argv[1:] else time.perf_counter
 sys.path[:0] = [str(ROOT / "benchmarks"), str(ROOT / "src")]
@@ -85,7 +88,9 @@ def _library(text: str) -> None:
 
 def texts() -> dict[str, str]:
     """The texts measured, by name: generated mail, and the real archives when present."""
-    found = {"gen-mail": gen_text.generate("mail", 20_000_000, 1)[0]}
+    found = {}
+    if _ONLY in (None, "gen-mail"):
+        found["gen-mail"] = gen_text.generate("mail", 20_000_000, 1)[0]
     if SHARED.is_dir():
         raw = b"".join(gzip.decompress((SHARED / name).read_bytes()) for name in MBOXES)
         found["mail"] = raw.decode("utf-8", "surrogateescape")
@@ -100,6 +105,8 @@ def texts() -> dict[str, str]:
 def main() -> None:
     """Print the floor's and urlsift's best times and the share, per text."""
     for name, text in texts().items():
+        if _ONLY is not None and name != _ONLY:
+            continue
         floor = best(partial(_floor, text), 7)
         seconds = best(partial(_library, text), 5)
         print(

@@ -17,10 +17,16 @@ from typing import Protocol
 
 from ._model import Candidate, Defect, MessageContext, Parts, Policy, TextUnit, Url
 from .errors import check_names
-from .extraction.rejoin import rejoin_lines, single_reading_of
+from .extraction.rejoin import ReadingsMemo, rejoin_lines, single_reading_of
 from .extraction.scanner import DEFAULT_MAX_URL_LENGTH, Scanner
 from .validation.normalize import normalize
-from .validation.rules import CleanFields, clean_fields, fields_of, primary_reading, validate_checks
+from .validation.rules import (
+    CleanFields,
+    chosen_fields,
+    clean_fields,
+    fields_of,
+    validate_checks,
+)
 from .validation.schemes import SchemeRegistry, shared_default_registry
 
 _READ_SIZE = 1 << 16
@@ -124,6 +130,8 @@ class Judge:
         # text whose URLs are all distinct (prose) pays one set insertion per URL instead
         # of keeping thousands of verdicts alive for the garbage collector to walk.
         self._seen: set[str | tuple[str, ...]] = set()
+        # The readings of the candidates rejoined last (rejoin_lines' memo), if caching.
+        self._readings: ReadingsMemo | None = {} if cache_size else None
 
     def _remember(self, key: str | tuple[str, ...], found: _Verdict) -> None:
         if not self._cache_size:
@@ -157,23 +165,19 @@ class Judge:
         return found
 
     def _choose(self, texts: tuple[str, ...]) -> _Verdict:
-        """The verdict on a candidate with several readings (a hyphen at a line break).
+        """The verdict on a candidate with several readings (a hyphen at a line break, a
+        wrap).
 
         :func:`~urlsift.validation.rules.validate_readings`'s choice
-        (:func:`~urlsift.validation.rules.primary_reading`), made on the fields of each
-        reading's validation: no record is built per reading.
+        (:func:`~urlsift.validation.rules.primary_reading`), made on the fields of the
+        readings' validations (:func:`~urlsift.validation.rules.chosen_fields`: no record
+        is built per reading, and the others are not validated when the first is valid).
         """
         hit = self._cache.get(texts)
         if hit is not None:
             return hit
-        registry, policy = self._registry, self._policy
-        results = [
-            clean_fields(text, registry, policy)
-            or fields_of(validate_checks(text, registry, policy))
-            for text in texts
-        ]
-        index = primary_reading([fields[1] for fields in results])
-        found = self._verdict(index, texts, results[index])
+        index, chosen = chosen_fields(texts, self._registry, self._policy)
+        found = self._verdict(index, texts, chosen)
         self._remember(texts, found)
         return found
 
@@ -264,7 +268,7 @@ class Judge:
             )
             rejoin_defects: tuple[Defect, ...] = ()
         else:
-            readings = rejoin_lines(candidate)  # rejoin() less the test just made
+            readings = rejoin_lines(candidate, self._readings)  # rejoin() less its test
             index, url, normalized, alternatives, scheme, defects, valid, fragment, parts = (
                 self._choose((readings.primary, *readings.alternatives))
                 if readings.alternatives

@@ -122,8 +122,39 @@ def rejoin(candidate: Candidate) -> Readings:
     return rejoin_lines(candidate)
 
 
-def rejoin_lines(candidate: Candidate) -> Readings:
-    """:func:`rejoin` without its shortcut: always rejoin line by line (tests compare them)."""
+ReadingsMemo = dict[tuple[str, type[str], str, str, bool], Readings]
+"""A memo of :func:`rejoin_lines`: (body, its type, kind, quote prefix, terminated) ->
+readings."""
+
+MAX_READINGS = 1024
+"""Most readings a :data:`ReadingsMemo` keeps (it is cleared when full)."""
+
+
+def rejoin_lines(candidate: Candidate, memo: ReadingsMemo | None = None) -> Readings:
+    """:func:`rejoin` without its shortcut: always rejoin line by line (tests compare them).
+
+    Args:
+        candidate: a span decided by the scanner.
+        memo: earlier readings, for a caller that rejoins again and again (a judge keeps
+            one: mail quotes the same wrapped URLs in reply after reply). The readings are
+            a function of the candidate's kind, body (and its type: a possible wrap's),
+            quote prefix and ends. Bounded: a cleared memo only costs rejoining again.
+    """
+    if memo is None or candidate.truncated:  # (a truncated one: rare, and long)
+        return _rejoin_lines(candidate)
+    body = candidate.body
+    key = (body, type(body), candidate.kind, candidate.quote_prefix, candidate.terminated)
+    known = memo.get(key)
+    if known is None:
+        known = _rejoin_lines(candidate)
+        if len(memo) >= MAX_READINGS:
+            memo.clear()
+        memo[key] = known
+    return known
+
+
+def _rejoin_lines(candidate: Candidate) -> Readings:
+    """:func:`rejoin_lines`, without its memo."""
     body = candidate.body
     defects: list[Defect] = []
     if "\f" in body:  # an RFC page break inside the wrapper: drop footer and header
@@ -135,6 +166,7 @@ def rejoin_lines(candidate: Candidate) -> Readings:
     wrap_breaks: list[int] = []  # offsets in the primary reading of wrapped line ends
     one_token = candidate.kind in _ONE_TOKEN_KINDS
     soft = type(candidate.body) is SoftBreakWrap
+    possible = isinstance(candidate.body, PossibleWrap)  # the answer "both"
     last = len(lines) - 1
     length = 0
     for index, line in enumerate(lines):
@@ -163,9 +195,12 @@ def rejoin_lines(candidate: Candidate) -> Readings:
     if wrap_breaks and wrap_breaks[-1] >= len(primary):  # a break with nothing after it
         wrap_breaks = [offset for offset in wrap_breaks if offset < len(primary)]
 
+    # A possible wrap (with a break) keeps the cut reading and offers the joined one (see
+    # the end): the decided join's alternatives and defects are not made for it.
+    both = possible and bool(wrap_breaks)
     alternatives: list[str] = []
     removed_offsets: list[tuple[int, ...]] = []
-    if wrap_breaks:
+    if wrap_breaks and not both:
         # The reading cut where the line ends, as it would be read without the join.
         alternatives.append(primary[: wrap_breaks[0]].rstrip(_TRIMMED))
         removed_offsets.append(())
@@ -197,7 +232,9 @@ def rejoin_lines(candidate: Candidate) -> Readings:
                     offset,
                 )
             )
-        if len(offsets) <= _MAX_COMBINED_BREAKS:
+        if both:
+            removal_sets = []
+        elif len(offsets) <= _MAX_COMBINED_BREAKS:
             removal_sets = [
                 set(chosen)
                 for size in range(1, len(offsets) + 1)
@@ -232,7 +269,7 @@ def rejoin_lines(candidate: Candidate) -> Readings:
                 len(primary),
             )
         )
-    if isinstance(candidate.body, PossibleWrap) and wrap_breaks:
+    if both:
         # The answer "both": the reading cut at the first wrap break stays the URL, the
         # joined one is offered (the hyphen breaks' readings are not combined with it).
         cut = primary[: wrap_breaks[0]].rstrip(_TRIMMED)
@@ -245,8 +282,7 @@ def rejoin_lines(candidate: Candidate) -> Readings:
             if d.offset is None or d.offset < len(cut)
             else Defect(d.code, d.message, d.severity, None)
             for d in defects
-            if d.code != "continued-line"
-            and (d.code != "ambiguous-hyphen" or (d.offset is not None and d.offset < len(cut)))
+            if d.code != "ambiguous-hyphen" or (d.offset is not None and d.offset < len(cut))
         ]
         defects.append(
             Defect(

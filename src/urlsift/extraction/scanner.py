@@ -61,7 +61,7 @@ from ..grammar.context import (
     quote_key,
 )
 from .textbuffer import TextBuffer
-from .wrap import BODY_TYPES, JOIN, wrapped_continuation
+from .wrap import BODY_TYPES, JOIN, WrapAnswers, wrapped_continuation
 
 DEFAULT_SCHEMES: tuple[str, ...] = (
     "ftp",
@@ -275,6 +275,9 @@ class Scanner:
         self._wait = 0
         self._skipping = False  # inside the rest of a bare URL cut at the length bound
         self._closed = False
+        # The wrap evidence's last answers (urlsift.extraction.wrap.wrapped_continuation's
+        # memo): this scanner's text only, so one scan never reuses another's work.
+        self._answers: WrapAnswers = {}
 
     # -- public API ---------------------------------------------------------------------
 
@@ -713,7 +716,9 @@ class Scanner:
                 # It answers "join", "both" (a possible wrap: the cut reading stays the
                 # URL) or no. A possible wrap after decided joins ends the URL; after a
                 # possible one, the URL goes on over decided and possible ones alike.
-                found = wrapped_continuation(buf, url_start, e, line_start - self._text.base, final)
+                found = wrapped_continuation(
+                    buf, url_start, e, line_start - self._text.base, final, self._answers
+                )
                 if found is None:
                     return None
                 j, answer = found

@@ -74,11 +74,13 @@ benchmarks/README.md; one case per shape in ``corpora/wrapjoin/shapes.txt``):
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from typing import NamedTuple
 
 from ..grammar.context import (
     BARE_STOP,
     QUOTE_PREFIX,
+    QUOTE_PREFIX_CHARS,
     SCHEME,
     PossibleWrap,
     SoftBreakWrap,
@@ -108,7 +110,9 @@ MIN_URL_LINE = 40
 # A line's head: its mail quote prefix and its indentation; on the next line, then its
 # first word (a run of the characters a bare URL may hold). All bounded.
 _HEAD = re.compile(rf"((?:{QUOTE_PREFIX})?)([ \t]{{0,64}})")
+_HEAD_CHARS = QUOTE_PREFIX_CHARS  # a line starting otherwise has an empty head
 _NEXT_LINE = re.compile(rf"((?:{QUOTE_PREFIX})?)([ \t]{{0,64}})([^{BARE_STOP}]{{1,512}})")
+_NEXT_WORD = re.compile(rf"[^{BARE_STOP}]{{1,512}}")  # _NEXT_LINE's word, with no head
 # A character that can make a word URL material: a path step, a dot, a digit, a sign.
 _MATERIAL = compile_on_use(r"[/.0-9_?=&%#~]")
 # Characters a URL continuation may hold (RFC 3986 unreserved, reserved, and '%').
@@ -124,17 +128,26 @@ _EXTENSION = compile_on_use(
     re.IGNORECASE,
 )
 _LONGEST_EXTENSION = 6
+# What _EXTENSION matches after the dot in ASCII text, lower-cased (its case-insensitive
+# matching also folds a few non-ASCII letters: those go to the pattern).
+_EXTENSION_LIST = (
+    "html htm shtml shtm xhtml php aspx asp jsp cgi pl txt pdf ps gz tgz zip tar bz2 xz z "
+    "xml xsd json md rst png jpeg jpg gif svg c h py patch diff rpm deb asc cer"
+)
+_EXTENSIONS = frozenset(_EXTENSION_LIST.split()) | {f"php{digit}" for digit in "0123456789"}
 # A URL that is only a scheme and a host ending in a top-level domain: it is complete.
 _BARE_HOST = compile_on_use(rf"{SCHEME}://[^/?#\s]{{0,255}}\.[A-Za-z]{{2,24}}")
 # A bare URL's token ending in one of these ends a sentence (the scanner trims them).
 _SENTENCE_STOPS = frozenset(".,;:!")
 _LIST_ITEM = re.compile(r"(?:[0-9]{1,3}|[A-Za-z])[.)]")
+_LONGEST_LIST_ITEM = 4
 # Words of prose that hold URL material: an abbreviation ("e.g."), a time ("12:30"), a
 # mail address (a signature's next line).
 _PROSE_WORD = compile_on_use(
     r"(?:[A-Za-z]\.){1,3}[A-Za-z]?|[0-9]{1,2}:[0-9]{2}(?::[0-9]{2})?"
     r"|[A-Za-z0-9._+-]{1,64}@[A-Za-z0-9-]{1,63}(?:\.[A-Za-z0-9-]{1,63}){1,8}"
 )
+_LONGEST_SHORT_PROSE = 8  # the longest abbreviation or time; longer prose words hold "@"
 _ATTRIBUTE = re.compile(r"[A-Za-z][A-Za-z0-9_-]{0,64}=")
 # Punctuation that ends a sentence after a URL; not part of the continuation word's test.
 _SENTENCE_END = ".,;:!?\"')]"
@@ -209,6 +222,12 @@ class Continuation(NamedTuple):
     does not join)."""
 
 
+# Every field, in Continuation's order, through tuple.__new__ (the named tuple's own __new__
+# is a Python function doing the same after binding its parameters), as the scanner makes
+# its candidates.
+_new_continuation: Callable[[type[Continuation], tuple[object, ...]], Continuation] = tuple.__new__
+
+
 def _line_width(text: str) -> int:
     """Width in columns of ``text`` (tabs to multiples of eight)."""
     return len(text.expandtabs(8)) if "\t" in text else len(text)
@@ -217,7 +236,12 @@ def _line_width(text: str) -> int:
 def _has_extension(text: str) -> bool:
     """Does ``text`` end in a file name extension (``.html``, ``.tar.gz``...)?"""
     dot = text.rfind(".", max(0, len(text) - _LONGEST_EXTENSION))
-    return dot >= 0 and _EXTENSION.fullmatch(text, dot) is not None
+    if dot < 0:
+        return False
+    tail = text[dot + 1 :]
+    if tail.isascii():  # the pattern's own answer, from a table (it is asked often)
+        return tail.lower() in _EXTENSIONS
+    return _EXTENSION.fullmatch(text, dot) is not None
 
 
 def _quoted(url: str, line: str, next_line: str, after: int) -> bool:
@@ -250,10 +274,21 @@ def continuation(
         not continue the URL.
     """
     # The cheap tests first: most URLs at a line end are followed by prose.
-    nxt = _NEXT_LINE.match(next_line)
-    if nxt is None or not url:
+    if next_line[:1] in _HEAD_CHARS:
+        nxt = _NEXT_LINE.match(next_line)
+        if nxt is None:
+            return None
+        next_prefix, next_indent = nxt.group(1, 2)
+        raw_start, after = nxt.span(3)
+    else:  # most lines: no quote prefix, no indentation (the same match, cheaper)
+        bare = _NEXT_WORD.match(next_line)
+        if bare is None:
+            return None
+        next_prefix = next_indent = ""
+        raw_start, after = 0, bare.end()
+    if not url:
         return None
-    raw = nxt.group(3)
+    raw = next_line[raw_start:after]
     word = raw.rstrip(_SENTENCE_END)
     last = url[-1]
     if not word or last in _SENTENCE_STOPS:
@@ -264,7 +299,7 @@ def continuation(
     quoted = step = False
     if not material:
         # A quote opened before the URL and closed after the word makes it material.
-        quoted = _quoted(url, line, next_line, nxt.end(3))
+        quoted = _quoted(url, line, next_line, after)
         # A directory URL before a lower-case word: the word may be the next path step
         # ("http://www.example.com/people/" + "gstein"), or prose; only a full line
         # tells. Not before aligned columns (a signature's or a table's next row: a tab,
@@ -277,7 +312,7 @@ def continuation(
             and word.islower()
             and word not in _FUNCTION_WORDS
             and "\t" not in next_line
-            and "   " not in next_line[nxt.end(3) :]
+            and "   " not in next_line[after:]
         )
         if not (quoted or step) and len(word) > _LONGEST_EXTENSION:
             return None  # a word of prose (too long to be a file name's extension)
@@ -292,13 +327,15 @@ def continuation(
         and last.isalnum()
         and "-" in url[url.rfind("/") + 1 :]
     )
+    colon = ":" in word  # (a scheme and a field name need one; a field name may have ";")
     if (
         raw.endswith(":")  # a label: "Binaries:", "then:"
         or not (word[0].isalnum() or word[0] in _CONTINUATION_START or hyphen_led)
         or not _URL_CHARS.fullmatch(word)
-        or _HAS_SCHEME.match(word)
+        or (colon and _HAS_SCHEME.match(word))
         or word[:4].lower() == "www."
-        or _FIELD_NAME.match(word)  # "ATTENDEE;ROLE=...": a property line of its own
+        # "ATTENDEE;ROLE=...": a property line of its own
+        or ((colon or ";" in word) and _FIELD_NAME.match(word))
     ):
         return None
     cut_complete = _has_extension(url)
@@ -307,18 +344,26 @@ def continuation(
     )
     if not material and not gains_extension and not step:
         return None  # a word of prose
-    head = _HEAD.match(line)
-    assert head is not None  # the pattern matches ""
-    if _ALNUM.search(word) is None or _LIST_ITEM.fullmatch(raw):
+    if line[:1] in _HEAD_CHARS:
+        head = _HEAD.match(line)
+        assert head is not None  # the pattern matches ""
+        prefix, indent = head.group(1, 2)
+    else:  # most lines: no quote prefix, no indentation
+        prefix = indent = ""
+    if _ALNUM.search(word) is None or (
+        len(raw) <= _LONGEST_LIST_ITEM and _LIST_ITEM.fullmatch(raw)
+    ):
         return None  # a rule ("______") or a list item ("2) https://...")
-    if _PROSE_WORD.fullmatch(word) or _PROSE_WORD.fullmatch(raw):
+    if (len(word) <= _LONGEST_SHORT_PROSE or "@" in raw) and (
+        _PROSE_WORD.fullmatch(word) or (raw != word and _PROSE_WORD.fullmatch(raw))
+    ):
         return None  # "e.g.", "12:30", "joe@example.com"
     if word[0] == "#" and (":" in word or _DIRECTIVE.match(word)):
         return None  # a directive ("#EXTINF:9.0", "#EXT-X-ENDLIST"), not "#L2685"
-    rest = next_line[nxt.end() : nxt.end() + MAX_NEXT_LINE].split()
+    rest = next_line[after : after + MAX_NEXT_LINE].split()
     if rest and (rest[0] in _TABLE_SEPARATORS or _HAS_URL.search(rest[0])):
         return None  # a table row ("g?y  =  http://a/b/c/g?y") or a list of URLs
-    gap = next_line[nxt.end() : nxt.end() + 2]
+    gap = next_line[after : after + 2]
     if rest and (gap == "  " or "\t" in gap) and any(_HAS_URL.search(w) for w in rest):
         return None  # a table row in aligned columns ("C#     Compression     https://...")
     if rest and _ATTRIBUTE.match(word) and _ATTRIBUTE.match(rest[0]):
@@ -326,13 +371,14 @@ def continuation(
     signs = not _URL_SIGNS.isdisjoint(word)
     # Another quote depth: a client re-wrapped a reply (the continuation lost its "> " or
     # took another one), or another speaker. Only URL signs in the continuation tell.
-    same_depth = quote_key(head.group(1)) == quote_key(nxt.group(1))
+    same_depth = prefix == next_prefix or quote_key(prefix) == quote_key(next_prefix)
     if not same_depth and not signs:
         return None  # another speaker's text
     if material and not quoted:
-        quoted = _quoted(url, line, next_line, nxt.end(3))
+        quoted = _quoted(url, line, next_line, after)
     if (
-        (cut_complete or _BARE_HOST.fullmatch(url))
+        # (a scheme and a host hold no "/" but the two after the colon)
+        (cut_complete or (url.count("/") == 2 and _BARE_HOST.fullmatch(url)))
         and (word[0].isalnum() or word[0] == "#")
         and not quoted
     ):
@@ -342,8 +388,6 @@ def continuation(
         word.count("/") > 1 or _DIGIT_OR_DOT.search(word) is not None or word[0] == "/"
     )
     strong = signs or slash or _has_extension(word) or gains_extension or last in _OPEN_ENDINGS
-    prefix = head.group(1)
-    next_prefix = nxt.group(1)
     width = _line_width(line[len(prefix) :])
     full = (
         MIN_URL_LINE <= width <= WRAP_COLUMN_MAX
@@ -353,7 +397,7 @@ def continuation(
     )
     decisive = same_depth and not spaced and not hyphen_led
     wrapped = decisive and (
-        (head.group(2) == nxt.group(2) and full and (material or gains_extension))
+        (indent == next_indent and full and (material or gains_extension))
         # Inside a quote opened before the URL and closed after the continuation.
         or quoted
     )
@@ -364,12 +408,11 @@ def continuation(
         or _ESCAPE_START.match(word) is not None
         or _HEX_RUN.match(word) is not None
         or hyphen_led
-        or (step and full and head.group(2) == nxt.group(2) and same_depth)
+        or (step and full and indent == next_indent and same_depth)
     )
     if not (wrapped or possible):
         return None
-    start = nxt.start(3)
-    return Continuation(start, start + len(raw), word, wrapped, possible)
+    return _new_continuation(Continuation, (raw_start, after, word, wrapped, possible))
 
 
 # Longest stretch of a URL's line searched back for its start: a longer line is wider than
@@ -402,8 +445,22 @@ NO_CONTINUATION = (-1, JOIN)
 _MAX_TRAILING_SPACE = 16
 
 
+WrapAnswers = dict[tuple[int, str, str, bool], tuple[int, int]]
+"""A memo of :func:`wrapped_continuation`: (the URL's length on its line, the line up to the
+URL's end, the next line, a space before the break) -> (start of the continuation in the
+next line or -1, answer)."""
+
+MAX_ANSWERS = 1024
+"""Most answers a :data:`WrapAnswers` memo keeps (it is cleared when full)."""
+
+
 def wrapped_continuation(
-    buf: str, url_start: int, end: int, line_start: int, final: bool
+    buf: str,
+    url_start: int,
+    end: int,
+    line_start: int,
+    final: bool,
+    answers: WrapAnswers | None = None,
 ) -> tuple[int, int] | None:
     """Decide, in the scanner's buffer, whether a bare URL goes on past a wrapped line.
 
@@ -419,6 +476,8 @@ def wrapped_continuation(
         line_start: index of the start of the URL's first line (negative when that line
             began before the buffer).
         final: no more text will come.
+        answers: a memo of earlier answers, for a caller that asks again and again (the
+            scanner keeps one per scan: mail quotes the same lines in reply after reply).
 
     Returns:
         ``(index, answer)``: the index where the URL continues on the next line, and
@@ -469,16 +528,34 @@ def wrapped_continuation(
     next_line = buf[following:stop]
     if next_line.endswith("\r"):
         next_line = next_line[:-1]
-    # The URL's part on this line (all of it on its first line): a URL joined over many
-    # lines is not copied again for each.
-    url = buf[max(url_start, start) : end]
     line = buf[start:end]
+    url_from = max(url_start, start)
+    if answers is None:
+        known = _answer(buf[url_from:end], line, next_line, spaced)
+    else:
+        # The answer is a function of the two lines and where the URL starts on the first
+        # (bounded: a cleared memo only costs the asking again).
+        key = (end - url_from, line, next_line, spaced)
+        kept = answers.get(key)
+        if kept is None:
+            kept = _answer(buf[url_from:end], line, next_line, spaced)
+            if len(answers) >= MAX_ANSWERS:
+                answers.clear()
+            answers[key] = kept
+        known = kept
+    at, answer = known
+    return NO_CONTINUATION if at < 0 else (following + at, answer)
+
+
+def _answer(url: str, line: str, next_line: str, spaced: bool) -> tuple[int, int]:
+    """:func:`wrapped_continuation`'s answer from the URL's part on its line, that line up
+    to the URL's end and the next line: ``(start in next_line or -1, answer)``."""
     if _soft_break(line):
         # A soft line break of quoted-printable text left encoded: its "=" is no URL's.
         # The join is what decoding would do, but the text is not decoded: at most "both".
         found = continuation(url[:-1], line[:-1], next_line, spaced=spaced)
-        return NO_CONTINUATION if found is None else (following + found.start, SOFT_BOTH)
+        return NO_CONTINUATION if found is None else (found.start, SOFT_BOTH)
     found = continuation(url, line, next_line, spaced=spaced)
     if found is None:
         return NO_CONTINUATION
-    return following + found.start, JOIN if found.wrapped else BOTH
+    return found.start, JOIN if found.wrapped else BOTH

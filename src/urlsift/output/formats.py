@@ -214,13 +214,22 @@ def _json_or_null(value: str | None) -> str:
     return "null" if value is None else _encode_string(value)
 
 
+# The encoded code, message and severity of the defects written last (the same few, with
+# their long messages, come back on record after record): bounded, cleared when full.
+_DEFECT_HEADS: dict[tuple[str, str, str], str] = {}
+_MAX_DEFECT_HEADS = 256
+
+
 def _defect_json(defect: Defect) -> str:
-    q = _encode_string
-    offset = "" if defect.offset is None else f', "offset": {defect.offset}'
-    return (
-        f'{{"code": {q(defect.code)}, "message": {q(defect.message)}, '
-        f'"severity": {q(defect.severity)}{offset}}}'
-    )
+    key = (defect.code, defect.message, defect.severity)
+    head = _DEFECT_HEADS.get(key)
+    if head is None:
+        q = _encode_string
+        head = f'{{"code": {q(key[0])}, "message": {q(key[1])}, "severity": {q(key[2])}'
+        if len(_DEFECT_HEADS) >= _MAX_DEFECT_HEADS:
+            _DEFECT_HEADS.clear()
+        _DEFECT_HEADS[key] = head
+    return head + "}" if defect.offset is None else f'{head}, "offset": {defect.offset}}}'
 
 
 def _pairs_json(pairs: tuple[tuple[str, str], ...]) -> str:

@@ -434,3 +434,27 @@ def primary_reading(valid: Sequence[bool]) -> int:
     rejoiner's own choice). The rule of :func:`validate_readings`.
     """
     return valid.index(True) if valid.count(True) == 1 else 0
+
+
+def chosen_fields(
+    readings: Sequence[str], registry: SchemeRegistry, policy: Policy | None
+) -> tuple[int, CleanFields]:
+    """:func:`primary_reading`'s choice among a URL's readings, and the chosen reading's
+    validation fields (as :func:`clean_fields` returns them), validating only what the
+    choice needs.
+
+    A valid first reading is primary whatever the others are (alone valid or one of
+    several), so they are not validated then: a possible wrap's joined reading and a hyphen
+    break's readings without the hyphen are mostly left unvalidated. ``readings`` must not
+    be empty.
+    """
+    results: list[CleanFields] = []
+    for text in readings:
+        found = clean_fields(text, registry, policy) or fields_of(
+            validate_checks(text, registry, policy)
+        )
+        if not results and found[1]:
+            return 0, found
+        results.append(found)
+    index = primary_reading([fields[1] for fields in results])
+    return index, results[index]
