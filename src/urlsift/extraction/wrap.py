@@ -432,8 +432,16 @@ def _unwrapped_line(buf: str, start: int, end: int) -> bool:
 def _soft_break(line: str) -> bool:
     """Does ``line`` (ending where the URL does) end in a quoted-printable soft line break
     of text left encoded? Yes for a line of at most 76 characters ending in "=", but a
-    query's half-written "?key=" on a line without quoted-printable escapes ("=3D")."""
-    if line[-1:] != "=" or len(line) > QP_LINE_LENGTH:
+    query's half-written "?key=" on a line without quoted-printable escapes ("=3D").
+    A quote prefix is not counted: a reply that quotes encoded text adds it after the
+    encoder wrapped the line ("> " + 76 characters)."""
+    if line[-1:] != "=":
+        return False
+    width = len(line)
+    if width > QP_LINE_LENGTH and line[:1] in _HEAD_CHARS:
+        head = _HEAD.match(line)
+        width -= 0 if head is None else len(head.group(1))
+    if width > QP_LINE_LENGTH:
         return False
     return _HALF_WRITTEN.search(line) is None or _QP_ESCAPE.search(line) is not None
 
