@@ -436,10 +436,10 @@ def _common_date(match: re.Match[str]) -> str | None:
             int(year), _MONTH_NUMBER[month], int(day), int(hour), int(minute), int(second or 0)
         )
         if offset:
-            when -= timedelta(seconds=-offset if sign == "-" else offset)
+            when -= timedelta(0, -offset if sign == "-" else offset)
     except (ValueError, OverflowError):
         return None
-    return when.isoformat(timespec="seconds") + "Z"
+    return when.isoformat() + "Z"  # no microseconds: "seconds" is isoformat()'s own choice
 
 
 def utc_date(date: str | None) -> tuple[str | None, list[Defect]]:
