@@ -20,7 +20,12 @@ Invariants (anything else is a finding):
   without the parser; a multipart cut at its boundaries, issue 26) give what the
   reference path (``fast=False``, the stdlib's feed parser) gives, on the input as one
   message and on every message the splitter cuts from it: same units, text, contexts,
-  defects and counts.
+  defects and counts;
+* the readers both of those paths share give what their general path gives: the input
+  as HTML through :func:`~urlsift.sources.htmltext.html_to_text` and through
+  ``html_to_text_general`` (the tokenizer's own steps); each ``Date:`` value through
+  ``utc_date`` and through ``email.utils.parsedate_to_datetime``; each ``Content-Type:``
+  value through ``parse.boundary_of`` and through ``Message.get_boundary``.
 
 Run: ``python fuzz/fuzz_mail.py CORPUS_DIR fuzz/seeds/mail -dict=fuzz/mail.dict``
 (see fuzz/README.md).
@@ -35,6 +40,9 @@ import lzma
 import re
 import shutil
 import tempfile
+from collections.abc import Callable
+from datetime import timezone
+from email.utils import parsedate_to_datetime
 from pathlib import Path
 
 # Run as a script, this folder is on sys.path; the tests put it there too.
@@ -54,8 +62,11 @@ with instrumented(__name__, ("urlsift", "email", "html")):
     )
     from urlsift.sources.archive import ArchiveStats, InputKind
     from urlsift.sources.compress import MAGIC_LENGTH, sniff_compression
+    from urlsift.sources.headers import message_of, utc_date
+    from urlsift.sources.htmltext import html_to_text, html_to_text_general
     from urlsift.sources.mbox import MAX_SEPARATOR_LINE, MboxSplitter, RawMessage
     from urlsift.sources.options import MailOptions
+    from urlsift.sources.parse import boundary_of
     from urlsift.sources.parts import MessageResult, message_units
 
 _KINDS: tuple[InputKind, ...] = ("auto", "auto", "mbox", "mbox", "mail", "news", "text", "auto")
@@ -116,6 +127,44 @@ def _check_fast_path(messages: list[bytes], options: MailOptions) -> None:
         assert got[0] == got[1], (data, got)
 
 
+_FIELD_VALUE = re.compile(rb"^(date|content-type):[ \t]*(.*)$", re.IGNORECASE | re.MULTILINE)
+
+
+def _stdlib_date(date: str) -> str | None:
+    try:
+        when = parsedate_to_datetime(date)
+        if when.tzinfo is not None:
+            when = when.astimezone(timezone.utc).replace(tzinfo=None)
+    except (ValueError, TypeError, OverflowError, IndexError):
+        return None
+    return when.isoformat(timespec="seconds") + "Z"
+
+
+def _stdlib_boundary(value: str) -> str | None:
+    return message_of([("Content-Type", value)]).get_boundary()
+
+
+def _answer(read: Callable[[str], str | None], value: str) -> object:
+    try:
+        return read(value)
+    except Exception as exc:  # the stdlib raises on some RFC 2231 parameters
+        return type(exc)
+
+
+def _check_readers(payload: bytes) -> None:
+    # The readers whose fast path both message_units paths share, against their general
+    # path: HTML to text (the tokenizer's own steps), Date and a boundary (the stdlib).
+    text = payload.decode("utf-8", "surrogateescape")
+    assert html_to_text(text) == html_to_text_general(text), text
+    for name, value in _FIELD_VALUE.findall(payload[:4096]):
+        written = value.decode("latin-1").strip()
+        if name.lower() == b"date":
+            assert utc_date(written)[0] == _stdlib_date(written), written
+        else:
+            boundary_of.cache_clear()
+            assert _answer(boundary_of, written) == _answer(_stdlib_boundary, written), written
+
+
 def _check_scan(path: Path, kind: InputKind, options: MailOptions, damaged: bool) -> None:
     stats = ArchiveStats()
     config = ScanConfig(kind=kind, options=options)
@@ -158,6 +207,7 @@ def TestOneInput(data: bytes) -> None:  # noqa: N802 - the name atheris and libF
     splitter = MboxSplitter()
     messages = splitter.feed(payload) + splitter.close()
     _check_fast_path([payload, *(m.data for m in messages[:4])], options)
+    _check_readers(payload)
 
     content = payload if pack is None else pack(payload)
     if pack is not None and cut:

@@ -140,3 +140,31 @@ def test_text_source_reads_compressed_files(tmp_path: Path, name: str) -> None:
 def test_text_source_reads_compressed_stdin(monkeypatch: pytest.MonkeyPatch) -> None:
     _fake_stdin(monkeypatch, bz2.compress(b"from stdin http://stdin.example/\n"))
     assert "".join(open_text("-").chunks) == "from stdin http://stdin.example/\n"
+
+
+def test_plain_file_read_into_the_callers_buffer_and_counted(tmp_path: Path) -> None:
+    data = b"From a@b Thu Sep 13 12:30:05 2001\n" + b"x" * 300_000
+    path = tmp_path / "a.mbox"
+    path.write_bytes(data)
+    opened = open_counted(str(path))
+    try:
+        assert opened.stored._readinto is not None  # the file's own readinto
+        got = b"".join(iter(lambda: opened.stream.read(70_000), b""))
+    finally:
+        opened.stream.close()
+    assert got == data
+    assert opened.stored.count == opened.decoded.count == len(data)
+
+
+def test_a_read_error_of_readinto_ends_the_data_then_is_raised() -> None:
+    from urlsift.sources.compress import CountingReader
+
+    def failing(buffer: memoryview | bytearray) -> int:
+        raise OSError(5, "Input/output error")
+
+    reader = CountingReader("p", lambda n: b"", None, b"head", readinto=failing)
+    buffer = bytearray(10)
+    assert reader.readinto(buffer) == 4  # the prefix first
+    assert reader.readinto(buffer) == 0  # then the end of the data ...
+    with pytest.raises(SourceError, match="cannot read file"):
+        reader.readinto(buffer)  # ... and the error

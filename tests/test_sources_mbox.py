@@ -302,3 +302,22 @@ def test_envelope_stamp_is_both_searches(pieces: list[bytes]) -> None:
     )
     # the searches start at 5 with "From " before, so a word boundary there is the same
     assert is_envelope_line(line) == (both and len(line) <= MAX_SEPARATOR_LINE)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.one_of(_LINES, st.sampled_from([b">>From y\n", b"a >From b\n"])), max_size=40))
+def test_messages_are_unquoted_whenever_they_hold_a_quoted_from(lines: list[bytes]) -> None:
+    # The splitter unquotes only the messages where its one search for "From " saw a
+    # ">From "; unquoting every message must give the same messages.
+    data = b"".join(lines)
+    deliver = MboxSplitter._deliver
+
+    def always(
+        self: MboxSplitter, data: bytes, out: list[RawMessage], unquote: bool = True
+    ) -> None:
+        deliver(self, data, out, True)
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(MboxSplitter, "_deliver", always)
+        reference = key(split(data))
+    assert key(split(data)) == reference

@@ -77,17 +77,17 @@ def check_limit(option: str, value: object, *, least: int = 1, most: int = MAX_L
         least: the smallest usable value.
         most: the largest usable value.
     """
+    if not isinstance(value, bool):
+        try:
+            number = operator.index(value)  # type: ignore[arg-type]
+        except TypeError:
+            pass
+        else:
+            if least <= number <= most:
+                return number
+    # The message is built only for a refused value (a Scanner checks three per unit).
     reason = "a positive integer" if least == 1 else f"an integer of at least {least}"
-    reason = f"must be {reason}, at most {most}"
-    if isinstance(value, bool):
-        raise ConfigError(option, value, reason)
-    try:
-        number = operator.index(value)  # type: ignore[arg-type]
-    except TypeError:
-        raise ConfigError(option, value, reason) from None
-    if not least <= number <= most:
-        raise ConfigError(option, value, reason)
-    return number
+    raise ConfigError(option, value, f"must be {reason}, at most {most}")
 
 
 def check_names(option: str, value: Iterable[str]) -> list[str]:

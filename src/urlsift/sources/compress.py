@@ -92,10 +92,15 @@ class CountingReader(io.RawIOBase):
         close: Callable[[], None] | None,
         prefix: bytes = b"",
         what: str = "file",
+        readinto: Callable[[memoryview | bytearray], int | None] | None = None,
     ) -> None:
         super().__init__()
         self._path = path
         self._read = read
+        # The source's own readinto, used once the prefix is replayed: the bytes go
+        # straight into the caller's buffer (read() then a copy cost a fresh block and a
+        # copy per read: 44 ms of reading a 47 MB archive).
+        self._readinto = readinto
         self._close = close
         self._prefix = prefix
         self._what = what
@@ -116,6 +121,14 @@ class CountingReader(io.RawIOBase):
                 raise error
             self._error_due = True
             return 0
+        if self._readinto is not None and not self._prefix:
+            try:
+                got = self._readinto(buffer) or 0
+            except _DECODE_ERRORS as exc:
+                self._failed(exc, False)
+                return 0
+            self.count += got
+            return got
         size = len(buffer)
         data = b""
         if self._prefix:
@@ -125,20 +138,22 @@ class CountingReader(io.RawIOBase):
             try:
                 data += self._read(size - len(data))
             except _DECODE_ERRORS as exc:
-                # Deliver what was read first and report the end of the data; the error is
-                # raised by the call after that, or by close(), so no byte before the
-                # damage is lost (a buffered reader drops the bytes of a read() whose raw
-                # read raises).
-                if isinstance(exc, SourceError):
-                    self._error = exc
-                else:
-                    self._error = SourceError(self._path, f"cannot read {self._what}: {exc}")
-                    self._error.__cause__ = exc
-                self._error_due = not data  # returning 0 now is the end-of-data signal
+                self._failed(exc, bool(data))
         n = len(data)
         buffer[:n] = data
         self.count += n
         return n
+
+    def _failed(self, exc: BaseException, delivering: bool) -> None:
+        # Deliver what was read first and report the end of the data; the error is raised
+        # by the call after that, or by close(), so no byte before the damage is lost (a
+        # buffered reader drops the bytes of a read() whose raw read raises).
+        if isinstance(exc, SourceError):
+            self._error = exc
+        else:
+            self._error = SourceError(self._path, f"cannot read {self._what}: {exc}")
+            self._error.__cause__ = exc
+        self._error_due = not delivering  # returning 0 now is the end-of-data signal
 
     def take_error(self) -> SourceError | None:
         """Return (and forget) the error that ended the data early, if any."""
@@ -227,7 +242,8 @@ def _counted(
     # The stream over ``read`` (whose first bytes, ``head``, were already read), decompressed
     # as its magic bytes say.
     compression = sniff_compression(head)
-    stored = CountingReader(path, read, close, head)
+    readinto = getattr(file, "readinto", None)
+    stored = CountingReader(path, read, close, head, readinto=readinto)
     decoded = stored
     if compression != "none":
         opened: gzip.GzipFile | bz2.BZ2File | lzma.LZMAFile

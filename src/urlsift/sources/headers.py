@@ -35,7 +35,7 @@ bad input.
 from __future__ import annotations
 
 import re
-from datetime import timezone
+from datetime import datetime, timedelta, timezone
 from email.header import decode_header
 from email.message import Message
 from email.policy import compat32
@@ -408,6 +408,40 @@ def decoded_encoding(value: object) -> str | None:
     return name if name in _DECODED_TRANSFER_ENCODINGS else None
 
 
+# The RFC 5322 date almost every message has ("Thu, 13 Sep 2001 12:30:05 -0700", day
+# name optional, seconds optional, anything after the zone after a space: a comment such
+# as "(PDT)"), read here in one match; parsedate_to_datetime reads any other. On these,
+# its reading is this one: the day name dropped, a four-digit year taken as written, the
+# zone "+hhmm"/"-hhmm" as hh hours and mm minutes, "-0000" as no zone, the words after the
+# zone ignored (a test holds the two to the same result).
+_MONTHS = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec")
+_MONTH_NUMBER = {name: number for number, name in enumerate(_MONTHS, 1)}
+_COMMON_DATE = re.compile(
+    r"(?:(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun), )?([0-9][0-9]?) (" + "|".join(_MONTHS) + ") "
+    r"([1-9][0-9]{3}) ([0-9]{2}):([0-9]{2})(?::([0-9]{2}))? ([+-])([0-9]{2})([0-9]{2})(?: .*)?",
+    re.DOTALL,
+)
+
+
+def _common_date(match: re.Match[str]) -> str | None:
+    # utc_date of a date _COMMON_DATE matched; None when the datetime would not be built
+    # (a 31 February, an hour 24, a zone of 24 hours...): parsedate_to_datetime then
+    # reports why.
+    day, month, year, hour, minute, second, sign, zone_hours, zone_minutes = match.groups()
+    offset = int(zone_hours) * 3600 + int(zone_minutes) * 60
+    if offset >= 86400:
+        return None  # a zone of a day or more: datetime.timezone refuses it
+    try:
+        when = datetime(
+            int(year), _MONTH_NUMBER[month], int(day), int(hour), int(minute), int(second or 0)
+        )
+        if offset:
+            when -= timedelta(0, -offset if sign == "-" else offset)
+    except (ValueError, OverflowError):
+        return None
+    return when.isoformat() + "Z"  # no microseconds: "seconds" is isoformat()'s own choice
+
+
 def utc_date(date: str | None) -> tuple[str | None, list[Defect]]:
     """A ``Date`` header as an ISO 8601 instant in UTC (``1997-09-10T22:40:00Z``).
 
@@ -421,6 +455,11 @@ def utc_date(date: str | None) -> tuple[str | None, list[Defect]]:
     """
     if date is None:
         return None, []
+    common = _COMMON_DATE.fullmatch(date)
+    if common is not None:
+        instant = _common_date(common)
+        if instant is not None:
+            return instant, []
     try:
         when = parsedate_to_datetime(date)
         if when.tzinfo is not None:

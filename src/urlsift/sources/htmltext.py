@@ -22,6 +22,13 @@ links point:
    As the WHATWG URL parser does, leading and trailing whitespace is stripped and tabs and
    line breaks inside the value removed.
 
+Two paths, one text: :func:`html_to_text` reads the text before each markup and the
+markup itself with one regular expression match when the markup has a common shape (a tag
+whose attributes are separated by white space with closed quotes, an end tag without
+attributes, a closed comment), and hands anything else, and the text of raw-text
+elements, to the tokenizer's own steps; :func:`html_to_text_general` reads every token
+through :func:`~urlsift.sources.htmltokens.tokenize`. Tests hold the two to the same text.
+
 Work and memory are linear in the size of the part.
 """
 
@@ -32,7 +39,17 @@ import re
 
 from ..grammar.context import scheme_name
 from .css import css_urls
-from .htmltokens import RAW_TEXT_ELEMENTS, UNRENDERED_ELEMENTS, Token, tokenize
+from .htmltokens import (
+    _MARKUP_START,
+    _RAW_END,
+    RAW_TEXT_ELEMENTS,
+    UNRENDERED_ELEMENTS,
+    Token,
+    _markup,
+    _new,
+    _token,
+    tokenize,
+)
 
 URL_ATTRIBUTES = frozenset(
     {
@@ -71,6 +88,66 @@ _ABSOLUTE = re.compile(f"{scheme_name(None)}:")
 _TAB_OR_NEWLINE = re.compile(r"[\t\r\n]")
 
 
+# The fast path's step (html_to_text): the text up to the next "<", then what that "<"
+# starts, read whole when it has a common shape: a start tag (groups 2-4: name,
+# attributes, "/" of "/>") whose attributes are separated by white space, each value
+# quoted with its closing quote or unquoted; an end tag without attributes (group 5); a
+# comment or bogus comment closed in the input (group 6). A "<" that starts no markup (as
+# htmltokens._MARKUP_START says) matches with group 7 empty; any other markup matches as
+# its "<" alone (groups 2-7 None), and the general path reads on from the text's start;
+# the end of the input ends the last step. Each shape is read as htmltokens reads it (a
+# test holds them to it): every choice the pattern could take instead of the greedy one
+# fails at the next character (a name or value cut short is followed by one of its own
+# characters; an empty unquoted value only before ">"; no name starts with "=" or a
+# quote), so the match is the tokenizer's reading and a failed attempt costs one pass
+# over the tag.
+_WS = "[\\t\\n\\f\\r ]"
+_COMMON_MARKUP = re.compile(
+    rf"""([^<]*)
+    (?:<(?:
+        ([A-Za-z][^\t\n\f\r\ />]*)
+        ((?:{_WS}+[^\t\n\f\r\ />="'<][^\t\n\f\r\ />=]*
+            (?:{_WS}*={_WS}*(?:"[^"]*"|'[^']*'|[^\t\n\f\r\ >"'][^\t\n\f\r\ >]*|(?=>)))?
+        ){{0,64}})
+        {_WS}*(/?)>
+      | /([A-Za-z][^\t\n\f\r\ />]*){_WS}*/?>
+      | (!--(?:>|->|.*?--!?>)|!(?!--)[^>]*>|\?[^>]*>)
+      | ((?![A-Za-z!?/]))
+      |
+    )|\Z)""",
+    re.VERBOSE | re.DOTALL,
+)
+# Start tags after which the tokenizer reads text: raw text and RCDATA elements, plaintext.
+_TEXT_ELEMENTS = frozenset(_RAW_END) | {"plaintext"}
+# Attributes html_to_text reads (URL_ATTRIBUTES and "style") with a value, searched in
+# the lower-cased attributes of a tag: a tag without one has no attribute to read. (The
+# tokenizer lower-cases each name; lowering the whole text gives the same letters.)
+_URL_ATTRIBUTE = re.compile("(?:" + "|".join(sorted(URL_ATTRIBUTES | {"style"})) + f"){_WS}*=")
+# One attribute of a start tag _COMMON_MARKUP read (its group 2): the name, and the value
+# (double-quoted, single-quoted or bare; all empty when there is none).
+_COMMON_ATTRIBUTE = re.compile(
+    rf"""{_WS}+([^\t\n\f\r\ />="'<][^\t\n\f\r\ />=]*)
+        (?:{_WS}*={_WS}*(?:"([^"]*)"|'([^']*)'|([^\t\n\f\r\ >"'][^\t\n\f\r\ >]*))?)?""",
+    re.VERBOSE,
+)
+
+
+# Character references most HTML mail holds (quoted replies are "&gt; " lines), replaced
+# before html.unescape sees the text: each is a whole reference there too (a reference
+# never holds "&", so none before it reaches into it), and the character that replaces it
+# is in no reference name, so a name before it that now runs into it gives the same
+# longest match. Fewer references for html.unescape's Python callback.
+_COMMON_REFERENCES = (("&gt;", ">"), ("&nbsp;", "\xa0"), ("&quot;", '"'), ("&lt;", "<"))
+
+
+def _unescape(text: str) -> str:
+    # html.unescape(text), the common references replaced first (same result).
+    for reference, character in _COMMON_REFERENCES:
+        if reference in text:
+            text = text.replace(reference, character)
+    return html.unescape(text) if "&" in text else text
+
+
 def _add_url(value: str, urls: dict[str, None]) -> None:
     url = _TAB_OR_NEWLINE.sub("", value.strip())
     if _ABSOLUTE.match(url):
@@ -78,8 +155,22 @@ def _add_url(value: str, urls: dict[str, None]) -> None:
 
 
 def _css_urls(css: str, urls: dict[str, None]) -> None:
+    if "@" not in css and "url(" not in css.lower():
+        return  # no url(...) and no @import: nothing to read (most style attributes)
     for found in css_urls(css):
         _add_url(found.value, urls)
+
+
+def _common_attribute_urls(attributes: str, urls: dict[str, None]) -> None:
+    # _attribute_urls for the attributes of a tag _COMMON_MARKUP read (its group 3).
+    for name, double, single, bare in _COMMON_ATTRIBUTE.findall(attributes):
+        value = double or single or bare
+        if value:
+            name = name.lower()
+            if name in URL_ATTRIBUTES:
+                _add_url(html.unescape(value), urls)
+            elif name == "style":
+                _css_urls(html.unescape(value), urls)
 
 
 def _attribute_urls(markup: str, token: Token, urls: dict[str, None]) -> None:
@@ -89,6 +180,95 @@ def _attribute_urls(markup: str, token: Token, urls: dict[str, None]) -> None:
                 _add_url(html.unescape(markup[start:end]), urls)
             elif name == "style":
                 _css_urls(html.unescape(markup[start:end]), urls)
+
+
+def _apply(
+    markup: str,
+    token: Token,
+    pieces: list[str],
+    urls: dict[str, None],
+    hidden: int,
+    in_title: bool,
+) -> tuple[int, bool]:
+    # One token of the general path; returns the new (hidden depth, in_title).
+    kind, name = token.kind, token.name
+    if kind == "text" or kind == "cut":  # a cut tag is read as text, URLs and all
+        if kind == "text" and name == "style":  # raw text: no references to decode
+            _css_urls(markup[token.start : token.end], urls)
+        if name in UNRENDERED_ELEMENTS or (hidden and not in_title):
+            return hidden, in_title
+        written = markup[token.start : token.end]
+        raw = kind == "text" and name in RAW_TEXT_ELEMENTS
+        pieces.append(written if raw else html.unescape(written))
+    elif kind == "start":
+        _attribute_urls(markup, token, urls)
+        return _start_tag(name, token.self_closing, pieces, hidden, in_title)
+    elif kind == "end":
+        return _end_tag(name, pieces, hidden, in_title)
+    return hidden, in_title
+
+
+def _start_tag(
+    name: str, self_closing: bool, pieces: list[str], hidden: int, in_title: bool
+) -> tuple[int, bool]:
+    # What a start tag named ``name`` (lower case) opens; returns (hidden, in_title).
+    if self_closing:
+        pass  # <br/>, <img .../>: a self-closing tag never opens an element
+    elif name in HIDDEN_TAGS:
+        hidden += 1
+    elif name == "body":
+        hidden = 0  # a <body> ends an unclosed <head> or <style>
+    elif name == "title":
+        in_title = True
+    if name in BLOCK_TAGS:
+        pieces.append("\n")
+    return hidden, in_title
+
+
+def _end_tag(name: str, pieces: list[str], hidden: int, in_title: bool) -> tuple[int, bool]:
+    # What an end tag named ``name`` (lower case) closes; returns (hidden, in_title).
+    if name in HIDDEN_TAGS:
+        hidden = max(0, hidden - 1)
+    elif name == "title":
+        in_title = False
+    if name in BLOCK_TAGS:
+        pieces.append("\n")
+    return hidden, in_title
+
+
+def _next_markup(markup: str, search: int) -> tuple[int, Token | None]:
+    # The next markup token at or after ``search`` and where it starts, as tokenize finds
+    # it; (len(markup), None) when the rest is text.
+    while True:
+        found = _MARKUP_START.search(markup, search)
+        if found is None:
+            return len(markup), None
+        token = _markup(markup, found.start())
+        if token is not None:
+            return found.start(), token
+        search = found.start() + 1
+
+
+def _joined(pieces: list[str], urls: dict[str, None]) -> str:
+    text = "".join(pieces)
+    if urls:
+        if text and not text.endswith("\n"):
+            text += "\n"
+        text += "\n" + "\n".join(urls) + "\n"
+    return text
+
+
+def html_to_text_general(markup: str) -> str:
+    """:func:`html_to_text` by the general path alone: every token of
+    :func:`~urlsift.sources.htmltokens.tokenize`, one at a time (the reference the fast
+    path is held to)."""
+    pieces: list[str] = []
+    urls: dict[str, None] = {}  # insertion-ordered set
+    hidden = 0  # depth of open hidden elements
+    in_title = False
+    for token in tokenize(markup):
+        hidden, in_title = _apply(markup, token, pieces, urls, hidden, in_title)
+    return _joined(pieces, urls)
 
 
 def html_to_text(markup: str) -> str:
@@ -103,43 +283,64 @@ def html_to_text(markup: str) -> str:
         this ever raise, the MIME layer falls back to the raw markup with an
         ``html-parse-error`` defect.
     """
+    # The fast path: each step reads the text before the next markup and, when it has a
+    # common shape, the markup (_COMMON_MARKUP); the general path reads any other markup
+    # and the text of raw-text elements. The same tokens, so the same text as
+    # html_to_text_general.
     pieces: list[str] = []
     urls: dict[str, None] = {}  # insertion-ordered set
     hidden = 0  # depth of open hidden elements
     in_title = False
-    for token in tokenize(markup):
-        kind, name = token.kind, token.name
-        if kind == "text" or kind == "cut":  # a cut tag is read as text, URLs and all
-            if kind == "text" and name == "style":  # raw text: no references to decode
-                _css_urls(markup[token.start : token.end], urls)
-            if name in UNRENDERED_ELEMENTS or (hidden and not in_title):
+    append = pieces.append
+    length = len(markup)
+    pos = 0  # where the next step starts
+    while pos < length:
+        for m in _COMMON_MARKUP.finditer(markup, pos):
+            text, name, attributes, closing, end_name, comment, lone = m.groups()
+            if name is None and end_name is None and comment is None:
+                break  # a "<" that is text or starts other markup, or the end
+            if text and not (hidden and not in_title):
+                append(_unescape(text) if "&" in text else text)
+            if name is not None:
+                name = name.lower()
+                if attributes and _URL_ATTRIBUTE.search(attributes.lower()):
+                    _common_attribute_urls(attributes, urls)
+                hidden, in_title = _start_tag(name, bool(closing), pieces, hidden, in_title)
+                if name in _TEXT_ELEMENTS:
+                    break
+            elif end_name is not None:
+                hidden, in_title = _end_tag(end_name.lower(), pieces, hidden, in_title)
+        pos = m.end()
+        if name is None:
+            if lone is None and pos == length:  # the end: the rest is text
+                if text:
+                    token = _token("text", length - len(text), length)
+                    hidden, in_title = _apply(markup, token, pieces, urls, hidden, in_title)
+                break
+            # The general path reads the text and the markup after it (as tokenize does).
+            text_start = pos - 1 - len(text)
+            lt, found_markup = _next_markup(markup, pos - 1)
+            if lt > text_start:
+                token = _token("text", text_start, lt)
+                hidden, in_title = _apply(markup, token, pieces, urls, hidden, in_title)
+            if found_markup is None:
+                break
+            hidden, in_title = _apply(markup, found_markup, pieces, urls, hidden, in_title)
+            pos = found_markup.end
+            if found_markup.kind != "start":
                 continue
-            written = markup[token.start : token.end]
-            raw = kind == "text" and name in RAW_TEXT_ELEMENTS
-            pieces.append(written if raw else html.unescape(written))
-        elif kind == "start":
-            _attribute_urls(markup, token, urls)
-            # <br/>, <img .../>: a self-closing tag never opens an element.
-            if token.self_closing:
-                pass
-            elif name in HIDDEN_TAGS:
-                hidden += 1
-            elif name == "body":
-                hidden = 0  # a <body> ends an unclosed <head> or <style>
-            elif name == "title":
-                in_title = True
-            if name in BLOCK_TAGS:
-                pieces.append("\n")
-        elif kind == "end":
-            if name in HIDDEN_TAGS:
-                hidden = max(0, hidden - 1)
-            elif name == "title":
-                in_title = False
-            if name in BLOCK_TAGS:
-                pieces.append("\n")
-    text = "".join(pieces)
-    if urls:
-        if text and not text.endswith("\n"):
-            text += "\n"
-        text += "\n" + "\n".join(urls) + "\n"
-    return text
+            name = found_markup.name
+        if name == "plaintext":  # the rest is text
+            if pos < length:
+                token = _token("text", pos, length)
+                hidden, in_title = _apply(markup, token, pieces, urls, hidden, in_title)
+            break
+        raw_end = _RAW_END.get(name)
+        if raw_end is not None:  # the element's text runs to its end tag
+            found = raw_end.search(markup, pos)
+            stop = length if found is None else found.start()
+            if stop > pos:
+                token = _new(Token, ("text", pos, stop, name, (), False))
+                hidden, in_title = _apply(markup, token, pieces, urls, hidden, in_title)
+            pos = stop
+    return _joined(pieces, urls)

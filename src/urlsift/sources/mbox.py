@@ -3,7 +3,8 @@
 Strategy (sans-IO, after h11 and ``email.feedparser``): :meth:`MboxSplitter.feed` takes
 blocks of any size and returns the messages they complete; :meth:`MboxSplitter.close`
 returns the last one. The splitter never indexes the archive and never rescans: each block
-is searched once with ``bytes.find`` for a line start that could open a message, and only a
+is searched once with ``bytes.find`` for ``From `` (at a line start, a line that could open
+a message; after ``>``, a quoted line the message must be unquoted for), and only a
 partial last line that might still become a separator (at most :data:`MAX_SEPARATOR_LINE`
 bytes) is held back. Memory is the current message (capped at ``max_message_bytes``; the
 rest is counted and skipped) plus the block being fed.
@@ -223,12 +224,61 @@ class MboxSplitter:
         # move the bytes between separators into the current message.
         if not region:
             return
-        mbox = self._format == "mbox"
-        separator = FROM_LINE_START if mbox else MMDF_DELIMITER
-        needle = b"\n" + separator
+        if self._format == "mbox":
+            self._scan_mbox(region, out)
+        else:
+            self._scan_mmdf(region, out)
+        self._tail = (self._tail + region[-3:])[-3:]
+        self._mid_line = not region.endswith(b"\n")
+        self._pos += len(region)
+
+    def _scan_mbox(self, region: bytes, out: list[RawMessage]) -> None:
+        # One search for "From " finds both the lines that may be separators (after an
+        # LF, or at the region's start when it starts a line) and the ">From " that tell
+        # a message needs unquoting.
         start = 0  # first byte of region not yet given to a message
-        quoted = region.find(b">From ")  # a ">From " at or after ``start``, or -1
-        if not self._mid_line and region.startswith(separator):
+        quoted = -1  # where a ">From " was seen (a message from before it needs unquoting)
+        found = region.find(FROM_LINE_START)
+        while found >= 0:
+            if found:
+                before = region[found - 1]
+                if before != 0x0A:  # not at a line start
+                    if before == 0x3E:  # ">From "
+                        quoted = found - 1
+                    found = region.find(FROM_LINE_START, found + 1)
+                    continue
+            elif self._mid_line:
+                found = region.find(FROM_LINE_START, 1)
+                continue
+            candidate = found
+            end = region.find(b"\n", candidate)
+            line_end = end if end >= 0 else len(region)
+            line = region[candidate:line_end]
+            if line.endswith(b"\r"):
+                line = line[:-1]
+            next_start = line_end + 1 if end >= 0 else line_end
+            if is_envelope_line(line):
+                if self._follows_empty_line(region, candidate):
+                    if self._size or start + self._max < candidate:
+                        self._append(region[start:candidate])
+                        self._finish(out)
+                    else:  # the whole message is in this region: one copy, not three
+                        self._size = candidate - start
+                        stop = self._message_end(region, start, candidate)
+                        self._deliver(region[start:stop], out, quoted >= start)
+                    self._reset(self._pos + candidate, line, started=True)
+                    start = next_start
+                else:
+                    self._from_in_body += 1
+            if end < 0:
+                break
+            found = region.find(FROM_LINE_START, end)
+        self._append(region[start:])
+
+    def _scan_mmdf(self, region: bytes, out: list[RawMessage]) -> None:
+        needle = b"\n" + MMDF_DELIMITER
+        start = 0  # first byte of region not yet given to a message
+        if not self._mid_line and region.startswith(MMDF_DELIMITER):
             candidate = 0
         else:
             found = region.find(needle)
@@ -240,24 +290,7 @@ class MboxSplitter:
             if line.endswith(b"\r"):
                 line = line[:-1]
             next_start = line_end + 1 if end >= 0 else line_end
-            if mbox:
-                if is_envelope_line(line):
-                    if self._follows_empty_line(region, candidate):
-                        if self._size or start + self._max < candidate:
-                            self._append(region[start:candidate])
-                            self._finish(out)
-                        else:  # the whole message is in this region: one copy, not three
-                            self._size = candidate - start
-                            stop = self._message_end(region, start, candidate)
-                            unquote = 0 <= quoted < stop
-                            if unquote:
-                                quoted = region.find(b">From ", candidate)
-                            self._deliver(region[start:stop], out, unquote)
-                        self._reset(self._pos + candidate, line, started=True)
-                        start = next_start
-                    else:
-                        self._from_in_body += 1
-            elif line == MMDF_DELIMITER:
+            if line == MMDF_DELIMITER:
                 self._append(region[start:candidate])
                 self._finish(out)
                 self._reset(self._pos + next_start, b"", started=True)
@@ -267,9 +300,6 @@ class MboxSplitter:
             found = region.find(needle, end)
             candidate = found + 1 if found >= 0 else -1
         self._append(region[start:])
-        self._tail = (self._tail + region[-3:])[-3:]
-        self._mid_line = not region.endswith(b"\n")
-        self._pos += len(region)
 
     def _follows_empty_line(self, region: bytes, index: int) -> bool:
         if index >= 3:  # region[index - 1] is the LF before the line

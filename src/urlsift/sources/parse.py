@@ -194,9 +194,29 @@ def split_parts(data: bytes, start: int, end: int, boundary: str) -> list[tuple[
     return None
 
 
+# A Content-Type value in the shape almost every multipart has: a type/subtype, then parameters
+# "name=value" (value quoted without backslashes, or a token), the boundary among them. On
+# such a value Message.get_boundary() comes to the first "boundary" parameter's value,
+# unquoted, its trailing white space removed (its reading of any other value, RFC 2231
+# parameters and escapes among them, is left to it; a test holds the two together).
+_SIMPLE_PARAMETERS = re.compile(
+    r'\s*[^\s;="\\/]+/[^\s;="\\]+\s*(?:;\s*[A-Za-z0-9._-]+\s*=\s*(?:"[^"\\]*"|[^\s;"\\]+)\s*)*;?\s*'
+)
+_SIMPLE_PARAMETER = re.compile(r';\s*([A-Za-z0-9._-]+)\s*=\s*(?:"([^"\\]*)"|([^\s;"\\]+))')
+
+
 @lru_cache(maxsize=256)
 def boundary_of(value: str) -> str | None:
     # Message.get_boundary() of a message whose Content-Type is ``value``.
+    if _SIMPLE_PARAMETERS.fullmatch(value):
+        for name, quoted, token in _SIMPLE_PARAMETER.findall(value):
+            if name.lower() == "boundary":
+                boundary: str = quoted or token
+                if boundary.startswith("<") and boundary.endswith(">"):
+                    break  # email.utils.unquote would strip the angle brackets: its way
+                return boundary.rstrip()
+        else:
+            return None
     return message_of([("Content-Type", value)]).get_boundary()
 
 

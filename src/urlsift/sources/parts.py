@@ -12,8 +12,9 @@ Promises (:func:`message_units`, which never raises):
   (``mime-too-deep``), as does a parser failure (``message-parse-error``); nothing is
   lost.
 * Text. A part's bytes are transfer-decoded as the stdlib's ``get_payload(decode=True)``
-  does (quoted-printable soft line breaks vanish, so a URL broken by one comes out
-  whole), then decoded by :mod:`.charsets`, line ends made LF (CRLF is MIME's canonical
+  does (quoted-printable soft line breaks vanish, so a URL broken by one comes out whole;
+  :mod:`.transfer` decodes clean base64 and quoted-printable itself), then decoded by
+  :mod:`.charsets`, line ends made LF (CRLF is MIME's canonical
   form, not content). ``text/html`` becomes visible text plus attribute URLs
   (:mod:`.htmltext`); ``text/plain; format=flowed`` is unwrapped (:mod:`.flowed`);
   ``text/calendar`` is unfolded (RFC 5545 §3.1, :func:`unfold_calendar`), its lines and
@@ -322,7 +323,8 @@ def _fast_leaf(
     # _leaf for a leaf from the fast path (its body is data[body_start:body_end]), its
     # Content-Type and Content-Transfer-Encoding values ASCII (the first of each, as
     # Message.get() finds them): the same steps, without a Message unless the stdlib has a
-    # body to decode. A large body is decoded in slices (.transfer), without a copy.
+    # body to decode that .transfer does not take (base64 it reports a defect for,
+    # uuencode). A body is decoded in slices (.transfer), without a copy.
     own: list[Defect] = []
     if not part_is_scanned(walk, path, content_type, own):
         return
@@ -330,7 +332,7 @@ def _fast_leaf(
     check_transfer_encoding(transfer_encoding_of(cte_value or ""), path, own)
     decoded_cte = None if cte_value is None else decoded_encoding(cte_value)
     payload: bytes | None = None
-    if decoded_cte is not None and end - body_start > LARGE_BODY_BYTES:
+    if decoded_cte is not None:  # clean base64 and any quoted-printable: binascii directly
         payload = decode_body(data, body_start, decoded_cte, end)
     if payload is not None:
         pass  # decoded as the stdlib would, without defects

@@ -1,4 +1,4 @@
-"""Large base64 and quoted-printable bodies decoded in slices, to exactly the stdlib's bytes.
+"""Base64 and quoted-printable bodies decoded in slices, to exactly the stdlib's bytes.
 
 Strategy: ``Message.get_payload(decode=True)`` decodes a body held as a ``str`` by encoding
 it back to bytes, splitting it into lines and joining them (base64), then decoding: about
@@ -19,9 +19,11 @@ five copies of the body at once (figures: ``benchmarks/README.md``, ``bench_memo
   LF, which skips to the next LF) without looking past the next LF, so slices cut just
   after an LF decode to the same bytes, joined.
 
-Only worth it for large bodies (:data:`LARGE_BODY_BYTES`); smaller ones keep the stdlib's
-path. Tests hold the results to ``get_payload(decode=True)``'s on many bodies. Memory: the
-decoded bytes, one slice, and (at the end) their join.
+The fast path (:func:`~.parts.message_units`) decodes every body it reads from the
+message's bytes so (one slice for most: ``binascii`` once, no ``Message``); bodies of parts
+the stdlib parsed come here only when large (:data:`LARGE_BODY_BYTES`). Tests hold the
+results to ``get_payload(decode=True)``'s on many bodies. Memory: the decoded bytes, one
+slice, and (at the end) their join.
 """
 
 from __future__ import annotations

@@ -1,0 +1,87 @@
+"""The common RFC 5322 date is read in one match, as ``parsedate_to_datetime`` reads it.
+
+``utc_date`` reads ``Thu, 13 Sep 2001 12:30:05 -0700`` (day name and seconds optional,
+words after the zone ignored) itself (issue 26: the stdlib's date parser was 8 % of
+reading the shared archives) and leaves every other form to
+:func:`email.utils.parsedate_to_datetime`. The tests hold the two to the same instant, or
+the same refusal, on dates built near the edges (days 0-40, hours 24, zones of a day,
+years 1000 and 9999, two-digit years).
+"""
+
+from __future__ import annotations
+
+from datetime import timezone
+from email.utils import parsedate_to_datetime
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from urlsift.sources import headers
+from urlsift.sources.headers import utc_date
+
+
+def _stdlib(date: str) -> str | None:
+    try:
+        when = parsedate_to_datetime(date)
+    except (ValueError, TypeError, OverflowError, IndexError):
+        return None
+    try:
+        if when.tzinfo is not None:
+            when = when.astimezone(timezone.utc).replace(tzinfo=None)
+    except OverflowError:
+        return None
+    return when.isoformat(timespec="seconds") + "Z"
+
+
+def _two(top: int) -> st.SearchStrategy[str]:
+    return st.integers(0, top).map("{:02d}".format)
+
+
+DATES = st.tuples(
+    st.sampled_from(["", "Thu, ", "Sun, ", "Thu,", "Xyz, "]),
+    st.one_of(st.integers(0, 40).map(str), st.just("07")),
+    st.sampled_from(["Jan", "Feb", "Sep", "Dec", "sep", "Foo"]),
+    st.one_of(st.integers(0, 9999).map(str), st.sampled_from(["0099", "1000", "9999", "97"])),
+    _two(25),
+    _two(61),
+    st.one_of(st.just(""), _two(61).map(":{}".format)),
+    st.sampled_from(["+", "-", ""]),
+    _two(30),
+    _two(99),
+    st.sampled_from(["", " (PDT)", " +0100", "(PDT)", "  x"]),
+).map(lambda p: f"{p[0]}{p[1]} {p[2]} {p[3]} {p[4]}:{p[5]}{p[6]} {p[7]}{p[8]}{p[9]}{p[10]}")
+
+
+@settings(max_examples=1500, deadline=None)
+@given(DATES)
+def test_common_dates_read_as_the_stdlib_reads_them(date: str) -> None:
+    instant, defects = utc_date(date)
+    assert instant == _stdlib(date)
+    assert bool(defects) == (instant is None)
+
+
+@pytest.mark.parametrize(
+    "date",
+    [
+        "Fri, 31 Dec 9999 23:59:59 -0100",  # past the last datetime
+        "Mon, 1 Jan 1000 00:00:00 +0100",
+        "Thu, 13 Sep 2001 12:30:05 +2400",  # a zone of a day
+        "Thu, 13 Sep 2001 12:30:05 -2359",
+        "Thu, 31 Feb 2001 12:30:05 +0000",
+        "Thu, 13 Sep 2001 24:00:00 +0000",
+        "Thu, 13 Sep 2001 12:30:60 +0000",
+        "13 Sep 2001 12:30 -0000",
+        "Thu, 13 Sep 2001 12:30:05 +0099",
+    ],
+)
+def test_edges(date: str) -> None:
+    assert utc_date(date)[0] == _stdlib(date)
+
+
+def test_the_common_form_needs_no_stdlib_parse(monkeypatch: pytest.MonkeyPatch) -> None:
+    def refuse(date: str) -> None:
+        raise AssertionError(date)
+
+    monkeypatch.setattr(headers, "parsedate_to_datetime", refuse)
+    assert utc_date("Thu, 13 Sep 2001 12:30:05 -0700 (PDT)") == ("2001-09-13T19:30:05Z", [])
