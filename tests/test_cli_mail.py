@@ -120,7 +120,7 @@ def test_attachments_are_skipped_unless_asked() -> None:
     path = str(MAIL / "nested-rfc822.eml")
     without = CliRunner().invoke(main, ["scan", path])
     with_all = CliRunner().invoke(main, ["scan", "--include-attachments", path])
-    assert "parts skipped" in without.stderr
+    assert "part skipped" in without.stderr
     assert len(with_all.stdout.splitlines()) >= len(without.stdout.splitlines())
 
 

@@ -357,7 +357,7 @@ def test_stats_attachments_and_header_units() -> None:
     assert stats.parts == 5
     assert stats.units_skipped == 1
     assert stats.header_units == 1
-    assert stats.summary() == "2 messages, 5 parts, 0 with defects, 1 parts skipped"
+    assert stats.summary() == "2 messages, 5 parts, 0 with defects, 1 part skipped"
 
 
 def test_stats_advance_with_the_iterator() -> None:

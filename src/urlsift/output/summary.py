@@ -20,6 +20,7 @@ from datetime import datetime, timezone
 from typing import TYPE_CHECKING
 
 from .._model import UnitDefects, Url
+from ..sources.reading import plural as plural
 
 if TYPE_CHECKING:  # the rows' classes are made by the first counter (see _countrows)
     from ._countrows import HostCount as HostCount
@@ -188,6 +189,3 @@ class RunTally:
         return f"{plural(total, 'defect')}: {groups}; {hint}"
 
 
-def plural(count: int, noun: str) -> str:
-    """``1 file``, ``2 files``: a count and its noun, for the summary lines on stderr."""
-    return f"{count} {noun}" if count == 1 else f"{count} {noun}s"

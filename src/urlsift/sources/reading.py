@@ -55,15 +55,19 @@ class ArchiveStats:
     def summary(self) -> str:
         """Return a one-line summary, e.g. ``3 messages, 4 parts, 1 with defects``."""
         text = (
-            f"{self.messages} messages, {self.parts} parts, "
+            f"{plural(self.messages, 'message')}, {plural(self.parts, 'part')}, "
             f"{self.messages_with_defects} with defects"
         )
         if self.units_skipped:
-            text += f", {self.units_skipped} parts skipped"
+            text += f", {plural(self.units_skipped, 'part')} skipped"
         if self.binaries_skipped:
-            skipped = self.binaries_skipped
-            text += f", {skipped} binary file{'' if skipped == 1 else 's'} skipped"
+            text += f", {plural(self.binaries_skipped, 'binary file')} skipped"
         return text
+
+
+def plural(count: int, noun: str) -> str:
+    """``1 file``, ``2 files``: a count and its noun, for the summary lines on stderr."""
+    return f"{count} {noun}" if count == 1 else f"{count} {noun}s"
 
 
 class BlockReader:
