@@ -75,6 +75,7 @@ from .plan import (
     plan_ranges,
 )
 from .plan import plan_paths as _plan_paths
+from .render import Rendered, RenderSpec, finish, render
 from .work import (
     ItemResults,
     Merger,
@@ -91,6 +92,7 @@ __all__ = [
     "RootedItem",
     "Written",
     "check_protocol",
+    "iter_rendered_dask",
     "iter_results_dask",
     "local_cluster",
     "plan",
@@ -482,6 +484,66 @@ def iter_results_dask(
         yield from merger.merge(item, group, done)
 
 
+Outcome = tuple[Rendered | ItemResults, ArchiveStats, int, bool]
+"""What a rendering task gives: its piece (or, when it could not be rendered, its records),
+the statistics it counted, the messages a range read, whether a folder's scan ended."""
+
+
+def _run_rendered(
+    item: WorkItem | RemoteItem | RootedItem, config: ScanConfig, spec: RenderSpec, local: bool
+) -> Outcome:
+    # Runs on a worker: the item's records laid out as the command writes them.
+    done, stats = _run(item, config)
+    piece = render(done.results, spec, local)
+    return (done if piece is None else piece), stats, done.messages, done.stopped
+
+
+def iter_rendered_dask(
+    paths: Sequence[str],
+    config: ScanConfig,
+    spec: RenderSpec,
+    *,
+    stats: ArchiveStats,
+    client: Any,
+    range_bytes: int = DEFAULT_RANGE_BYTES,
+    folder_batch: int = DEFAULT_FOLDER_BATCH,
+    on_task: Callable[[int, int], None] | None = None,
+) -> Iterator[Result | Rendered]:
+    """As :func:`iter_results_dask`, but each worker writes its item's URLs itself.
+
+    Yields :class:`~urlsift.engines.render.Rendered` pieces (the text ``spec`` asks for,
+    with the defect records and read failures in place; message numbers final), in
+    output order; an item whose text could not be rendered gives its records instead
+    (see :mod:`urlsift.engines.render`). Writing the pieces' text and the records as
+    :func:`iter_results_dask` gives them writes the same bytes.
+    """
+    items = plan(paths, config, stats, range_bytes=range_bytes, folder_batch=folder_batch)
+    merger = Merger()
+    groups = [merger.group(item) for item in items]
+    root = os.getcwd()
+    tasks = [
+        delayed(_run_rendered, pure=True)(_rooted(item, root), config, spec, _local(item))
+        for item in items
+    ]
+    for item, group, (out, delta, messages, stopped) in zip(
+        items, groups, _in_order(client, tasks, on_task), strict=True
+    ):
+        if isinstance(out, ItemResults):
+            if not merger.dropped(group):
+                add_stats(stats, delta)
+            yield from merger.merge(item, group, out)
+            continue
+        base = merger.advance(item, group, messages, stopped)
+        if base is not None:
+            add_stats(stats, delta)
+            yield finish(out, base)
+
+
+def _local(item: WorkItem | RemoteItem) -> bool:
+    # A range after the file's first numbers its messages from 1 (see engines.render).
+    return isinstance(item, RangeItem) and item.start > 0
+
+
 @dataclasses.dataclass(frozen=True, slots=True)
 class Written:
     """What writing one partition's Parquet file gave back to the client."""
@@ -500,6 +562,9 @@ class Written:
     """Paths that could not be read (not rows, as with every writer)."""
     stats: ArchiveStats
     """The statistics the partition counted."""
+    defects: tuple[tuple[str, int], ...] = ()
+    """Source defects of the partition's defect records by code, in order of first
+    appearance (for the summary line: what one process counts from the records)."""
 
 
 def _write_part(piece: Piece, path: str, invalid_only: bool) -> Written:
@@ -509,6 +574,7 @@ def _write_part(piece: Piece, path: str, invalid_only: bool) -> Written:
     results, stats = piece
     rows: list[Result] = []
     urls = invalid = read_errors = 0
+    defects: dict[str, int] = {}
     for record in results:
         if isinstance(record, Url):
             urls += 1
@@ -517,6 +583,8 @@ def _write_part(piece: Piece, path: str, invalid_only: bool) -> Written:
                 continue
         elif isinstance(record, UnitDefects):
             read_errors += any(d.code in READ_ERROR_CODES for d in record.defects)
+            for defect in record.defects:
+                defects[defect.code] = defects.get(defect.code, 0) + 1
         else:
             continue
         rows.append(record)
@@ -531,7 +599,9 @@ def _write_part(piece: Piece, path: str, invalid_only: bool) -> Written:
     else:
         write_partition(rows, partial)
     failures = tuple(r for r in results if isinstance(r, ReadFailure))
-    return Written(path, len(rows), urls, invalid, read_errors, failures, stats)
+    return Written(
+        path, len(rows), urls, invalid, read_errors, failures, stats, tuple(defects.items())
+    )
 
 
 def write_parquet_dask(
