@@ -269,3 +269,13 @@ def test_cli_workers_write_what_one_process_writes(
     assert "charset" in local.output
     assert dasked.output == local.output
     assert dasked.exit_code == local.exit_code
+
+
+def _settings() -> tuple[object, ...]:
+    return tuple(dask.config.get(key) for key in udask.CLUSTER_CONFIG)
+
+
+def test_the_local_clusters_workers_run_with_its_settings(client: Any) -> None:
+    # The timers local_cluster slows down are slowed in the workers too (a worker process
+    # gets the configuration its nanny was made with).
+    assert set(client.run(_settings).values()) == {tuple(udask.CLUSTER_CONFIG.values())}
