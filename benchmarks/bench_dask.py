@@ -31,7 +31,6 @@ from __future__ import annotations
 
 import argparse
 import gzip
-import hashlib
 import os
 import tempfile
 import time
@@ -40,13 +39,13 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import distributed
+from bench_parallel import write_stream
 
-from urlsift._model import UnitDefects, Url
 from urlsift.engines.dask import iter_rendered_dask, iter_results_dask, local_cluster
 from urlsift.engines.plan import DEFAULT_RANGE_BYTES
 from urlsift.engines.render import Rendered, RenderSpec
 from urlsift.engines.runner import Result, ScanConfig, iter_results
-from urlsift.output.formats import WRITERS, make_writer
+from urlsift.output.formats import WRITERS
 from urlsift.sources.archive import ArchiveStats
 
 SHARED = Path(os.environ.get("URLSIFT_CORPORA", "/work/shared/corpora")) / "mbox"
@@ -80,29 +79,6 @@ def _peak_kib() -> int:
 
 def _cpu() -> float:
     return time.process_time()
-
-
-def write_stream(stream: Iterable[Result | Rendered], fmt: str, target: Path) -> str:
-    """Write what a scan gave as ``urlsift scan --format fmt`` writes it; return its digest.
-
-    Rendered pieces are written as they are; records through the format's writer (the
-    defect records too, for JSON Lines). Standard output's encoding: UTF-8, lone
-    surrogates as the bytes they stand for.
-    """
-    with target.open("w", encoding="utf-8", errors="surrogateescape", newline="") as out:
-        writer = make_writer(fmt, out)
-        for item in stream:
-            if isinstance(item, Rendered):
-                for part in item.parts:
-                    if isinstance(part, str):
-                        out.write(part)
-                    elif isinstance(part, UnitDefects):
-                        writer.write_defects(part)
-            elif isinstance(item, Url):
-                writer.write(item)
-            elif isinstance(item, UnitDefects):
-                writer.write_defects(item)
-    return hashlib.sha256(target.read_bytes()).hexdigest()
 
 
 @dataclass(frozen=True, slots=True)
