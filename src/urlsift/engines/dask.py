@@ -33,8 +33,13 @@ of its item).
 * :func:`records_frame`: a :class:`dask.dataframe.DataFrame` with the Parquet schema
   (:func:`urlsift.output.parquet.schema`, documented in ``docs/parquet.md``); read failures
   are not rows.
-* :func:`iter_results_dask`: the records in output order, for the CLI
-  (``urlsift scan --engine dask``), with the statistics merged as partitions arrive.
+* :func:`iter_results_dask`: the records in output order, with the statistics merged
+  as partitions arrive (``urlsift scan --engine dask`` with ``--unique`` or ``--count``).
+* :func:`iter_rendered_dask`: the same, but each worker writes its partition's URLs in
+  the command's format and sends back text (:mod:`urlsift.engines.render`): what
+  ``urlsift scan --engine dask`` runs for text, JSON Lines and CSV. The client then does
+  one write per partition instead of unpickling, renumbering and formatting every
+  record, so it takes less of the CPU the workers share with it.
 * :func:`write_parquet_dask`: each worker writes its partitions as Parquet files, one
   per partition (``urlsift scan --engine dask --format parquet --output DIR``); only a
   small summary per partition comes back.

@@ -36,6 +36,12 @@ module only decides where each item runs and keeps the window.
   compressed archives among several paths (half an archive each at most).
 * **Folders.** A read error that ends a folder's scan in one process ends it at the same
   place here: the later batches of that folder are dropped.
+* **What comes back.** With ``render`` (the command's text, JSON Lines and CSV output),
+  a worker writes its item's URLs itself and sends back a
+  :class:`~urlsift.engines.render.Rendered` piece (text, with the item's defect records
+  and read failures in place), which the parent writes as it is: pickling every record
+  back, renumbering and formatting it here was most of the parent's work. Without it
+  (``--unique``, ``--count``, Parquet, the library), the records.
 * **Statistics.** The planner counts what the parent reads; each item returns the
   :class:`~urlsift.sources.archive.ArchiveStats` it counted, which the parent adds to the
   caller's ``stats`` when it yields that item's results, so a progress display advances
