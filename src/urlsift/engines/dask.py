@@ -152,8 +152,13 @@ def local_cluster(workers: int) -> Any:
     import distributed
 
     cluster: Any = distributed.LocalCluster
+    # Set here for this process (scheduler, nannies), and given to every nanny for its
+    # worker process (a worker it starts again after a crash gets them too). Dotted keys:
+    # the nanny merges them into a copy of the whole configuration one level deep, and
+    # the worker sets each key at its place.
     with dask.config.set(CLUSTER_CONFIG):
         return cluster(
+            config=dict(CLUSTER_CONFIG),
             n_workers=workers,
             threads_per_worker=1,
             processes=True,
