@@ -66,6 +66,8 @@ def write_stream(stream: Iterable[Result | Rendered], fmt: str, target: Path) ->
                 for part in item.parts:
                     if isinstance(part, str):
                         out.write(part)
+                    elif isinstance(part, Url):
+                        writer.write(part)
                     elif isinstance(part, UnitDefects):
                         writer.write_defects(part)
             elif isinstance(item, Url):

@@ -41,6 +41,7 @@ BATCH = 7_001  # bytes per range: not a message boundary
 
 def _archive(count: int, tag: str, odd: int = 0) -> bytes:
     out = []
+    undecodable = "a bad byte \udcff at http://x.example/\udcff"  # written back as read
     for n in range(1, count + 1):
         subject = f"{tag} {n}"
         if odd and n == odd:  # the marks' own character, in a header the output shows
@@ -51,7 +52,8 @@ def _archive(count: int, tag: str, odd: int = 0) -> bytes:
             f"From: s{n}@example.org\nSubject: {subject}\nMessage-ID: <{tag}{n}@x>\n"
             f"MIME-Version: 1.0\nContent-Type: text/plain; charset={charset}\n\n"
             f"see http://{tag}{n}.example/a and <URL:ftp://f{n}.example/b-\nc>\n"
-            f"and <URL:http://{tag}{n}.example/a{{b}}> (invalid)\n\n".encode()
+            f"and <URL:http://{tag}{n}.example/a{{b}}> (invalid)\n"
+            f"{undecodable if n % 23 == 0 else ''}\n\n".encode("utf-8", "surrogateescape")
         )
     return b"".join(out)
 
@@ -97,8 +99,9 @@ def test_j2_writes_what_one_process_writes(paths: list[str], fmt: str, options: 
 
 def test_the_pool_sends_rendered_pieces_and_records_where_it_must(paths: list[str]) -> None:
     # The run above is not the old path in disguise: ranges past their file's start come
-    # back rendered, with their numbers filled in; the range whose text holds the marks'
-    # own character comes back as records.
+    # back rendered, with their numbers filled in; the URLs of message 97, whose subject
+    # holds the marks' own character, come back as records inside their piece, and so do
+    # those whose JSON line is escaped for an undecodable byte.
     spec = RenderSpec("jsonl")
     stream = list(
         processes.iter_results_parallel(
@@ -112,12 +115,15 @@ def test_the_pool_sends_rendered_pieces_and_records_where_it_must(paths: list[st
         )
     )
     pieces = [item for item in stream if isinstance(item, Rendered)]
-    records = [item for item in stream if not isinstance(item, Rendered)]
+    records = [p for piece in pieces for p in piece.parts if isinstance(p, Url)]
     assert len(pieces) > 5
     assert sum(piece.invalid for piece in pieces) > 100
     assert not any(piece.local for piece in pieces)
     odd = [r for r in records if isinstance(r, Url) and "\ufdd0" in str(r.context.subject)]
-    assert odd  # the range of message 97 (not the file's first) travelled as records
+    assert odd  # message 97 is not in the file's first range
+    assert {r.context.message for r in odd} == {97}
+    assert any("\udcff" in r.url for r in records)
+    assert sum(piece.urls for piece in pieces) > 10 * len(records)
     text = "".join(p for piece in pieces for p in piece.parts if isinstance(p, str))
     assert '"message": 60,' in text  # a number past the first range, filled in
     assert MARK_OPEN not in text
@@ -131,6 +137,8 @@ def _written(records: list[Any], fmt: str) -> str:
     for record in records:
         if isinstance(record, Url):
             writer.write(record)
+        elif isinstance(record, str):
+            out.write(record)
     return out.getvalue()
 
 
@@ -148,28 +156,28 @@ def test_a_range_rendered_with_local_numbers_then_finished(paths: list[str], fmt
     base = merger.advance(ranges[1], merger.group(ranges[1]), second.messages, False)
     assert base == first.messages > 0
     piece = render(second.results, RenderSpec(fmt), local=True)
-    assert piece is not None
     assert piece.local
     done = finish(piece, base)
     urls = [r for r in second.results if isinstance(r, Url)]
     assert done.urls == len(urls)
     expected = _written([shift(r, base) for r in urls], fmt)
-    assert "".join(p for p in done.parts if isinstance(p, str)) == expected
+    assert _written(list(done.parts), fmt) == expected
 
 
-def test_text_holding_a_mark_is_not_rendered_with_local_numbers(tmp_path: Path) -> None:
+def test_a_url_whose_text_holds_a_mark_travels_as_the_record(tmp_path: Path) -> None:
     notes = tmp_path / "notes.txt"
     notes.write_text("see http://a.example/\n", encoding="utf-8")
     (url,) = [r for r in iter_results([str(notes)]) if isinstance(r, Url)]
     context = MessageContext(message=3, message_offset=0, subject="odd \ufdd0 one")
     marked = replace(url, context=context)
-    assert render([marked], RenderSpec("jsonl"), local=True) is None
+    assert render([marked], RenderSpec("jsonl"), local=True).parts == (marked,)
+    assert finish(render([marked], RenderSpec("jsonl"), local=True), 10).parts == (
+        shift(marked, 10),
+    )
     plain = render([marked], RenderSpec("jsonl"), local=False)
-    assert plain is not None
     assert "\ufdd0" in "".join(map(str, plain.parts))
     clean = replace(url, context=replace(context, subject="fine"))
     piece = render([clean], RenderSpec("text"), local=True)
-    assert piece is not None
     assert finish(piece, 10).parts == (f"{notes}#13/1:1:5: http://a.example/\n",)
 
 

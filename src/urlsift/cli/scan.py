@@ -387,6 +387,8 @@ def _write_results(
             for part in result.parts:
                 if isinstance(part, str):
                     out.write(part)
+                elif isinstance(part, Url):  # counted above; written here (rare)
+                    writer.write(part)
                 else:
                     other(part)
         elif isinstance(result, Url):

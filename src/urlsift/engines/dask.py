@@ -511,9 +511,9 @@ def iter_results_dask(
         yield from merger.merge(item, group, done)
 
 
-Outcome = tuple[Rendered | ItemResults, ArchiveStats, int, bool]
-"""What a rendering task gives: its piece (or, when it could not be rendered, its records),
-the statistics it counted, the messages a range read, whether a folder's scan ended."""
+Outcome = tuple[Rendered, ArchiveStats, int, bool]
+"""What a rendering task gives: its piece, the statistics it counted, the messages a range
+read, whether a folder's scan ended."""
 
 
 def _run_rendered(
@@ -521,8 +521,7 @@ def _run_rendered(
 ) -> Outcome:
     # Runs on a worker: the item's records laid out as the command writes them.
     done, stats = _run(item, config)
-    piece = render(done.results, spec, local)
-    return (done if piece is None else piece), stats, done.messages, done.stopped
+    return render(done.results, spec, local), stats, done.messages, done.stopped
 
 
 def iter_rendered_dask(
@@ -535,14 +534,13 @@ def iter_rendered_dask(
     range_bytes: int = DEFAULT_RANGE_BYTES,
     folder_batch: int = DEFAULT_FOLDER_BATCH,
     on_task: Callable[[int, int], None] | None = None,
-) -> Iterator[Result | Rendered]:
+) -> Iterator[Rendered]:
     """As :func:`iter_results_dask`, but each worker writes its item's URLs itself.
 
     Yields :class:`~urlsift.engines.render.Rendered` pieces (the text ``spec`` asks for,
     with the defect records and read failures in place; message numbers final), in
-    output order; an item whose text could not be rendered gives its records instead
-    (see :mod:`urlsift.engines.render`). Writing the pieces' text and the records as
-    :func:`iter_results_dask` gives them writes the same bytes.
+    output order (see :mod:`urlsift.engines.render`). Writing the pieces as the command
+    does writes the bytes it writes from :func:`iter_results_dask`'s records.
     """
     items = plan(paths, config, stats, range_bytes=range_bytes, folder_batch=folder_batch)
     merger = Merger()
@@ -555,11 +553,6 @@ def iter_rendered_dask(
     for item, group, (out, delta, messages, stopped) in zip(
         items, groups, _in_order(client, tasks, on_task), strict=True
     ):
-        if isinstance(out, ItemResults):
-            if not merger.dropped(group):
-                add_stats(stats, delta)
-            yield from merger.merge(item, group, out)
-            continue
         base = merger.advance(item, group, messages, stopped)
         if base is not None:
             add_stats(stats, delta)

@@ -143,13 +143,12 @@ class _Outcome:
 def _run(work: WorkItem, config: ScanConfig, spec: RenderSpec | None = None) -> _Outcome:
     """Run one item (in a worker, or in the parent after a worker crash).
 
-    With ``spec``, the item's records are rendered (:mod:`.render`) unless they cannot be.
+    With ``spec``, the item's records are rendered (:mod:`.render`).
     """
     stats = ArchiveStats()
     done = run_item(work, config, stats)
     local = isinstance(work, RangeItem) and work.start > 0
-    piece = render(done.results, spec, local) if spec is not None else None
-    results = done.results if piece is None else piece
+    results = done.results if spec is None else render(done.results, spec, local)
     return _Outcome(results, stats, done.stopped, done.messages)
 
 

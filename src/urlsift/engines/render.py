@@ -14,20 +14,22 @@ summary, the exit status and stderr; read failures).
 from 1 (:mod:`.work`): the number of messages before the range is known only when the
 earlier ranges are done. Such a range is written with each message number between two
 noncharacters (``U+FDD0``, ``U+FDD1``: :class:`LocalNumber`); the writing process adds the
-count of the earlier ranges (:func:`finish`). A piece whose text holds a mark that is not
-one of its own (the input had that noncharacter) is not rendered: its records travel as
-before (:func:`render` returns ``None``), so the output is always the one a single process
-writes.
+count of the earlier ranges (:func:`finish`). Each URL's text is checked to hold its own
+mark and no other mark character; a URL whose text does not (the input had that
+noncharacter, or the writer left the mark out: JSON escapes every non-ASCII character of
+a line with lone surrogates, and writes the plain number) travels as the record, in its
+place, and the writing process writes it once renumbered; so the output is always the
+one a single process writes.
 
 Not rendered: ``--unique`` and ``--count`` (they need every URL in one place) and Parquet.
 """
 
 from __future__ import annotations
 
-import io
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass, replace
+from typing import TextIO, cast
 
 from .._model import MessageContext, ReadFailure, Result, UnitDefects, Url
 from ..output.formats import TextWriter, make_writer
@@ -67,11 +69,13 @@ class Rendered:
 
     ``parts`` is in output order: strings to write as they are, and the defect records and
     read failures at their places (the writing process counts, reports and, for JSON
-    Lines, writes them). ``urls`` and ``invalid`` count every URL of the item, written or
-    not (``--invalid-only``), for the summary and ``--check``.
+    Lines, writes them), and now and then a URL to write with the writer (one whose
+    range-local number could not be marked, :func:`render`). ``urls`` and ``invalid``
+    count every URL of the item, written or not (``--invalid-only``), for the summary
+    and ``--check``.
     """
 
-    parts: tuple[str | UnitDefects | ReadFailure, ...]
+    parts: tuple[str | Url | UnitDefects | ReadFailure, ...]
     urls: int
     invalid: int
     local: bool = False
@@ -90,7 +94,7 @@ def _marked(url: Url, cache: dict[int, tuple[MessageContext, MessageContext]]) -
     return replace(url, context=found[1])
 
 
-def render(results: Iterable[Result], spec: RenderSpec, local: bool = False) -> Rendered | None:
+def render(results: Iterable[Result], spec: RenderSpec, local: bool = False) -> Rendered:
     """Lay an item's records out as the command's writer does.
 
     Args:
@@ -99,18 +103,18 @@ def render(results: Iterable[Result], spec: RenderSpec, local: bool = False) -> 
         local: the records' message numbers are local to a range (written between marks).
 
     Returns:
-        The rendered piece; ``None`` when ``local`` and the text would hold a mark that is
-        not one of ours (the records must then travel as they are). Without ``local`` the
-        text is written as it is, marks or not.
+        The rendered piece. With ``local``, a URL whose text would not hold exactly its own
+        mark is left in ``parts`` as the record (see the module notes); without, the text
+        is written as it is, marks or not.
     """
-    buffer = io.StringIO()
-    writer = make_writer(spec.fmt, buffer)
+    sink = _Sink()
+    writer = make_writer(spec.fmt, cast(TextIO, sink))
     if isinstance(writer, TextWriter):
         writer.reasons = spec.invalid_only
-    buffer.seek(0)
-    buffer.truncate()  # the CSV header: the writing process wrote it
-    parts: list[str | UnitDefects | ReadFailure] = []
-    urls = invalid = marks = 0
+    written = sink.texts
+    written.clear()  # the CSV header: the writing process wrote it
+    parts: list[str | Url | UnitDefects | ReadFailure] = []
+    urls = invalid = 0
     cache: dict[int, tuple[MessageContext, MessageContext]] = {}
     for record in results:
         if isinstance(record, Url):
@@ -118,31 +122,60 @@ def render(results: Iterable[Result], spec: RenderSpec, local: bool = False) -> 
             invalid += not record.valid
             if spec.invalid_only and record.valid:
                 continue
-            if local and record.context is not None:
+            if not local:
+                writer.write(record)
+                continue
+            original = record
+            number = None if record.context is None else int(record.context.message)
+            if number is not None:
                 record = _marked(record, cache)
-                marks += 1
+            start = len(written)
             writer.write(record)
+            if not _marked_once("".join(written[start:]), number):
+                # This one travels as a record (with its local number, as read).
+                del written[start:]
+                if written:
+                    parts.append("".join(written))
+                    written.clear()
+                parts.append(original)
             continue
-        if text := buffer.getvalue():
-            parts.append(text)
-            buffer.seek(0)
-            buffer.truncate()
+        if written:
+            parts.append("".join(written))
+            written.clear()
         parts.append(record)
-    if text := buffer.getvalue():
-        parts.append(text)
-    if local:
-        # Only our marks may be there: one pair per URL with a message number.
-        texts = [part for part in parts if isinstance(part, str)]
-        if (
-            sum(t.count(MARK_OPEN) for t in texts) != marks
-            or sum(t.count(MARK_CLOSE) for t in texts) != marks
-        ):
-            return None
+    if written:
+        parts.append("".join(written))
     return Rendered(tuple(parts), urls, invalid, local)
 
 
-def _shifted(record: UnitDefects | ReadFailure, base: int) -> UnitDefects | ReadFailure:
-    if isinstance(record, UnitDefects) and record.context is not None:
+class _Sink:
+    # A text stream that keeps what each write gives (a writer writes a record at once).
+    __slots__ = ("texts",)
+
+    def __init__(self) -> None:
+        self.texts: list[str] = []
+
+    def write(self, text: str) -> int:
+        self.texts.append(text)
+        return len(text)
+
+
+def _marked_once(text: str, number: int | None) -> bool:
+    # Does one record's text hold our mark of ``number`` and no other mark character (none
+    # at all for a record without a message number)? Checked per record: a writer may
+    # leave the mark out (JSON with every non-ASCII character escaped, for lone
+    # surrogates), and the input may hold the mark characters elsewhere.
+    if number is None:
+        return MARK_OPEN not in text and MARK_CLOSE not in text
+    return (
+        text.count(MARK_OPEN) == 1
+        and text.count(MARK_CLOSE) == 1
+        and _MARKED.findall(text) == [str(number)]
+    )
+
+
+def _shifted(record: Url | UnitDefects | ReadFailure, base: int) -> Url | UnitDefects | ReadFailure:
+    if isinstance(record, Url | UnitDefects) and record.context is not None:
         context = replace(record.context, message=record.context.message + base)
         return replace(record, context=context)
     return record
