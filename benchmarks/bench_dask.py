@@ -1,25 +1,30 @@
 """Scaling of the Dask engine: 1 vs 2 workers of a LocalCluster on big mbox archives.
 
-Usage::
+Usage (one command; the ``dask`` extra installed)::
 
-    .venv/bin/pip install -e '.[dask]'
+    .venv/bin/python benchmarks/bench_dask.py --mb 200
     .venv/bin/python benchmarks/bench_dask.py [--mb 50 200] [--workers 1 2] [--range-mib 4]
-        [--no-local]
+        [--format jsonl] [--records] [--no-local]
 
 For each size in ``--mb``, writes one uncompressed mbox of at least that many MB (the
 shared archives of ``$URLSIFT_CORPORA/mbox`` decompressed and concatenated in turn) to a
 temporary folder, then for each worker count starts a ``distributed.LocalCluster``
-(worker processes, one thread each, loopback) and times: the cluster's start-up (until its
-workers are up and a client is connected), the scan of the whole archive (every record
-brought back to this process, as ``urlsift scan --engine dask`` does), the CPU time the
-workers spent (all of them, from ``time.process_time`` in each worker before and after)
-and each worker's peak resident memory (``VmHWM`` of ``/proc/self/status``, read in the
-workers after the run; Linux): run at two sizes, the peak shows whether a worker's memory
-grows with the file. (The local run's peak is not shown: this process also builds the
-archive and holds every record.)
-With ``--no-local`` the one-process run (``--engine local``) is skipped; otherwise it is
-timed too (wall and CPU), and every Dask run is checked against it: same records, same
-statistics.
+(worker processes, one thread each, loopback) and runs what ``urlsift scan --engine dask
+--format FMT`` runs: the workers scan and write their items' URLs
+(:func:`urlsift.engines.dask.iter_rendered_dask`), this process (the client, which on a
+LocalCluster also runs the scheduler) fills in range numbers and writes the output to a
+file. Timed: the cluster's start-up (until its workers are up and a client is
+connected), the scan (wall), the CPU time of the client process and of all the workers
+(``time.process_time`` in each, before and after), and each worker's peak resident
+memory (``VmHWM``; Linux). With ``--records`` each worker count is also run the way it
+was before the workers wrote (every record sent to the client, which renumbers and
+writes it): the client's share of the CPU time is what that change cuts.
+
+The one-process run (``--engine local``) is timed too (unless ``--no-local``), and every
+run's output must be byte-identical to it (and its statistics equal). The last lines
+print, for each size, the wall-time ratio of two workers against one and the client's
+share of all the CPU time: on two cores, two workers can give at most about
+``2 * W / (W + C)`` times one worker (``W`` the workers' CPU, ``C`` the client's).
 """
 
 from __future__ import annotations
@@ -29,14 +34,18 @@ import gzip
 import os
 import tempfile
 import time
+from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
 import distributed
+from bench_parallel import write_stream
 
-from urlsift.engines.dask import iter_results_dask, local_cluster
+from urlsift.engines.dask import iter_rendered_dask, iter_results_dask, local_cluster
 from urlsift.engines.plan import DEFAULT_RANGE_BYTES
+from urlsift.engines.render import Rendered, RenderSpec
 from urlsift.engines.runner import Result, ScanConfig, iter_results
+from urlsift.output.formats import WRITERS
 from urlsift.sources.archive import ArchiveStats
 
 SHARED = Path(os.environ.get("URLSIFT_CORPORA", "/work/shared/corpora")) / "mbox"
@@ -73,38 +82,69 @@ def _cpu() -> float:
 
 
 @dataclass(frozen=True, slots=True)
-class DaskRun:
-    """The figures of one Dask run, with what it gave."""
+class Run:
+    """The figures of one run, with what it wrote."""
 
+    label: str
+    workers: int
     startup: float
     seconds: float
-    cpu: float
-    """CPU seconds of all the workers."""
+    client_cpu: float
+    """CPU seconds of this process (on a LocalCluster it runs the scheduler too)."""
+    workers_cpu: float
+    """CPU seconds of all the workers (0 for the local run)."""
     peak_kib: int
     """The largest peak resident memory of a worker."""
-    results: list[Result]
+    digest: str
     stats: ArchiveStats
 
+    @property
+    def share(self) -> float:
+        """The client's share of all the CPU time of the run."""
+        total = self.client_cpu + self.workers_cpu
+        return self.client_cpu / total if total else 1.0
 
-def run_dask(path: Path, workers: int, range_bytes: int) -> DaskRun:
-    """Time one Dask run on a fresh LocalCluster."""
+
+def run_local(path: Path, fmt: str, target: Path) -> Run:
+    """Time one run in this process (``--engine local``)."""
+    stats = ArchiveStats()
+    start, cpu = time.perf_counter(), time.process_time()
+    digest = write_stream(iter_results([str(path)], ScanConfig(), stats=stats), fmt, target)
+    seconds, cpu = time.perf_counter() - start, time.process_time() - cpu
+    return Run("local", 1, 0.0, seconds, cpu, 0.0, 0, digest, stats)
+
+
+def run_dask(
+    path: Path, workers: int, range_bytes: int, fmt: str, target: Path, records: bool
+) -> Run:
+    """Time one Dask run on a fresh LocalCluster (workers writing, or every record sent)."""
     start = time.perf_counter()
     with local_cluster(workers) as cluster, distributed.Client(cluster) as client:
         client.wait_for_workers(workers)
         startup = time.perf_counter() - start
         before = client.run(_cpu)
         stats = ArchiveStats()
-        start = time.perf_counter()
-        results = list(
-            iter_results_dask(
-                [str(path)], ScanConfig(), stats=stats, client=client, range_bytes=range_bytes
+        paths, config = [str(path)], ScanConfig()
+        stream: Iterable[Result | Rendered]
+        if records:
+            stream = iter_results_dask(
+                paths, config, stats=stats, client=client, range_bytes=range_bytes
             )
-        )
-        seconds = time.perf_counter() - start
+        else:
+            spec = RenderSpec(fmt)
+            stream = iter_rendered_dask(
+                paths, config, spec, stats=stats, client=client, range_bytes=range_bytes
+            )
+        start, cpu = time.perf_counter(), time.process_time()
+        digest = write_stream(stream, fmt, target)
+        seconds, cpu = time.perf_counter() - start, time.process_time() - cpu
         after = client.run(_cpu)
         peaks = client.run(_peak_kib)
-    cpu = sum(after.values()) - sum(before.values())
-    return DaskRun(startup, seconds, cpu, max(peaks.values()), results, stats)
+    workers_cpu = sum(after.values()) - sum(before.values())
+    label = "records" if records else "dask"
+    return Run(
+        label, workers, startup, seconds, cpu, workers_cpu, max(peaks.values()), digest, stats
+    )
 
 
 def main() -> None:
@@ -112,41 +152,70 @@ def main() -> None:
     parser.add_argument("--mb", type=int, nargs="+", default=[50, 200])
     parser.add_argument("--workers", type=int, nargs="+", default=[1, 2])
     parser.add_argument("--range-mib", type=int, default=DEFAULT_RANGE_BYTES >> 20)
+    parser.add_argument("--format", default="jsonl", choices=sorted(WRITERS))
+    parser.add_argument(
+        "--records", action="store_true", help="also run with every record sent to the client"
+    )
     parser.add_argument("--no-local", action="store_true")
     args = parser.parse_args()
-    print(f"cpus: {os.cpu_count()}, range: {args.range_mib} MiB, load: {os.getloadavg()[0]:.2f}")
-    print(f"{'MB':>4} {'engine':6} {'workers':>7} {'start s':>8} {'scan s':>7} {'cpu s':>6} "
-          f"{'MB/s':>6} {'x':>5} {'peak MiB':>9} {'records':>8}")  # fmt: skip
+    print(
+        f"{time.strftime('%Y-%m-%d %H:%M:%S UTC', time.gmtime())}, cpus: {os.cpu_count()}, "
+        f"range: {args.range_mib} MiB, format: {args.format}, "
+        f"load: {' '.join(f'{x:.2f}' for x in os.getloadavg())}"
+    )
+    print(f"{'MB':>4} {'engine':8} {'workers':>7} {'start s':>8} {'scan s':>7} "
+          f"{'client cpu':>10} {'workers cpu':>11} {'client %':>8} {'MB/s':>6} "
+          f"{'peak MiB':>9}")  # fmt: skip
+    summary: list[str] = []
     for mb in args.mb:
         with tempfile.TemporaryDirectory() as root:
             path = Path(root) / "big.mbox"
             make_archive(path, mb * MB)
-            report(path, args)
+            summary += report(path, Path(root), args)
+    print(f"load at the end: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
+    for line in summary:
+        print(line)
 
 
-def report(path: Path, args: argparse.Namespace) -> None:
+def report(path: Path, root: Path, args: argparse.Namespace) -> list[str]:
     size = path.stat().st_size / MB
-    reference: tuple[list[Result], ArchiveStats] | None = None
-    base = 0.0
+    reference: Run | None = None
+    runs: list[Run] = []
+    modes = [False, True] if args.records else [False]
     if not args.no_local:
-        stats = ArchiveStats()
-        start, cpu = time.perf_counter(), time.process_time()
-        results = list(iter_results([str(path)], ScanConfig(), stats=stats))
-        base = time.perf_counter() - start
-        cpu = time.process_time() - cpu
-        reference = (results, stats)
-        print(f"{size:>4.0f} {'local':6} {1:>7} {0:>8.2f} {base:>7.2f} {cpu:>6.2f} "
-              f"{size / base:>6.1f} {1:>5.2f} {'-':>9} "
-              f"{len(results):>8}")  # fmt: skip
-    for workers in args.workers:
-        run = run_dask(path, workers, args.range_mib << 20)
-        if reference is None:
-            reference, base = (run.results, run.stats), run.seconds
-        elif (run.results, run.stats) != reference:
-            raise SystemExit(f"dask with {workers} workers differs from the reference")
-        print(f"{size:>4.0f} {'dask':6} {workers:>7} {run.startup:>8.2f} {run.seconds:>7.2f} "
-              f"{run.cpu:>6.2f} {size / run.seconds:>6.1f} {base / run.seconds:>5.2f} "
-              f"{run.peak_kib / 1024:>9.0f} {len(run.results):>8}")  # fmt: skip
+        reference = run_local(path, args.format, root / "out")
+        runs.append(reference)
+        _row(size, reference)
+    for records in modes:
+        for workers in args.workers:
+            run = run_dask(path, workers, args.range_mib << 20, args.format, root / "out", records)
+            if reference is None:
+                reference = run
+            elif (run.digest, run.stats) != (reference.digest, reference.stats):
+                raise SystemExit(
+                    f"{run.label} with {workers} workers differs from {reference.label}"
+                )
+            runs.append(run)
+            _row(size, run)
+    lines = []
+    for label in ("dask", "records"):
+        timed = {run.workers: run for run in runs if run.label == label}
+        if 1 in timed and 2 in timed:
+            one, two = timed[1], timed[2]
+            lines.append(
+                f"{size:.0f} MB, {label}: 2 workers vs 1: {one.seconds / two.seconds:.2f}x wall; "
+                f"client share of CPU {one.share:.1%} (1 worker), {two.share:.1%} (2 workers); "
+                f"CPU s client+workers {one.client_cpu + one.workers_cpu:.2f} / "
+                f"{two.client_cpu + two.workers_cpu:.2f}"
+            )
+    return lines
+
+
+def _row(size: float, run: Run) -> None:
+    print(f"{size:>4.0f} {run.label:8} {run.workers:>7} {run.startup:>8.2f} {run.seconds:>7.2f} "
+          f"{run.client_cpu:>10.2f} {run.workers_cpu:>11.2f} {run.share:>8.1%} "
+          f"{size / run.seconds:>6.1f} "
+          f"{run.peak_kib / 1024 if run.peak_kib else float('nan'):>9.0f}")  # fmt: skip
 
 
 if __name__ == "__main__":

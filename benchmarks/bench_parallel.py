@@ -3,13 +3,18 @@
 Usage::
 
     .venv/bin/python benchmarks/bench_parallel.py [--jobs 1 2] [--repeats N] [--batch-kib K]
-        [--sets-only]
+        [--sets-only] [--records]
 
 For each shared mbox archive (``$URLSIFT_CORPORA/mbox``, default ``/work/shared/corpora``)
-and each job count, the whole result stream is consumed and timed; the speed is the
-decompressed archive bytes (``ArchiveStats.bytes_read``) per second, best of ``--repeats``
-runs (worker start-up included). Every parallel run is checked against the one-process
-run: same records, same statistics.
+and each job count, the scan is written as ``urlsift scan --format jsonl -j N`` writes it
+(with more than one job the workers write their items' URLs and send the text back:
+``urlsift.engines.render``) to a file, and timed; the speed is the decompressed archive
+bytes (``ArchiveStats.bytes_read``) per second, best of ``--repeats`` runs (worker
+start-up included). ``parent`` and ``workers`` are the CPU seconds of this process and
+of the worker processes in that best run, ``parent %`` the parent's share. Every
+parallel run's output is checked against the one-process run: the same bytes, the same
+statistics. ``--records`` also times ``-j N`` the way it was before the workers wrote
+(every record pickled to the parent, which writes it).
 
 Then three *sets of files* are timed the same way: the ten shared archives as given
 (gzip), and eight archives of at least 5 MB each (the shared archives decompressed and
@@ -23,13 +28,19 @@ from __future__ import annotations
 
 import argparse
 import gzip
+import hashlib
 import os
+import resource
 import tempfile
 import time
+from collections.abc import Iterable
 from pathlib import Path
 
+from urlsift._model import UnitDefects, Url
 from urlsift.engines import processes as parallel
+from urlsift.engines.render import Rendered, RenderSpec
 from urlsift.engines.runner import Result, ScanConfig, iter_results
+from urlsift.output.formats import make_writer
 from urlsift.sources.archive import ArchiveStats
 
 SHARED = Path(os.environ.get("URLSIFT_CORPORA", "/work/shared/corpora")) / "mbox"
@@ -41,20 +52,55 @@ SET_FILES = 8
 SET_FILE_BYTES = 5 * MB
 
 
-def run(paths: list[Path], jobs: int, batch_bytes: int) -> tuple[float, list[Result], ArchiveStats]:
+def write_stream(stream: Iterable[Result | Rendered], fmt: str, target: Path) -> str:
+    """Write what a scan gave as ``urlsift scan --format fmt`` writes it; return its digest.
+
+    Rendered pieces are written as they are; records through the format's writer (the
+    defect records too, for JSON Lines). Standard output's encoding: UTF-8, lone
+    surrogates as the bytes they stand for.
+    """
+    with target.open("w", encoding="utf-8", errors="surrogateescape", newline="") as out:
+        writer = make_writer(fmt, out)
+        for item in stream:
+            if isinstance(item, Rendered):
+                for part in item.parts:
+                    if isinstance(part, str):
+                        out.write(part)
+                    elif isinstance(part, Url):
+                        writer.write(part)
+                    elif isinstance(part, UnitDefects):
+                        writer.write_defects(part)
+            elif isinstance(item, Url):
+                writer.write(item)
+            elif isinstance(item, UnitDefects):
+                writer.write_defects(item)
+    return hashlib.sha256(target.read_bytes()).hexdigest()
+
+
+def _children_cpu() -> float:
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
+def run(
+    paths: list[Path], jobs: int, batch_bytes: int, target: Path, records: bool = False
+) -> tuple[float, float, float, str, ArchiveStats]:
+    """One timed run: wall s, this process's CPU s, the workers' CPU s, digest, statistics."""
     stats = ArchiveStats()
     config = ScanConfig()
     names = [str(path) for path in paths]
-    start = time.perf_counter()
+    spec = None if records else RenderSpec("jsonl")
+    start, cpu, children = time.perf_counter(), time.process_time(), _children_cpu()
+    stream: Iterable[Result | Rendered]
     if jobs == 1:
-        results = list(iter_results(names, config, stats=stats))
+        stream = iter_results(names, config, stats=stats)
     else:
-        results = list(
-            parallel.iter_results_parallel(
-                names, config, stats=stats, jobs=jobs, batch_bytes=batch_bytes
-            )
+        stream = parallel.iter_results_parallel(
+            names, config, stats=stats, jobs=jobs, batch_bytes=batch_bytes, render=spec
         )
-    return time.perf_counter() - start, results, stats
+    digest = write_stream(stream, "jsonl", target)
+    seconds = time.perf_counter() - start
+    return seconds, time.process_time() - cpu, _children_cpu() - children, digest, stats
 
 
 def make_sets(root: Path) -> dict[str, list[Path]]:
@@ -77,22 +123,29 @@ def make_sets(root: Path) -> dict[str, list[Path]]:
     return {"shared ten (gz)": shared, "8 x 5 MB mbox": plain, "8 x 5 MB mbox.gz": packed}
 
 
-def report(name: str, paths: list[Path], args: argparse.Namespace) -> None:
-    reference: tuple[list[Result], ArchiveStats] | None = None
+def report(name: str, paths: list[Path], args: argparse.Namespace, target: Path) -> None:
+    reference: tuple[str, ArchiveStats] | None = None
     base = 0.0
-    for jobs in args.jobs:
-        best = float("inf")
+    modes = [(jobs, False) for jobs in args.jobs]
+    if args.records:
+        modes += [(jobs, True) for jobs in args.jobs if jobs > 1]
+    for jobs, records in modes:
+        best = (float("inf"), 0.0, 0.0)
         for _ in range(args.repeats):
-            seconds, results, stats = run(paths, jobs, args.batch_kib << 10)
-            best = min(best, seconds)
+            seconds, cpu, workers, digest, stats = run(
+                paths, jobs, args.batch_kib << 10, target, records
+            )
+            best = min(best, (seconds, cpu, workers))
         if reference is None:
-            reference, base = (results, stats), best
-        elif (results, stats) != reference:
+            reference, base = (digest, stats), best[0]
+        elif (digest, stats) != reference:
             raise SystemExit(f"{name}: jobs={jobs} differs from jobs={args.jobs[0]}")
         mb = stats.bytes_read / MB
+        seconds, cpu, workers = best
+        label = f"{jobs}{' rec' if records else ''}"
         print(
-            f"{name:28} {jobs:>4} {mb:>7.1f} {len(results):>8} {best:>7.2f} "
-            f"{mb / best:>7.1f} {base / best:>5.2f}"
+            f"{name:20} {label:>5} {mb:>7.1f} {seconds:>7.2f} {mb / seconds:>7.1f} "
+            f"{base / seconds:>5.2f} {cpu:>7.2f} {workers:>7.2f} {cpu / (cpu + workers):>8.1%}"
         )
 
 
@@ -102,23 +155,30 @@ def main() -> None:
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--batch-kib", type=int, default=parallel.DEFAULT_BATCH_BYTES >> 10)
     parser.add_argument("--sets-only", action="store_true", help="only the sets of files")
+    parser.add_argument(
+        "--records", action="store_true", help="also -j N with every record sent to the parent"
+    )
     args = parser.parse_args()
-    load = os.getloadavg()[0]
-    print(f"cpus: {os.cpu_count()}, batch: {args.batch_kib} KiB, load: {load:.2f}")
-    print(f"{'archive':28} {'jobs':>4} {'MB':>7} {'results':>8} {'s':>7} {'MB/s':>7} {'x':>5}")
+    load = " ".join(f"{x:.2f}" for x in os.getloadavg())
+    when = time.strftime("%Y-%m-%d %H:%M:%S UTC", time.gmtime())
+    print(f"{when}, cpus: {os.cpu_count()}, batch: {args.batch_kib} KiB, load: {load}")
+    print(f"{'archive':20} {'jobs':>5} {'MB':>7} {'s':>7} {'MB/s':>7} {'x':>5} "
+          f"{'parent':>7} {'workers':>7} {'parent %':>8}")  # fmt: skip
     if not args.sets_only:
         for name in ARCHIVES:
             path = SHARED / name
             if not path.exists():
                 print(f"{name:28} missing, skipped")
                 continue
-            report(name, [path], args)
+            with tempfile.TemporaryDirectory() as root:
+                report(name, [path], args, Path(root) / "out.jsonl")
     if not SHARED.exists():
         print("shared archives missing: sets skipped")
         return
     with tempfile.TemporaryDirectory() as root:
         for name, paths in make_sets(Path(root)).items():
-            report(name, paths, args)
+            report(name, paths, args, Path(root) / "out.jsonl")
+    print(f"load at the end: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
 
 
 if __name__ == "__main__":

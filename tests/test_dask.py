@@ -6,6 +6,7 @@ worker processes on the loopback interface, started once for the module.
 
 from __future__ import annotations
 
+import functools
 import gzip
 import io
 import os
@@ -217,3 +218,64 @@ def test_the_frame_writes_parquet_from_the_workers(
     expected = records_table(_local(paths)[0])
     assert written.schema.equals(expected.schema)
     assert written.equals(expected)
+
+
+@pytest.fixture
+def odd_inputs(inputs: dict[str, str], tmp_path: Path) -> list[str]:
+    # Besides the module's inputs: a message with a source defect and one whose subject
+    # holds the noncharacter the workers' marks use (engines.render), past the first range.
+    odd = tmp_path / "odd.mbox"
+    marks = "odd \ufdd0 1 \ufdd1"
+    odd.write_bytes(
+        b"".join(
+            f"From s{n}@x Thu Sep 13 12:30:05 2001\nFrom: s{n}@x\n"
+            f"Subject: {marks if n == 250 else n}\nMIME-Version: 1.0\n"
+            f"Content-Type: text/plain; charset={'x-nonsense' if n % 40 == 0 else 'utf-8'}\n\n"
+            f"http://h{n}.example/ and <URL:http://h{n}.example/a{{b}}>\n\n".encode()
+            for n in range(1, 400)
+        )
+    )
+    return [inputs["plain"], str(odd), inputs["maildir"], str(tmp_path / "missing")]
+
+
+@pytest.mark.parametrize("fmt", ["text", "jsonl", "csv"])
+@pytest.mark.parametrize("options", [[], ["--invalid-only", "-v", "--check"]], ids=" ".join)
+def test_cli_workers_write_what_one_process_writes(
+    client: Any,
+    odd_inputs: list[str],
+    monkeypatch: pytest.MonkeyPatch,
+    fmt: str,
+    options: list[str],
+) -> None:
+    # Small ranges: most start past their file's first message (their numbers are the
+    # client's to fill in); the workers write the text (engines.render).
+    rendered = udask.iter_rendered_dask
+    monkeypatch.setattr(
+        udask,
+        "iter_rendered_dask",
+        functools.partial(rendered, range_bytes=40_003, folder_batch=7),
+    )
+    runner = CliRunner()
+    local = runner.invoke(main, ["scan", "--format", fmt, *options, *odd_inputs])
+    address = client.scheduler.address
+    dasked = runner.invoke(
+        main,
+        [
+            *("scan", "--engine", "dask", "--scheduler", address),
+            *("--format", fmt, *options, *odd_inputs),
+        ],
+    )
+    assert local.exit_code == 2
+    assert "charset" in local.output
+    assert dasked.output == local.output
+    assert dasked.exit_code == local.exit_code
+
+
+def _settings() -> tuple[object, ...]:
+    return tuple(dask.config.get(key) for key in udask.CLUSTER_CONFIG)
+
+
+def test_the_local_clusters_workers_run_with_its_settings(client: Any) -> None:
+    # The timers local_cluster slows down are slowed in the workers too (a worker process
+    # gets the configuration its nanny was made with).
+    assert set(client.run(_settings).values()) == {tuple(udask.CLUSTER_CONFIG.values())}

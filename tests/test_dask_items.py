@@ -222,3 +222,30 @@ def test_text_without_blank_lines_is_a_tail_task(tmp_path: Path) -> None:
         got = udask.records_bag([str(path)], range_bytes=4000).compute()
     assert got == _local([str(path)])[0]
     assert len(got) == 3001
+
+
+def test_cli_parquet_summary_counts_the_defects(client: Any, tmp_path: Path) -> None:
+    # The workers write the defect rows; the client's summary still counts them by code.
+    archive = tmp_path / "defects.mbox"
+    archive.write_bytes(
+        b"".join(
+            f"From s{n}@x Thu Sep 13 12:30:05 2001\nFrom: s{n}@x\nMIME-Version: 1.0\n"
+            f"Content-Type: text/plain; charset={'x-nonsense' if n % 3 else 'utf-8'}\n\n"
+            f"http://h{n}.example/\n\n".encode()
+            for n in range(1, 30)
+        )
+    )
+    runner = CliRunner()
+    local = runner.invoke(
+        main, ["scan", "--format", "parquet", "--output", str(tmp_path / "l"), str(archive)]
+    )
+    dasked = runner.invoke(
+        main,
+        [
+            *("scan", "--engine", "dask", "--scheduler", client.scheduler.address),
+            *("--format", "parquet", "--output", str(tmp_path / "d"), str(archive)),
+        ],
+    )
+    assert local.exit_code == dasked.exit_code == 0
+    assert "20 defects: unknown-charset 20;" in local.output
+    assert dasked.output == local.output

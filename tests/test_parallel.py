@@ -366,13 +366,13 @@ def test_closing_early_stops_the_workers(inputs: dict[str, str]) -> None:
 # -- failures ---------------------------------------------------------------------------
 
 
-def _crash_on_message_50(work: Any, config: ScanConfig) -> Any:
+def _crash_on_message_50(work: Any, config: ScanConfig, spec: Any) -> Any:
     # Message 50 of a batch split by the parent, or the range of an uncompressed archive
     # that starts past its first 10 kB.
     messages = getattr(work, "messages", ())
     if any(m.number == 50 for m in messages) or getattr(work, "start", 0) > 10_000:
         os._exit(3)
-    return parallel._run(work, config)
+    return parallel._run(work, config, spec)
 
 
 @pytest.mark.skipif(FORK is None, reason="the crash hook reaches workers through fork")
@@ -393,7 +393,7 @@ def test_worker_exceptions_propagate(
         scan([inputs["notes.txt"], inputs["big.mbox"]], jobs=2)
 
 
-def _raise_value_error(work: Any, config: ScanConfig) -> Any:
+def _raise_value_error(work: Any, config: ScanConfig, spec: Any) -> Any:
     raise ValueError("boom")
 
 

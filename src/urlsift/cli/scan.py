@@ -28,6 +28,7 @@ from typing import TYPE_CHECKING, Any, TextIO
 import click
 
 from .._model import Policy, ReadFailure, Url
+from ..engines.render import Rendered, RenderSpec
 from ..engines.runner import READ_ERROR_CODES, Result, ScanConfig, UnitDefects, iter_results
 from ..errors import ConfigError, OutputError
 from ..extraction.scanner import normalize_schemes
@@ -306,6 +307,8 @@ def _dask_parquet(
             progress.tick(False, urls=part.urls)
             tally.urls += part.urls
             tally.invalid += part.invalid
+            for code, found in part.defects:
+                tally.defects[code] = tally.defects.get(code, 0) + found
             if part.invalid and check and not status:
                 status = EXIT_INVALID
             if part.read_errors:
@@ -346,7 +349,7 @@ class _Filters:
 
 
 def _write_results(
-    results: Iterable[Result],
+    results: Iterable[Result | Rendered],
     writer: Writer | ParquetWriter,
     out: TextIO,
     progress: _Progress,
@@ -358,8 +361,42 @@ def _write_results(
     unique, check, invalid_only, show = how.unique, how.check, how.invalid_only, how.show_defects
     tally = how.tally
     counts = None if how.count is None else HostCounts() if how.count == "host" else UrlCounts()
+
+    def other(record: UnitDefects | ReadFailure) -> None:
+        # A defect record or a read failure: counted, and shown or written.
+        nonlocal status
+        if isinstance(record, UnitDefects):
+            progress.tick(False)
+            tally.add_defects(record)
+            if any(defect.code in READ_ERROR_CODES for defect in record.defects):
+                status = EXIT_UNREADABLE  # part of the input could not be read
+            if counts is None and not writer.write_defects(record) and show:
+                progress.close()
+                out.flush()
+                for line in _defect_lines(record):
+                    click.echo(line, err=True)
+        else:
+            progress.close()
+            out.flush()
+            click.echo(cannot_read_line(record), err=True)
+            tally.unreadable += 1
+            status = EXIT_UNREADABLE
+
     for result in results:
-        if isinstance(result, Url):
+        if isinstance(result, Rendered):  # a worker wrote its URLs (engines.render)
+            progress.tick(False, urls=result.urls)
+            tally.urls += result.urls
+            tally.invalid += result.invalid
+            if result.invalid and check and not status:
+                status = EXIT_INVALID
+            for part in result.parts:
+                if isinstance(part, str):
+                    out.write(part)
+                elif isinstance(part, Url):  # counted above; written here (rare)
+                    writer.write(part)
+                else:
+                    other(part)
+        elif isinstance(result, Url):
             progress.tick(True)
             tally.add_url(result)
             if not result.valid and check and not status:
@@ -373,22 +410,8 @@ def _write_results(
             elif result.normalized not in seen:
                 seen.add(result.normalized)
                 writer.write(result)
-        elif isinstance(result, UnitDefects):
-            progress.tick(False)
-            tally.add_defects(result)
-            if any(defect.code in READ_ERROR_CODES for defect in result.defects):
-                status = EXIT_UNREADABLE  # part of the input could not be read
-            if counts is None and not writer.write_defects(result) and show:
-                progress.close()
-                out.flush()
-                for line in _defect_lines(result):
-                    click.echo(line, err=True)
         else:
-            progress.close()
-            out.flush()
-            click.echo(cannot_read_line(result), err=True)
-            tally.unreadable += 1
-            status = EXIT_UNREADABLE
+            other(result)
     if counts is not None:
         assert isinstance(writer, Writer)  # Parquet is refused with --count
         for row in counts.rows():
@@ -618,14 +641,24 @@ def scan(
                 how.tally,
             )
         else:
-            if client is not None:
+            # Workers write the URLs themselves unless every URL must meet in one place.
+            rendered = fmt in WRITERS and not unique and count is None
+            spec = RenderSpec(fmt, invalid_only) if rendered else None
+            results: Iterable[Result | Rendered]
+            if client is not None and spec is not None:
+                from ..engines.dask import iter_rendered_dask
+
+                results = iter_rendered_dask(
+                    paths, config, spec, stats=stats, client=client, on_task=progress.task_done
+                )
+            elif client is not None:
                 from ..engines.dask import iter_results_dask
 
                 results = iter_results_dask(
                     paths, config, stats=stats, client=client, on_task=progress.task_done
                 )
             else:
-                results = iter_results(paths, config, stats=stats, jobs=jobs)
+                results = iter_results(paths, config, stats=stats, jobs=jobs, render=spec)
             status = _write_results(results, writer, out, progress, how)
         out.flush()
     except BrokenPipeError:

@@ -33,8 +33,13 @@ of its item).
 * :func:`records_frame`: a :class:`dask.dataframe.DataFrame` with the Parquet schema
   (:func:`urlsift.output.parquet.schema`, documented in ``docs/parquet.md``); read failures
   are not rows.
-* :func:`iter_results_dask`: the records in output order, for the CLI
-  (``urlsift scan --engine dask``), with the statistics merged as partitions arrive.
+* :func:`iter_results_dask`: the records in output order, with the statistics merged
+  as partitions arrive (``urlsift scan --engine dask`` with ``--unique`` or ``--count``).
+* :func:`iter_rendered_dask`: the same, but each worker writes its partition's URLs in
+  the command's format and sends back text (:mod:`urlsift.engines.render`): what
+  ``urlsift scan --engine dask`` runs for text, JSON Lines and CSV. The client then does
+  one write per partition instead of unpickling, renumbering and formatting every
+  record, so it takes less of the CPU the workers share with it.
 * :func:`write_parquet_dask`: each worker writes its partitions as Parquet files, one
   per partition (``urlsift scan --engine dask --format parquet --output DIR``); only a
   small summary per partition comes back.
@@ -75,6 +80,7 @@ from .plan import (
     plan_ranges,
 )
 from .plan import plan_paths as _plan_paths
+from .render import Rendered, RenderSpec, finish, render
 from .work import (
     ItemResults,
     Merger,
@@ -87,10 +93,12 @@ from .work import (
 _bag: Any = dask.bag  # dask's own functions are untyped: one typed entry point
 
 __all__ = [
+    "CLUSTER_CONFIG",
     "RemoteItem",
     "RootedItem",
     "Written",
     "check_protocol",
+    "iter_rendered_dask",
     "iter_results_dask",
     "local_cluster",
     "plan",
@@ -114,6 +122,14 @@ class RemoteItem:
     url: str
 
 
+CLUSTER_CONFIG: dict[str, object] = {
+    "distributed.worker.profile.enabled": False,
+    "distributed.admin.tick.interval": "1s",
+    "distributed.worker.memory.monitor-interval": "500ms",
+}
+"""Dask settings of the LocalCluster :func:`local_cluster` starts (see there)."""
+
+
 def local_cluster(workers: int) -> Any:
     """Start a ``distributed.LocalCluster`` of ``workers`` worker processes on this machine.
 
@@ -123,13 +139,26 @@ def local_cluster(workers: int) -> Any:
     a free one the system picks: the scheduler's, and its HTTP server's, which
     ``distributed`` otherwise tries on 8787 even without a dashboard (and warns when
     another cluster on the host holds it). Close it (or use ``with``) when done.
+
+    Two timers run less often than ``distributed``'s defaults (:data:`CLUSTER_CONFIG`):
+    every server's event-loop health tick (20 ms: it only feeds the "event loop was
+    unresponsive" warning, which still comes after 3 s) and the nannies' poll of their
+    worker's memory (100 ms; the memory limit is still enforced, half a second later at
+    most). Idle, they cost this process (where the scheduler and the nannies of a
+    LocalCluster run) about 6 % of a core, and each worker 2 %; with these, 1.4 % and
+    0.5 %. That is CPU time the client takes from the workers on the same cores.
     """
     import dask
     import distributed
 
     cluster: Any = distributed.LocalCluster
-    with dask.config.set({"distributed.worker.profile.enabled": False}):
+    # Set here for this process (scheduler, nannies), and given to every nanny for its
+    # worker process (a worker it starts again after a crash gets them too). Dotted keys:
+    # the nanny merges them into a copy of the whole configuration one level deep, and
+    # the worker sets each key at its place.
+    with dask.config.set(CLUSTER_CONFIG):
         return cluster(
+            config=dict(CLUSTER_CONFIG),
             n_workers=workers,
             threads_per_worker=1,
             processes=True,
@@ -482,6 +511,59 @@ def iter_results_dask(
         yield from merger.merge(item, group, done)
 
 
+Outcome = tuple[Rendered, ArchiveStats, int, bool]
+"""What a rendering task gives: its piece, the statistics it counted, the messages a range
+read, whether a folder's scan ended."""
+
+
+def _run_rendered(
+    item: WorkItem | RemoteItem | RootedItem, config: ScanConfig, spec: RenderSpec, local: bool
+) -> Outcome:
+    # Runs on a worker: the item's records laid out as the command writes them.
+    done, stats = _run(item, config)
+    return render(done.results, spec, local), stats, done.messages, done.stopped
+
+
+def iter_rendered_dask(
+    paths: Sequence[str],
+    config: ScanConfig,
+    spec: RenderSpec,
+    *,
+    stats: ArchiveStats,
+    client: Any,
+    range_bytes: int = DEFAULT_RANGE_BYTES,
+    folder_batch: int = DEFAULT_FOLDER_BATCH,
+    on_task: Callable[[int, int], None] | None = None,
+) -> Iterator[Rendered]:
+    """As :func:`iter_results_dask`, but each worker writes its item's URLs itself.
+
+    Yields :class:`~urlsift.engines.render.Rendered` pieces (the text ``spec`` asks for,
+    with the defect records and read failures in place; message numbers final), in
+    output order (see :mod:`urlsift.engines.render`). Writing the pieces as the command
+    does writes the bytes it writes from :func:`iter_results_dask`'s records.
+    """
+    items = plan(paths, config, stats, range_bytes=range_bytes, folder_batch=folder_batch)
+    merger = Merger()
+    groups = [merger.group(item) for item in items]
+    root = os.getcwd()
+    tasks = [
+        delayed(_run_rendered, pure=True)(_rooted(item, root), config, spec, _local(item))
+        for item in items
+    ]
+    for item, group, (out, delta, messages, stopped) in zip(
+        items, groups, _in_order(client, tasks, on_task), strict=True
+    ):
+        base = merger.advance(item, group, messages, stopped)
+        if base is not None:
+            add_stats(stats, delta)
+            yield finish(out, base)
+
+
+def _local(item: WorkItem | RemoteItem) -> bool:
+    # A range after the file's first numbers its messages from 1 (see engines.render).
+    return isinstance(item, RangeItem) and item.start > 0
+
+
 @dataclasses.dataclass(frozen=True, slots=True)
 class Written:
     """What writing one partition's Parquet file gave back to the client."""
@@ -500,6 +582,9 @@ class Written:
     """Paths that could not be read (not rows, as with every writer)."""
     stats: ArchiveStats
     """The statistics the partition counted."""
+    defects: tuple[tuple[str, int], ...] = ()
+    """Source defects of the partition's defect records by code, in order of first
+    appearance (for the summary line: what one process counts from the records)."""
 
 
 def _write_part(piece: Piece, path: str, invalid_only: bool) -> Written:
@@ -509,6 +594,7 @@ def _write_part(piece: Piece, path: str, invalid_only: bool) -> Written:
     results, stats = piece
     rows: list[Result] = []
     urls = invalid = read_errors = 0
+    defects: dict[str, int] = {}
     for record in results:
         if isinstance(record, Url):
             urls += 1
@@ -517,6 +603,8 @@ def _write_part(piece: Piece, path: str, invalid_only: bool) -> Written:
                 continue
         elif isinstance(record, UnitDefects):
             read_errors += any(d.code in READ_ERROR_CODES for d in record.defects)
+            for defect in record.defects:
+                defects[defect.code] = defects.get(defect.code, 0) + 1
         else:
             continue
         rows.append(record)
@@ -531,7 +619,9 @@ def _write_part(piece: Piece, path: str, invalid_only: bool) -> Written:
     else:
         write_partition(rows, partial)
     failures = tuple(r for r in results if isinstance(r, ReadFailure))
-    return Written(path, len(rows), urls, invalid, read_errors, failures, stats)
+    return Written(
+        path, len(rows), urls, invalid, read_errors, failures, stats, tuple(defects.items())
+    )
 
 
 def write_parquet_dask(

@@ -36,6 +36,12 @@ module only decides where each item runs and keeps the window.
   compressed archives among several paths (half an archive each at most).
 * **Folders.** A read error that ends a folder's scan in one process ends it at the same
   place here: the later batches of that folder are dropped.
+* **What comes back.** With ``render`` (the command's text, JSON Lines and CSV output),
+  a worker writes its item's URLs itself and sends back a
+  :class:`~urlsift.engines.render.Rendered` piece (text, with the item's defect records
+  and read failures in place), which the parent writes as it is: pickling every record
+  back, renumbering and formatting it here was most of the parent's work. Without it
+  (``--unique``, ``--count``, Parquet, the library), the records.
 * **Statistics.** The planner counts what the parent reads; each item returns the
   :class:`~urlsift.sources.archive.ArchiveStats` it counted, which the parent adds to the
   caller's ``stats`` when it yields that item's results, so a progress display advances
@@ -77,6 +83,7 @@ from .plan import (
     Cuts,
     FolderItem,
     PathItem,
+    RangeItem,
     TextTailItem,
     WorkItem,
     add_stats,
@@ -84,6 +91,7 @@ from .plan import (
     plan_paths,
     regular_size,
 )
+from .render import Rendered, RenderSpec, finish, render
 from .work import ItemResults, Merger, ScanConfig, iter_item, run_item
 
 __all__ = [
@@ -123,24 +131,30 @@ def worker_count(jobs: int, cpus: int | None = None) -> int:
 
 @dataclass(frozen=True, slots=True)
 class _Outcome:
-    """What an item gives back: its records in order and the statistics it counted."""
+    """What an item gives back: its records in order (or its rendered piece) and the
+    statistics it counted."""
 
-    results: list[Result]
+    results: list[Result] | Rendered
     stats: ArchiveStats
     stopped: bool = False  # a folder's scan ended here with a ReadFailure, as in one process
     messages: int = 0  # messages a range read (its records are numbered from 1)
 
 
-def _run(work: WorkItem, config: ScanConfig) -> _Outcome:
-    """Run one item (in a worker, or in the parent after a worker crash)."""
+def _run(work: WorkItem, config: ScanConfig, spec: RenderSpec | None = None) -> _Outcome:
+    """Run one item (in a worker, or in the parent after a worker crash).
+
+    With ``spec``, the item's records are rendered (:mod:`.render`).
+    """
     stats = ArchiveStats()
     done = run_item(work, config, stats)
-    return _Outcome(done.results, stats, done.stopped, done.messages)
+    local = isinstance(work, RangeItem) and work.start > 0
+    results = done.results if spec is None else render(done.results, spec, local)
+    return _Outcome(results, stats, done.stopped, done.messages)
 
 
-def _worker_main(work: WorkItem, config: ScanConfig) -> _Outcome:
+def _worker_main(work: WorkItem, config: ScanConfig, spec: RenderSpec | None) -> _Outcome:
     """Entry point of a worker process (module level, so every start method can find it)."""
-    return _run(work, config)
+    return _run(work, config, spec)
 
 
 @dataclass(slots=True)
@@ -162,8 +176,10 @@ class _Scheduler:
         jobs: int,
         window: int,
         mp_context: BaseContext | None,
+        spec: RenderSpec | None = None,
     ) -> None:
         self.config = config
+        self.spec = spec
         self.stats = stats
         self.jobs = jobs
         self.window = window
@@ -176,7 +192,7 @@ class _Scheduler:
 
     # -- the queue -------------------------------------------------------------------
 
-    def push(self, entry: _Entry) -> Iterator[Result]:
+    def push(self, entry: _Entry) -> Iterator[Result | Rendered]:
         """Queue an item (submitting it), yielding older results to keep the window."""
         while len(self.queue) >= self.window:
             yield from self.pop()
@@ -191,7 +207,7 @@ class _Scheduler:
         if self.executor is None:
             self.executor = ProcessPoolExecutor(max_workers=self.jobs, mp_context=self.mp_context)
         try:
-            return self.executor.submit(_worker_main, work, self.config)
+            return self.executor.submit(_worker_main, work, self.config, self.spec)
         except BrokenProcessPool as exc:
             self.crashed(exc)
             return None
@@ -200,7 +216,7 @@ class _Scheduler:
     def ready(entry: _Entry) -> bool:
         return entry.future is not None and entry.future.done()
 
-    def pop(self) -> Iterator[Result]:
+    def pop(self) -> Iterator[Result | Rendered]:
         """Wait for the oldest item and yield its results (merging its statistics)."""
         entry = self.queue.popleft()
         if self.merger.dropped(entry.group):
@@ -216,11 +232,17 @@ class _Scheduler:
                 self.crashed(exc)
         if outcome is None:
             outcome = _run(entry.work, self.config)
+        if isinstance(outcome.results, Rendered):
+            base = self.merger.advance(entry.work, entry.group, outcome.messages, outcome.stopped)
+            if base is not None:
+                add_stats(self.stats, outcome.stats)
+                yield finish(outcome.results, base)
+            return
         add_stats(self.stats, outcome.stats)
         done = ItemResults(outcome.results, outcome.messages, outcome.stopped)
         yield from self.merger.merge(entry.work, entry.group, done)
 
-    def drain(self) -> Iterator[Result]:
+    def drain(self) -> Iterator[Result | Rendered]:
         while self.queue:
             yield from self.pop()
 
@@ -241,7 +263,7 @@ class _Scheduler:
 
     # -- running the plan ------------------------------------------------------------
 
-    def run(self, paths: Sequence[str], cuts: Cuts) -> Iterator[Result]:
+    def run(self, paths: Sequence[str], cuts: Cuts) -> Iterator[Result | Rendered]:
         planned = plan_paths(paths, self.config, self.stats, cuts, self.config.options)
         # The first ``jobs`` items decide how many workers start: when the plan ends
         # within them, one per item a worker would run, and none for a single one (it
@@ -295,7 +317,8 @@ def iter_results_parallel(
     batch_messages: int = DEFAULT_BATCH_MESSAGES,
     window: int | None = None,
     mp_context: BaseContext | None = None,
-) -> Iterator[Result]:
+    render: RenderSpec | None = None,
+) -> Iterator[Result | Rendered]:
     """Scan paths in ``jobs`` worker processes; yield what one process would, in order.
 
     Nothing runs until the iterator is first advanced; worker processes start with the
@@ -313,6 +336,9 @@ def iter_results_parallel(
             how far ahead of the output the input is read.
         mp_context: multiprocessing context (start method) of the workers; default the
             platform's.
+        render: the workers write their items' URLs in this format and give back
+            :class:`~urlsift.engines.render.Rendered` pieces instead of the records
+            (:mod:`.render`); items run here still give records.
 
     Returns:
         An iterator of :data:`~urlsift.engines.runner.Result` records, in the order of
@@ -351,7 +377,12 @@ def iter_results_parallel(
     )
     workers = worker_count(jobs)
     scheduler = _Scheduler(
-        config, stats, workers, WINDOW_PER_JOB * workers if window is None else window, mp_context
+        config,
+        stats,
+        workers,
+        WINDOW_PER_JOB * workers if window is None else window,
+        mp_context,
+        render,
     )
     try:
         yield from scheduler.run(paths, cuts)

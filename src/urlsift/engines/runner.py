@@ -12,11 +12,15 @@ record types are defined in :mod:`urlsift.engines.work` and re-exported here.
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
+from typing import TYPE_CHECKING, overload
 
 from .._model import READ_ERROR_CODES, ReadFailure, Result, UnitDefects
 from ..errors import failure_reason
 from ..sources.reading import ArchiveStats
 from .work import ScanConfig, iter_sequential, scan_text_units
+
+if TYPE_CHECKING:
+    from .render import Rendered, RenderSpec
 
 __all__ = [
     "READ_ERROR_CODES",
@@ -31,13 +35,36 @@ __all__ = [
 ]
 
 
+@overload
 def iter_results(
     paths: Sequence[str],
     config: ScanConfig | None = None,
     *,
     stats: ArchiveStats | None = None,
     jobs: int = 1,
-) -> Iterator[Result]:
+    render: None = None,
+) -> Iterator[Result]: ...
+
+
+@overload
+def iter_results(
+    paths: Sequence[str],
+    config: ScanConfig | None = None,
+    *,
+    stats: ArchiveStats | None = None,
+    jobs: int = 1,
+    render: RenderSpec | None,
+) -> Iterator[Result | Rendered]: ...
+
+
+def iter_results(
+    paths: Sequence[str],
+    config: ScanConfig | None = None,
+    *,
+    stats: ArchiveStats | None = None,
+    jobs: int = 1,
+    render: RenderSpec | None = None,
+) -> Iterator[Result | Rendered]:
     """Scan paths (``-`` is standard input) and yield every result in input order.
 
     Args:
@@ -48,6 +75,10 @@ def iter_results(
         stats: counters updated as messages are read (for progress and the summary).
         jobs: worker processes; with more than one, files and large mbox archives are
             scanned in parallel and the results come back in the same order.
+        render: with ``jobs`` > 1, the workers write their items' URLs in this format
+            and give back :class:`~urlsift.engines.render.Rendered` pieces in their
+            place (:mod:`urlsift.engines.render`); what runs in this process still gives
+            records.
 
     Returns:
         An iterator of :data:`Result` records.
@@ -59,5 +90,5 @@ def iter_results(
         # multiprocessing); parallel never imports this module, so this is no cycle.
         from .processes import iter_results_parallel
 
-        return iter_results_parallel(paths, config, stats=stats, jobs=jobs)
+        return iter_results_parallel(paths, config, stats=stats, jobs=jobs, render=render)
     return iter_sequential(paths, config, stats)

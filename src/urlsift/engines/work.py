@@ -510,11 +510,19 @@ class Renumbering:
             item: the range, whose ranges before it were merged already.
             outcome: what running the range gave.
         """
-        base = 0 if item.start == 0 else self._seen.get(key, 0)
-        self._seen[key] = base + outcome.messages
+        base = self.advance(key, item, outcome.messages)
         if base == 0:
             return outcome.results
         return [shift(result, base) for result in outcome.results]
+
+    def advance(self, key: object, item: RangeItem, messages: int) -> int:
+        """Return the number of the file's messages before ``item`` (its base), and count its own.
+
+        For an outcome merged elsewhere (a rendered piece, :mod:`.render`).
+        """
+        base = 0 if item.start == 0 else self._seen.get(key, 0)
+        self._seen[key] = base + messages
+        return base
 
 
 class Merger:
@@ -554,6 +562,23 @@ class Merger:
         """End a folder's scan here (a read failure, as in one pass)."""
         if group is not None:
             self._stopped.add(group)
+
+    def advance(
+        self, item: object, group: object | None, messages: int, stopped: bool
+    ) -> int | None:
+        """Merge an outcome whose records are merged elsewhere (a rendered piece).
+
+        Returns:
+            The base to add to its message numbers (0 but for a range after the file's
+            first), or ``None`` when one pass never reads it (its folder's scan ended).
+        """
+        if self.dropped(group):
+            return None
+        if stopped:
+            self.stop(group)
+        if isinstance(item, RangeItem):
+            return self._renumbering.advance(group, item, messages)
+        return 0
 
     def merge(self, item: object, group: object | None, outcome: ItemResults) -> list[Result]:
         """Return an item's records as one pass gives them (none when dropped)."""

@@ -1,0 +1,188 @@
+"""Workers write their items' URLs (urlsift.engines.render): the same bytes as one process.
+
+``-j 2`` runs here with small batches, so that archives among several paths are cut into
+ranges and most ranges start past their file's first message (their message numbers are
+written between marks and filled in by the parent). Every output format, with the options
+that change what is written or reported, is compared byte for byte with the one-process
+output (stdout and stderr, and the exit status).
+"""
+
+from __future__ import annotations
+
+import functools
+import gzip
+import io
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+import pytest
+from click.testing import CliRunner
+
+from urlsift._model import MessageContext, Url
+from urlsift.cli import main
+from urlsift.engines import processes
+from urlsift.engines.plan import RangeItem
+from urlsift.engines.render import (
+    MARK_OPEN,
+    LocalNumber,
+    Rendered,
+    RenderSpec,
+    finish,
+    render,
+)
+from urlsift.engines.runner import ScanConfig, iter_results
+from urlsift.engines.work import Merger, run_item, shift
+from urlsift.output.formats import make_writer
+from urlsift.sources.reading import ArchiveStats
+
+BATCH = 7_001  # bytes per range: not a message boundary
+
+
+def _archive(count: int, tag: str, odd: int = 0) -> bytes:
+    out = []
+    undecodable = "a bad byte \udcff at http://x.example/\udcff"  # written back as read
+    for n in range(1, count + 1):
+        subject = f"{tag} {n}"
+        if odd and n == odd:  # the marks' own character, in a header the output shows
+            subject += " \ufdd0 12 \ufdd1"
+        charset = "x-nonsense" if n % 17 == 0 else "utf-8"  # a source defect now and then
+        out.append(
+            f"From s{n}@example.org Thu Sep 13 12:30:05 2001\n"
+            f"From: s{n}@example.org\nSubject: {subject}\nMessage-ID: <{tag}{n}@x>\n"
+            f"MIME-Version: 1.0\nContent-Type: text/plain; charset={charset}\n\n"
+            f"see http://{tag}{n}.example/a and <URL:ftp://f{n}.example/b-\nc>\n"
+            f"and <URL:http://{tag}{n}.example/a{{b}}> (invalid)\n"
+            f"{undecodable if n % 23 == 0 else ''}\n\n".encode("utf-8", "surrogateescape")
+        )
+    return b"".join(out)
+
+
+@pytest.fixture(scope="module")
+def paths(tmp_path_factory: pytest.TempPathFactory) -> list[str]:
+    root = tmp_path_factory.mktemp("render")
+    first = root / "first.mbox"
+    first.write_bytes(_archive(120, "one", odd=97))
+    second = root / "second.mbox.gz"
+    second.write_bytes(gzip.compress(_archive(90, "two"))[:-40])  # truncated: a read error
+    notes = root / "notes.txt"
+    notes.write_text("see http://notes.example/ and http://x/{y}\n", encoding="utf-8")
+    return [str(first), str(notes), str(second), str(root / "missing")]
+
+
+@pytest.fixture
+def small_batches(monkeypatch: pytest.MonkeyPatch) -> None:
+    # The pool's own cuts, smaller: the runner imports it when -j asks for it.
+    original = processes.iter_results_parallel
+    monkeypatch.setattr(
+        processes,
+        "iter_results_parallel",
+        functools.partial(original, batch_bytes=BATCH, batch_messages=5),
+    )
+
+
+OPTIONS = [[], ["--invalid-only"], ["--check"], ["-v"], ["--invalid-only", "-v", "--check"]]
+
+
+@pytest.mark.usefixtures("small_batches")
+@pytest.mark.parametrize("fmt", ["text", "jsonl", "csv"])
+@pytest.mark.parametrize("options", OPTIONS, ids=" ".join)
+def test_j2_writes_what_one_process_writes(paths: list[str], fmt: str, options: list[str]) -> None:
+    runner = CliRunner()
+    local = runner.invoke(main, ["scan", "--format", fmt, *options, *paths])
+    pooled = runner.invoke(main, ["scan", "--format", fmt, "-j", "2", *options, *paths])
+    assert local.exit_code == 2  # the missing path and the truncated archive
+    assert "charset" in local.output  # the summary's defects (and -v's lines)
+    assert pooled.output == local.output
+    assert pooled.exit_code == local.exit_code
+
+
+def test_the_pool_sends_rendered_pieces_and_records_where_it_must(paths: list[str]) -> None:
+    # The run above is not the old path in disguise: ranges past their file's start come
+    # back rendered, with their numbers filled in; the URLs of message 97, whose subject
+    # holds the marks' own character, come back as records inside their piece, and so do
+    # those whose JSON line is escaped for an undecodable byte.
+    spec = RenderSpec("jsonl")
+    stream = list(
+        processes.iter_results_parallel(
+            paths,
+            ScanConfig(),
+            stats=ArchiveStats(),
+            jobs=2,
+            batch_bytes=BATCH,
+            batch_messages=5,
+            render=spec,
+        )
+    )
+    pieces = [item for item in stream if isinstance(item, Rendered)]
+    records = [p for piece in pieces for p in piece.parts if isinstance(p, Url)]
+    assert len(pieces) > 5
+    assert sum(piece.invalid for piece in pieces) > 100
+    assert not any(piece.local for piece in pieces)
+    odd = [r for r in records if isinstance(r, Url) and "\ufdd0" in str(r.context.subject)]
+    assert odd  # message 97 is not in the file's first range
+    assert {r.context.message for r in odd} == {97}
+    assert any("\udcff" in r.url for r in records)
+    assert sum(piece.urls for piece in pieces) > 10 * len(records)
+    text = "".join(p for piece in pieces for p in piece.parts if isinstance(p, str))
+    assert '"message": 60,' in text  # a number past the first range, filled in
+    assert MARK_OPEN not in text
+
+
+def _written(records: list[Any], fmt: str) -> str:
+    out = io.StringIO()
+    writer = make_writer(fmt, out)
+    out.seek(0)
+    out.truncate()
+    for record in records:
+        if isinstance(record, Url):
+            writer.write(record)
+        elif isinstance(record, str):
+            out.write(record)
+    return out.getvalue()
+
+
+@pytest.mark.parametrize("fmt", ["text", "jsonl", "csv"])
+def test_a_range_rendered_with_local_numbers_then_finished(paths: list[str], fmt: str) -> None:
+    # One range past the start of the file: rendered with its local numbers, then given
+    # the count of the earlier ranges' messages, it is the text of the shifted records.
+    config = ScanConfig()
+    ranges = [RangeItem(paths[0], 0, 3_000), RangeItem(paths[0], 3_000, 20_000)]  # not 97
+    merger = Merger()
+    group = merger.group(ranges[0])
+    first = run_item(ranges[0], config, ArchiveStats())
+    assert merger.advance(ranges[0], group, first.messages, False) == 0
+    second = run_item(ranges[1], config, ArchiveStats())
+    base = merger.advance(ranges[1], merger.group(ranges[1]), second.messages, False)
+    assert base == first.messages > 0
+    piece = render(second.results, RenderSpec(fmt), local=True)
+    assert piece.local
+    done = finish(piece, base)
+    urls = [r for r in second.results if isinstance(r, Url)]
+    assert done.urls == len(urls)
+    expected = _written([shift(r, base) for r in urls], fmt)
+    assert _written(list(done.parts), fmt) == expected
+
+
+def test_a_url_whose_text_holds_a_mark_travels_as_the_record(tmp_path: Path) -> None:
+    notes = tmp_path / "notes.txt"
+    notes.write_text("see http://a.example/\n", encoding="utf-8")
+    (url,) = [r for r in iter_results([str(notes)]) if isinstance(r, Url)]
+    context = MessageContext(message=3, message_offset=0, subject="odd \ufdd0 one")
+    marked = replace(url, context=context)
+    assert render([marked], RenderSpec("jsonl"), local=True).parts == (marked,)
+    assert finish(render([marked], RenderSpec("jsonl"), local=True), 10).parts == (
+        shift(marked, 10),
+    )
+    plain = render([marked], RenderSpec("jsonl"), local=False)
+    assert "\ufdd0" in "".join(map(str, plain.parts))
+    clean = replace(url, context=replace(context, subject="fine"))
+    piece = render([clean], RenderSpec("text"), local=True)
+    assert finish(piece, 10).parts == (f"{notes}#13/1:1:5: http://a.example/\n",)
+
+
+def test_local_numbers_are_written_between_marks() -> None:
+    assert f"{LocalNumber(5)}" == str(LocalNumber(5)) == "\ufdd05\ufdd1"
+    assert f"{LocalNumber(5):03d}" == "005"
+    assert LocalNumber(5) + 2 == 7
+    assert type(LocalNumber(5) + 2) is int
