@@ -187,5 +187,3 @@ class RunTally:
         ranked = sorted(self.defects.items(), key=lambda item: (-item[1], item[0]))
         groups = ", ".join(f"{code} {count}" for code, count in ranked)
         return f"{plural(total, 'defect')}: {groups}; {hint}"
-
-
