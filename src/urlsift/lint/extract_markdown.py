@@ -27,6 +27,7 @@ import re
 from collections.abc import Iterator
 
 from markdown_it import MarkdownIt
+from markdown_it.token import Token
 
 from ..grammar.context import scheme_name
 from .extract_html import scan_html_region
@@ -111,7 +112,7 @@ def _code_spans(text: str) -> Iterator[tuple[int, int]]:
     by_length: dict[int, list[int]] = {}
     for i, (start, end) in enumerate(runs):
         by_length.setdefault(end - start, []).append(i)
-    blanks = [m.start() for m in _BLANK_LINE.finditer(text)]
+    blank = -1  # the first blank line at or after `end` (len(text): none), found lazily
     i = 0
     while i < len(runs):
         start, end = runs[i]
@@ -123,8 +124,10 @@ def _code_spans(text: str) -> Iterator[tuple[int, int]]:
         if end > start and k < len(same):
             j = same[k]
             close_start, close_end = runs[j]
-            b = bisect.bisect_left(blanks, end)
-            if b == len(blanks) or blanks[b] >= close_start:
+            if blank < end:  # `end` only grows: the search never reads a character twice
+                found = _BLANK_LINE.search(text, end)
+                blank = len(text) if found is None else found.start()
+            if blank >= close_start:
                 yield start, close_end
                 i = j + 1
                 continue
@@ -261,6 +264,73 @@ def _autolinks(text: str) -> Iterator[tuple[int, int]]:
         yield start, end
 
 
+WINDOW = 8192
+"""Characters of the document markdown-it parses at once (see :func:`block_tokens`)."""
+
+# markdown-it's own normalisation (rules_core.normalize): its line numbers count these.
+_NEWLINES = re.compile(r"\r\n?")
+
+
+def block_tokens(text: str, window: int | None = WINDOW) -> Iterator[Token]:
+    """Yield markdown-it's block tokens of ``text``, as one parse of the whole text gives
+    them (``map`` in the whole text's lines), holding one stretch's tokens at a time.
+
+    Only the block structure is parsed: markdown-it's inline rules are not run (``]("``
+    * n costs them time quadratic in n). A parse of the whole text holds about one token
+    object and five line entries per line of input (hundreds of bytes per byte of ``a``
+    paragraphs), so the text is parsed in stretches of about ``window`` characters (None:
+    in one parse), each cut after a line break. A top-level block that another one
+    follows inside the stretch ended where it ends in the whole text (every block rule
+    stops at a line it has seen; only the stretch's last block can reach its end), so the
+    tokens before the stretch's last top-level block are final; the next stretch starts
+    where the block before that last one ended (reference definitions, which make no
+    token, and blank lines in between are parsed again). A stretch with fewer than two
+    top-level blocks is parsed again twice as long, so every character is parsed a
+    bounded number of times.
+    """
+    parser = MarkdownIt("commonmark").disable("inline")
+    source = text
+    if "\r" in source:
+        source = _NEWLINES.sub("\n", source)
+    if window is None:
+        yield from parser.parse(source)
+        return
+    start = 0  # offset in `source` of the stretch's first line
+    line = 0  # its 0-based line number
+    size = window
+    while start < len(source):
+        cut = source.find("\n", start + size - 1)
+        end = len(source) if cut < 0 else cut + 1
+        tokens = parser.parse(source[start:end])
+        if end == len(source):
+            last = len(tokens)
+        else:
+            opens = [
+                i
+                for i, token in enumerate(tokens)
+                if token.level == 0 and token.nesting >= 0 and token.map is not None
+            ]
+            if len(opens) < 2:
+                size *= 2
+                continue
+            last = opens[-1]
+            restart = tokens[opens[-2]].map[1]  # type: ignore[index]
+        for i in range(last):
+            token = tokens[i]
+            if token.map is not None:
+                token.map = [token.map[0] + line, token.map[1] + line]
+            yield token
+        if end == len(source):
+            return
+        del tokens
+        # back from the stretch's end to the start of its 0-based line `restart`
+        back = source.count("\n", start, end) - restart
+        pos = end
+        for _ in range(back):
+            pos = max(start, source.rfind("\n", start, pos - 1) + 1)
+        start, line, size = pos, line + restart, window
+
+
 def extract_markdown(text: str, path: str, options: ExtractOptions) -> Extracted:
     """Find the URLs of a Markdown document.
 
@@ -275,14 +345,12 @@ def extract_markdown(text: str, path: str, options: ExtractOptions) -> Extracted
         and the appendix forms in the prose.
     """
     builder = FindingBuilder(text, path, options)
-    index = LineIndex(text)
+    index = builder.index
     code: list[tuple[int, int]] = []
     html_blocks: list[tuple[int, int]] = []
-    # Only the block structure is used: markdown-it's inline rules are not run (``]("`` * n
-    # costs them time quadratic in n).
     heading = False
     seen: dict[str, int] = {}
-    for token in MarkdownIt("commonmark").disable("inline").parse(text):
+    for token in block_tokens(text, WINDOW):
         if token.map is None:
             continue
         first, last = token.map
