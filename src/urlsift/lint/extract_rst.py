@@ -319,7 +319,7 @@ def extract_rst(text: str, path: str, options: ExtractOptions) -> Extracted:
         (explicit targets, image and figure URIs) and the appendix forms in the text.
     """
     builder = FindingBuilder(text, path, options)
-    index = LineIndex(text)
+    index = builder.index
     lines = text.split("\n")
     code = list(_code_blocks(text, index))
     blocks_masked = mask(text, code)

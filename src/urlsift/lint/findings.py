@@ -13,9 +13,10 @@ document for the offline local-link check (:mod:`.locallinks`).
 from __future__ import annotations
 
 import bisect
+import itertools
 import re
 from array import array
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Literal
 
@@ -96,19 +97,54 @@ class LineIndex:
         return len(self._starts)
 
 
+class Spans:
+    """``(start, end)`` offset pairs added in increasing order, without overlap, held as
+    machine integers (a list of tuples takes 120 bytes a span); a span that starts where
+    the last one ends extends it. :func:`mask` reads them in order, without sorting."""
+
+    __slots__ = ("_flat",)
+
+    def __init__(self) -> None:
+        """An empty sequence of spans."""
+        self._flat = array("q")
+
+    def add(self, start: int, end: int) -> None:
+        """Append ``(start, end)``; ``start`` is at or past the last span's end."""
+        flat = self._flat
+        if flat and flat[-1] == start:
+            flat[-1] = end
+        else:
+            flat.append(start)
+            flat.append(end)
+
+    def __iter__(self) -> Iterator[tuple[int, int]]:
+        """The spans in order."""
+        pairs = iter(self._flat)
+        return zip(pairs, pairs, strict=True)
+
+    def __len__(self) -> int:
+        """How many spans."""
+        return len(self._flat) // 2
+
+
+_MASK_BLOCK = 4096  # pieces joined at a time by mask (a list of every piece: 2 per span)
+
+
 def mask(text: str, spans: Iterable[tuple[int, int]]) -> str:
     """Replace every character of ``spans`` by a space, keeping ``\\r`` and ``\\n``.
 
     Args:
         text: the document.
-        spans: ``(start, end)`` offset pairs, in any order, possibly overlapping.
+        spans: ``(start, end)`` offset pairs, in any order, possibly overlapping (a
+            :class:`Spans` is read in its order).
 
     Returns:
         A text of the same length, so offsets, lines and columns are unchanged.
     """
-    marks = sorted(spans)
+    marks = spans if isinstance(spans, Spans) else sorted(spans)
     if not marks:
         return text
+    blocks: list[str] = []
     out: list[str] = []
     pos = 0
     for start, end in marks:
@@ -122,8 +158,12 @@ def mask(text: str, spans: Iterable[tuple[int, int]]) -> str:
         else:
             out.append(" " * (end - start))
         pos = end
+        if len(out) >= _MASK_BLOCK:
+            blocks.append("".join(out))
+            out.clear()
     out.append(text[pos:])
-    return "".join(out)
+    blocks.append("".join(out))
+    return "".join(blocks)
 
 
 _BLANK_NON_BREAKS = re.compile(r"[^\r\n]")
@@ -210,7 +250,6 @@ class FindingBuilder:
         self.index = LineIndex(text)
         self.judge = Judge(policy=options.policy)
         self.links: list[tuple[int, int, Finding]] = []
-        self._link_spans: set[tuple[int, int]] = set()
         self.local_links: list[tuple[int, LocalLink]] = []
         self.anchors: set[str] = set()
         self.labels: set[str] = set()
@@ -253,14 +292,15 @@ class FindingBuilder:
     def _finding(self, url: Url, start: int, end: int, origin: str) -> Finding:
         line, column = self.index.position(start)
         end_line, last_column = self.index.position(max(start, end - 1))
+        raw = self.text[start:end]
         return Finding(
             path=self.path,
             url=url.url,
             alternatives=url.alternatives,
-            raw=self.text[start:end],
+            raw=url.url if raw == url.url else raw,  # one string, not two equal ones
             line=line,
             column=column,
-            end_line=end_line,
+            end_line=line if end_line == line else end_line,
             end_column=last_column + 1,
             origin=origin,
             kind=url.kind if origin not in DOCUMENT_LINK_ORIGINS else "bare",
@@ -278,9 +318,10 @@ class FindingBuilder:
                 ``mailto:`` added, reST whitespace removed ...). Whitespace left in it is
                 removed as inside a ``<...>`` wrapper (hyphen breaks stay ambiguous).
         """
-        if (start, end) in self._link_spans:
+        links = self.links
+        if links and links[-1][0] == start and links[-1][1] == end:
             return  # the same target seen by two syntaxes (e.g. [x](<http://a>))
-        self._link_spans.add((start, end))
+        # (a repeat that is not the last link added is dropped by `scan`)
         written = self.text[start:end] if target is None else target
         kind: Literal["bare", "angle"] = "angle" if _WHITESPACE.search(written) else "bare"
         line, column = self.index.position(start)
@@ -308,26 +349,46 @@ class FindingBuilder:
             Every finding of the document, in source order; a core URL that overlaps a
             document link is left out.
         """
-        scanner = Scanner(list(self.options.schemes))
-        candidates = scanner.feed(scan_text) + scanner.close()
-        links = sorted(self.links, key=lambda item: (item[0], item[1]))
-        link_starts = [start for start, _, _ in links]
-        max_end = _running_max([end for _, end, _ in links])
-        found: list[tuple[int, int, Finding]] = list(links)
-        for candidate in candidates:
-            url = self.judge(candidate, source=self.path)
+        links = self.links
+        links.sort(key=lambda item: (item[0], item[1]))  # stable: the first of a repeat leads
+        if any(a[0] == b[0] and a[1] == b[1] for a, b in itertools.pairwise(links)):
+            links[:] = [b for a, b in zip([None, *links], links, strict=True) if not _same(a, b)]
+        link_starts = array("q", [start for start, _, _ in links])
+        max_end = _running_max(end for _, end, _ in links)
+        kept: list[tuple[int, int, Finding]] = []
+        for candidate in self._candidates(scan_text):
             start, end = candidate.start, candidate.end
             if to_source is not None:
                 start, end = to_source(start), (end_to_source or to_source)(end)
             if _overlaps(start, end, link_starts, max_end):
                 continue
-            found.append((start, end, self._finding(url, start, end, url.kind)))
+            url = self.judge(candidate, source=self.path)
+            kept.append((start, end, self._finding(url, start, end, url.kind)))
+        if not kept:
+            return [finding for _, _, finding in links]
+        found = links + kept
         found.sort(key=lambda item: (item[0], item[1]))
         return [finding for _, _, finding in found]
 
+    def _candidates(self, scan_text: str) -> Iterator[Candidate]:
+        """The core scanner's candidates in ``scan_text``, fed a piece at a time (a list
+        of every candidate would hold them all at once)."""
+        scanner = Scanner(list(self.options.schemes))
+        for at in range(0, len(scan_text), _SCAN_PIECE):
+            yield from scanner.feed(scan_text[at : at + _SCAN_PIECE])
+        yield from scanner.close()
 
-def _running_max(values: list[int]) -> list[int]:
-    out: list[int] = []
+
+_SCAN_PIECE = 1 << 16
+"""Characters of the scan text given to the core scanner at a time."""
+
+
+def _same(a: tuple[int, int, Finding] | None, b: tuple[int, int, Finding]) -> bool:
+    return a is not None and a[0] == b[0] and a[1] == b[1]
+
+
+def _running_max(values: Iterable[int]) -> array[int]:
+    out = array("q")
     best = -1
     for value in values:
         best = max(best, value)
@@ -335,7 +396,7 @@ def _running_max(values: list[int]) -> list[int]:
     return out
 
 
-def _overlaps(start: int, end: int, starts: list[int], max_end: list[int]) -> bool:
+def _overlaps(start: int, end: int, starts: array[int], max_end: array[int]) -> bool:
     # Links sorted by start: any link starting before `end` whose end passes `start`.
     i = bisect.bisect_left(starts, end)
     return i > 0 and max_end[i - 1] > start
