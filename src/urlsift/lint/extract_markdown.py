@@ -362,7 +362,7 @@ def extract_markdown(text: str, path: str, options: ExtractOptions) -> Extracted
         elif token.type == "html_block":
             html_blocks.append(span)
         elif token.type == "inline" and heading:
-            builder.anchors.update(heading_anchors(token.content, seen))
+            builder.anchors.update(heading_anchors(token.content, seen, builder.repeats))
         heading = token.type == "heading_open"
     blocks = mask(text, [*code, *html_blocks])
     spans = list(_code_spans(blocks))

@@ -17,6 +17,7 @@ import itertools
 import re
 from array import array
 from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
 from typing import Literal
 
@@ -25,6 +26,7 @@ from ..api import Judge
 from ..extraction.scanner import DEFAULT_SCHEMES, Scanner
 from ..grammar.context import scheme_name
 from .model import Finding
+from .slugs import Anchors
 
 DOCUMENT_LINK_ORIGINS = frozenset(
     {
@@ -226,7 +228,7 @@ class Extracted:
     """The URLs found, in source order."""
     local_links: tuple[LocalLink, ...] = ()
     """Relative links to other documents or anchors, in source order."""
-    anchors: frozenset[str] = frozenset()
+    anchors: AbstractSet[str] = frozenset()
     """The fragment identifiers the document defines (heading slugs, ids, labels)."""
     labels: frozenset[str] = frozenset()
     """reST ``.. _label:`` names, normalised (for ``:ref:``, which is project-wide)."""
@@ -252,6 +254,8 @@ class FindingBuilder:
         self.links: list[tuple[int, int, Finding]] = []
         self.local_links: list[tuple[int, LocalLink]] = []
         self.anchors: set[str] = set()
+        self.repeats: dict[tuple[str, str], int] = {}
+        """Numbered repeats of heading slugs (see :class:`~.slugs.Anchors`)."""
         self.labels: set[str] = set()
         self.opaque: str | None = None
 
@@ -284,7 +288,7 @@ class FindingBuilder:
         return Extracted(
             findings,
             local,
-            frozenset(self.anchors),
+            Anchors(self.anchors, self.repeats) if self.repeats else frozenset(self.anchors),
             frozenset(self.labels),
             opaque=self.opaque,
         )
@@ -351,8 +355,8 @@ class FindingBuilder:
         """
         links = self.links
         links.sort(key=lambda item: (item[0], item[1]))  # stable: the first of a repeat leads
-        if any(a[0] == b[0] and a[1] == b[1] for a, b in itertools.pairwise(links)):
-            links[:] = [b for a, b in zip([None, *links], links, strict=True) if not _same(a, b)]
+        if any(_same(a, b) for a, b in itertools.pairwise(links)):
+            links[:] = [links[0], *(b for a, b in itertools.pairwise(links) if not _same(a, b))]
         link_starts = array("q", [start for start, _, _ in links])
         max_end = _running_max(end for _, end, _ in links)
         kept: list[tuple[int, int, Finding]] = []
@@ -383,8 +387,8 @@ _SCAN_PIECE = 1 << 16
 """Characters of the scan text given to the core scanner at a time."""
 
 
-def _same(a: tuple[int, int, Finding] | None, b: tuple[int, int, Finding]) -> bool:
-    return a is not None and a[0] == b[0] and a[1] == b[1]
+def _same(a: tuple[int, int, Finding], b: tuple[int, int, Finding]) -> bool:
+    return a[0] == b[0] and a[1] == b[1]
 
 
 def _running_max(values: Iterable[int]) -> array[int]:

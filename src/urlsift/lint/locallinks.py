@@ -30,12 +30,14 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable, Iterable
+from collections.abc import Set as AbstractSet
 from pathlib import Path
 from urllib.parse import unquote
 
 from .findings import Extracted, LocalLink
 from .model import RULE_BY_CODE, Diagnostic
 from .sites import TEMPLATE_PLACEHOLDER, Site, SiteFinder
+from .slugs import Anchors
 from .walk import is_file, path_exists
 
 DOCUMENT_SUFFIXES = frozenset(
@@ -68,7 +70,11 @@ class _Known:
     __slots__ = ("anchors", "opaque")
 
     def __init__(self, anchors: Iterable[str], opaque: str | None) -> None:
-        self.anchors = frozenset(anchor.lower() for anchor in anchors)
+        self.anchors: AbstractSet[str] = (
+            anchors.lower()  # numbered heading repeats stay counts
+            if isinstance(anchors, Anchors)
+            else frozenset(anchor.lower() for anchor in anchors)
+        )
         self.opaque = opaque
 
 
