@@ -86,6 +86,11 @@ PER_BYTE_CASES: dict[str, tuple[str, Callable[[Path, int], None]]] = {
     "man-links": ("1", _units(".UR http://a.example/\n.UE\n")),
 }
 """Case -> (file suffix, writer of a file of about the given size)."""
+OPEN_CASES = ("md-list", "md-quote")
+"""Cases left out unless asked for with ``--case``: one top-level Markdown block as big as
+the file (a list, a blockquote) is parsed in one piece (see ``benchmarks/README.md``)."""
+PER_BYTE_CASES["md-list"] = ("md", _units("- a\n\n"))
+PER_BYTE_CASES["md-quote"] = ("md", _units("> a\n"))
 
 
 def _generate(path: Path, size: int) -> None:
@@ -207,7 +212,8 @@ def main(argv: list[str] | None = None) -> int:
             if args.output != RESULTS
             else RESULTS.with_name("lint_memory_per_byte.json")
         )
-        return per_byte(sizes, args.case or list(PER_BYTE_CASES), output)
+        cases = args.case or [case for case in PER_BYTE_CASES if case not in OPEN_CASES]
+        return per_byte(sizes, cases, output)
     started = time.time()
     compile_bytecode()
     rows: list[dict[str, object]] = []

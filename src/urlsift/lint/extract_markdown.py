@@ -24,6 +24,7 @@ from __future__ import annotations
 import bisect
 import html
 import re
+from array import array
 from collections.abc import Iterator
 
 from markdown_it import MarkdownIt
@@ -143,33 +144,33 @@ def _decode(destination: str) -> str:
 _DESTINATION_EVENT = re.compile(r"\\.|[()]|\n(?=\n)", re.DOTALL)
 
 
-def _destination_closes(text: str, opens: list[int]) -> dict[int, int]:
-    """Map each destination start in ``opens`` (sorted) to the ``)`` that closes it.
+def _destination_closes(text: str, opens: array[int]) -> array[int]:
+    """For each destination start in ``opens`` (sorted), the ``)`` that closes it, or -1.
 
     A start is closed by the first unescaped ``)`` after it that takes the parenthesis depth
     below the depth at the start, if that ``)`` comes within ``MAX_DESTINATION`` characters
-    and before any blank line; starts without one are left out. One pass over the text:
-    the open starts wait on a stack, one per depth (a start at a depth is closed, or
-    abandoned at a blank line, before a later start can be at the same depth), so every
-    character and every start is looked at a bounded number of times.
+    and before any blank line. One pass over the text: the open starts wait on a stack, one
+    per depth (a start at a depth is closed, or abandoned at a blank line, before a later
+    start can be at the same depth), so every character and every start is looked at a
+    bounded number of times.
     """
-    closes: dict[int, int] = {}
-    waiting: list[tuple[int, int]] = []  # (depth at the start, start), depth increasing
+    closes = array("q", [-1]) * len(opens)
+    waiting: list[tuple[int, int]] = []  # (depth at the start, its index), depth increasing
     depth = 0
     k = 0  # next start in `opens`
     for m in _DESTINATION_EVENT.finditer(text, opens[0] if opens else len(text)):
         at = m.start()
         while k < len(opens) and opens[k] <= at:
-            waiting.append((depth, opens[k]))
+            waiting.append((depth, k))
             k += 1
         c = text[at]
         if c == "(":
             depth += 1
         elif c == ")":
             while waiting and waiting[-1][0] == depth:
-                start = waiting.pop()[1]
-                if at < start + MAX_DESTINATION:
-                    closes[start] = at
+                i = waiting.pop()[1]
+                if at < opens[i] + MAX_DESTINATION:
+                    closes[i] = at
             depth -= 1
         elif c == "\n":
             waiting.clear()  # a blank line: no open destination closes after it
@@ -205,11 +206,10 @@ def _content(text: str, start: int, end: int) -> tuple[int, int]:
 
 def _inline_links(text: str) -> Iterator[tuple[int, int]]:
     """Yield the (start, end) of each inline link or image destination."""
-    opens = [m.end() for m in _LINK_OPEN.finditer(text)]
+    opens = array("q", (m.end() for m in _LINK_OPEN.finditer(text)))
     closes = _destination_closes(text, opens)
-    for pos in opens:
-        close = closes.get(pos)
-        if close is None:
+    for pos, close in zip(opens, closes, strict=True):
+        if close < 0:
             continue
         start, end = _content(text, pos, close)
         if text.startswith("<", start) and text[end - 1 : end] == ">" and end - start > 1:

@@ -32,6 +32,7 @@ ids) and ``.. _label:`` names. Standalone URIs in the text are the core's append
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections.abc import Iterator
 
@@ -369,8 +370,8 @@ def extract_rst(text: str, path: str, options: ExtractOptions) -> Extracted:
             builder.anchors.add(make_id(name))
     titles = list(_anchors(lines, names))
     builder.anchors.update(titles)
-    spans = [("rst-link", start, end) for start, end in _embedded(prose)]
-    for kind, start, end in [*spans, *_targets_kind(prose, index, lines)]:
+    spans = (("rst-link", start, end) for start, end in _embedded(prose))
+    for kind, start, end in itertools.chain(spans, _targets_kind(prose, index, lines)):
         written = text[start:end]
         target = "".join(written.split())
         if link_scheme(target, options.schemes) is not None:

@@ -13,7 +13,6 @@ document for the offline local-link check (:mod:`.locallinks`).
 from __future__ import annotations
 
 import bisect
-import itertools
 import re
 from array import array
 from collections.abc import Callable, Iterable, Iterator, Sequence
@@ -118,6 +117,24 @@ class Spans:
         else:
             flat.append(start)
             flat.append(end)
+
+    def append(self, start: int, end: int) -> None:
+        """Append ``(start, end)`` as it is (no order asked, no merging)."""
+        self._flat.append(start)
+        self._flat.append(end)
+
+    def last(self) -> tuple[int, int] | None:
+        """The span added last, or None."""
+        flat = self._flat
+        return (flat[-2], flat[-1]) if flat else None
+
+    def starts(self) -> array[int]:
+        """The starts, in the order added."""
+        return self._flat[::2]
+
+    def ends(self) -> array[int]:
+        """The ends, in the order added."""
+        return self._flat[1::2]
 
     def __iter__(self) -> Iterator[tuple[int, int]]:
         """The spans in order."""
@@ -251,7 +268,9 @@ class FindingBuilder:
         self.options = options
         self.index = LineIndex(text)
         self.judge = Judge(policy=options.policy)
-        self.links: list[tuple[int, int, Finding]] = []
+        self.links: list[Finding] = []
+        """The document links, in the order added; their spans in ``link_spans``."""
+        self.link_spans = Spans()
         self.local_links: list[tuple[int, LocalLink]] = []
         self.anchors: set[str] = set()
         self.repeats: dict[tuple[str, str], int] = {}
@@ -322,8 +341,7 @@ class FindingBuilder:
                 ``mailto:`` added, reST whitespace removed ...). Whitespace left in it is
                 removed as inside a ``<...>`` wrapper (hyphen breaks stay ambiguous).
         """
-        links = self.links
-        if links and links[-1][0] == start and links[-1][1] == end:
+        if self.link_spans.last() == (start, end):
             return  # the same target seen by two syntaxes (e.g. [x](<http://a>))
         # (a repeat that is not the last link added is dropped by `scan`)
         written = self.text[start:end] if target is None else target
@@ -332,7 +350,8 @@ class FindingBuilder:
         end_line, _ = self.index.position(max(start, end - 1))
         candidate = Candidate(kind, written, written, start, end, line, column, end_line)
         url = self.judge(candidate, source=self.path)
-        self.links.append((start, end, self._finding(url, start, end, origin)))
+        self.links.append(self._finding(url, start, end, origin))
+        self.link_spans.append(start, end)
 
     def scan(
         self,
@@ -353,26 +372,48 @@ class FindingBuilder:
             Every finding of the document, in source order; a core URL that overlaps a
             document link is left out.
         """
-        links = self.links
-        links.sort(key=lambda item: (item[0], item[1]))  # stable: the first of a repeat leads
-        if any(_same(a, b) for a, b in itertools.pairwise(links)):
-            links[:] = [links[0], *(b for a, b in itertools.pairwise(links) if not _same(a, b))]
-        link_starts = array("q", [start for start, _, _ in links])
-        max_end = _running_max(end for _, end, _ in links)
+        links, starts, ends = self._sorted_links()
+        max_end = _running_max(ends)
         kept: list[tuple[int, int, Finding]] = []
         for candidate in self._candidates(scan_text):
             start, end = candidate.start, candidate.end
             if to_source is not None:
                 start, end = to_source(start), (end_to_source or to_source)(end)
-            if _overlaps(start, end, link_starts, max_end):
+            if _overlaps(start, end, starts, max_end):
                 continue
             url = self.judge(candidate, source=self.path)
             kept.append((start, end, self._finding(url, start, end, url.kind)))
         if not kept:
-            return [finding for _, _, finding in links]
-        found = links + kept
-        found.sort(key=lambda item: (item[0], item[1]))
-        return [finding for _, _, finding in found]
+            return links
+        kept.sort(key=lambda item: (item[0], item[1]))
+        found: list[Finding] = []
+        i = 0
+        for start, end, finding in kept:  # a link before a core URL of the same span
+            while i < len(links) and (starts[i], ends[i]) <= (start, end):
+                found.append(links[i])
+                i += 1
+            found.append(finding)
+        found.extend(links[i:])
+        return found
+
+    def _sorted_links(self) -> tuple[list[Finding], array[int], array[int]]:
+        """The links by (start, end), the first added of a repeated span only, and their
+        starts and ends."""
+        starts, ends = self.link_spans.starts(), self.link_spans.ends()
+        n = len(self.links)
+        ordered = all((starts[i], ends[i]) < (starts[i + 1], ends[i + 1]) for i in range(n - 1))
+        if ordered:
+            return self.links, starts, ends
+        order = sorted(range(n), key=lambda i: (starts[i], ends[i]))  # stable
+        keep: list[int] = []
+        for i in order:
+            if not keep or (starts[keep[-1]], ends[keep[-1]]) != (starts[i], ends[i]):
+                keep.append(i)
+        return (
+            [self.links[i] for i in keep],
+            array("q", [starts[i] for i in keep]),
+            array("q", [ends[i] for i in keep]),
+        )
 
     def _candidates(self, scan_text: str) -> Iterator[Candidate]:
         """The core scanner's candidates in ``scan_text``, fed a piece at a time (a list
@@ -385,10 +426,6 @@ class FindingBuilder:
 
 _SCAN_PIECE = 1 << 16
 """Characters of the scan text given to the core scanner at a time."""
-
-
-def _same(a: tuple[int, int, Finding], b: tuple[int, int, Finding]) -> bool:
-    return a[0] == b[0] and a[1] == b[1]
 
 
 def _running_max(values: Iterable[int]) -> array[int]:
