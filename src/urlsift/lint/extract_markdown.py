@@ -1,7 +1,9 @@
 """Markdown documents (CommonMark): inline links, images, autolinks, reference definitions.
 
 Strategy: ``markdown-it-py`` (``MarkdownIt("commonmark")``, its inline rules off) parses
-the block structure; each block token's ``map`` gives its line range, which is all we take
+the block structure, in stretches of about :data:`WINDOW` characters whose tokens are those
+of one parse of the whole text (:func:`block_tokens`: memory bounded by a stretch, not by
+the document); each block token's ``map`` gives its line range, which is all we take
 from it: the lines of fenced and indented code blocks (masked unless verbatim text is
 included) and of HTML blocks (handed to
 :func:`~urlsift.lint.extract_html.scan_html_region`). markdown-it does not
