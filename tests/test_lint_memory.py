@@ -179,8 +179,10 @@ def test_numbered_heading_repeats_are_counts() -> None:
     assert len(extracted.anchors._names) < 10  # type: ignore[attr-defined]
     for anchor in ("usage-5000", "usage_5000", "usage-3", "usage", "üsage"):
         assert anchor in extracted.anchors
-    for anchor in ("usage-5001", "usage_5001", "usage-0", "usage-03", "usage_", "usage-x", "usage-٣", 3):
+    absent = ("usage-5001", "usage_5001", "usage-0", "usage-03", "usage_", "usage-x", "usage-٣")
+    for anchor in absent:
         assert anchor not in extracted.anchors
+    assert 3 not in extracted.anchors
     lowered = extracted.anchors.lower()
     assert set(lowered) == {a.lower() for a in expected}
 
