@@ -16,10 +16,12 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from typing import overload
 
 from .._model import Defect
 from ..extraction.wrap import continuation as wrap_evidence
 from ..output.formats import visible_utf8
+from .findings import LineIndex
 from .model import RULE_BY_CODE, Diagnostic, Finding, LintSeverity
 
 # Core defect code -> (rule when the defect is a warning, rule when it is an error,
@@ -257,6 +259,36 @@ def diagnose_finding(finding: Finding, lines: Sequence[str] | None = None) -> li
     return out
 
 
+class _Lines(Sequence[str]):
+    """A document's lines (without line breaks, a final ``\\r`` dropped), cut from the text
+    when asked: a list of every line would hold a string per line (15 bytes per byte of
+    ``# H`` lines) for the few URLs that end one."""
+
+    __slots__ = ("_index",)
+
+    def __init__(self, text: str) -> None:
+        self._index = LineIndex(text)
+
+    def __len__(self) -> int:
+        return self._index.line_count
+
+    @overload
+    def __getitem__(self, i: int) -> str: ...
+
+    @overload
+    def __getitem__(self, i: slice) -> list[str]: ...
+
+    def __getitem__(self, i: int | slice) -> str | list[str]:
+        if isinstance(i, slice):
+            return [self[k] for k in range(*i.indices(len(self)))]
+        if i < 0:
+            i += len(self)
+        if not 0 <= i < len(self):
+            raise IndexError(i)
+        index = self._index
+        return index.text[index.line_start(i + 1) : index.line_end(i + 1)].removesuffix("\r")
+
+
 def diagnose(findings: Iterable[Finding], text: str | None = None) -> list[Diagnostic]:
     """Apply every text rule to the findings of one document.
 
@@ -267,9 +299,7 @@ def diagnose(findings: Iterable[Finding], text: str | None = None) -> list[Diagn
     Returns:
         The diagnostics in document order, with default severities, without duplicates.
     """
-    lines = None if text is None else text.split("\n")
-    if lines is not None:
-        lines = [line.removesuffix("\r") for line in lines]
+    lines = None if text is None else _Lines(text)
     seen: set[tuple[int, int, str, str]] = set()
     out: list[Diagnostic] = []
     for finding in findings:

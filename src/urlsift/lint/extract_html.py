@@ -18,7 +18,15 @@ import html
 
 from ..sources.htmltext import URL_ATTRIBUTES
 from ..sources.htmltokens import UNRENDERED_ELEMENTS, tokenize
-from .findings import Extracted, ExtractOptions, FindingBuilder, is_relative, link_scheme, mask
+from .findings import (
+    Extracted,
+    ExtractOptions,
+    FindingBuilder,
+    Spans,
+    is_relative,
+    link_scheme,
+    mask,
+)
 
 CODE_TAGS = frozenset({"pre", "code", "script", "style", "kbd", "samp", "listing", "xmp"})
 """Elements whose content is code, skipped unless verbatim text is included."""
@@ -29,7 +37,7 @@ _ANCHOR_ATTRIBUTES = frozenset({"id", "name"})
 _HTML_SPACE = " \t\n\f\r"
 
 
-def scan_html_region(builder: FindingBuilder, start: int, end: int) -> list[tuple[int, int]]:
+def scan_html_region(builder: FindingBuilder, start: int, end: int) -> Spans:
     """Report the attribute URLs of ``builder.text[start:end]`` and return what to mask.
 
     Args:
@@ -46,7 +54,7 @@ def scan_html_region(builder: FindingBuilder, start: int, end: int) -> list[tupl
     skip = frozenset() if options.include_verbatim else CODE_TAGS
     open_skipped: dict[str, int] = {}  # skipped element -> open count
     skipped_depth = 0  # sum of open_skipped
-    hidden: list[tuple[int, int]] = []
+    hidden = Spans()
     for token in tokenize(text[start:end]):
         kind, name = token.kind, token.name
         if kind == "text" or kind == "cut":  # a tag the document ends inside is read as text
@@ -66,11 +74,7 @@ def scan_html_region(builder: FindingBuilder, start: int, end: int) -> list[tupl
         elif kind == "end" and open_skipped.get(name):
             open_skipped[name] -= 1
             skipped_depth -= 1
-        token_start, token_end = start + token.start, start + token.end
-        if hidden and hidden[-1][1] == token_start:
-            hidden[-1] = (hidden[-1][0], token_end)  # one span for adjacent markup
-        else:
-            hidden.append((token_start, token_end))
+        hidden.add(start + token.start, start + token.end)  # adjacent markup: one span
     return hidden
 
 

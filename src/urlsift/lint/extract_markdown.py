@@ -1,7 +1,9 @@
 """Markdown documents (CommonMark): inline links, images, autolinks, reference definitions.
 
 Strategy: ``markdown-it-py`` (``MarkdownIt("commonmark")``, its inline rules off) parses
-the block structure; each block token's ``map`` gives its line range, which is all we take
+the block structure, in stretches of about :data:`WINDOW` characters whose tokens are those
+of one parse of the whole text (:func:`block_tokens`: memory bounded by a stretch, not by
+the document); each block token's ``map`` gives its line range, which is all we take
 from it: the lines of fenced and indented code blocks (masked unless verbatim text is
 included) and of HTML blocks (handed to
 :func:`~urlsift.lint.extract_html.scan_html_region`). markdown-it does not
@@ -24,9 +26,11 @@ from __future__ import annotations
 import bisect
 import html
 import re
+from array import array
 from collections.abc import Iterator
 
 from markdown_it import MarkdownIt
+from markdown_it.token import Token
 
 from ..grammar.context import scheme_name
 from .extract_html import scan_html_region
@@ -116,7 +120,7 @@ def _code_spans(text: str) -> Iterator[tuple[int, int]]:
     by_length: dict[int, list[int]] = {}
     for i, (start, end) in enumerate(runs):
         by_length.setdefault(end - start, []).append(i)
-    blanks = [m.start() for m in _BLANK_LINE.finditer(text)]
+    blank = -1  # the first blank line at or after `end` (len(text): none), found lazily
     i = 0
     while i < len(runs):
         start, end = runs[i]
@@ -128,8 +132,10 @@ def _code_spans(text: str) -> Iterator[tuple[int, int]]:
         if end > start and k < len(same):
             j = same[k]
             close_start, close_end = runs[j]
-            b = bisect.bisect_left(blanks, end)
-            if b == len(blanks) or blanks[b] >= close_start:
+            if blank < end:  # `end` only grows: the search never reads a character twice
+                found = _BLANK_LINE.search(text, end)
+                blank = len(text) if found is None else found.start()
+            if blank >= close_start:
                 yield start, close_end
                 i = j + 1
                 continue
@@ -145,33 +151,33 @@ def _decode(destination: str) -> str:
 _DESTINATION_EVENT = re.compile(r"\\.|[()]|\n(?=\n)", re.DOTALL)
 
 
-def _destination_closes(text: str, opens: list[int]) -> dict[int, int]:
-    """Map each destination start in ``opens`` (sorted) to the ``)`` that closes it.
+def _destination_closes(text: str, opens: array[int]) -> array[int]:
+    """For each destination start in ``opens`` (sorted), the ``)`` that closes it, or -1.
 
     A start is closed by the first unescaped ``)`` after it that takes the parenthesis depth
     below the depth at the start, if that ``)`` comes within ``MAX_DESTINATION`` characters
-    and before any blank line; starts without one are left out. One pass over the text:
-    the open starts wait on a stack, one per depth (a start at a depth is closed, or
-    abandoned at a blank line, before a later start can be at the same depth), so every
-    character and every start is looked at a bounded number of times.
+    and before any blank line. One pass over the text: the open starts wait on a stack, one
+    per depth (a start at a depth is closed, or abandoned at a blank line, before a later
+    start can be at the same depth), so every character and every start is looked at a
+    bounded number of times.
     """
-    closes: dict[int, int] = {}
-    waiting: list[tuple[int, int]] = []  # (depth at the start, start), depth increasing
+    closes = array("q", [-1]) * len(opens)
+    waiting: list[tuple[int, int]] = []  # (depth at the start, its index), depth increasing
     depth = 0
     k = 0  # next start in `opens`
     for m in _DESTINATION_EVENT.finditer(text, opens[0] if opens else len(text)):
         at = m.start()
         while k < len(opens) and opens[k] <= at:
-            waiting.append((depth, opens[k]))
+            waiting.append((depth, k))
             k += 1
         c = text[at]
         if c == "(":
             depth += 1
         elif c == ")":
             while waiting and waiting[-1][0] == depth:
-                start = waiting.pop()[1]
-                if at < start + MAX_DESTINATION:
-                    closes[start] = at
+                i = waiting.pop()[1]
+                if at < opens[i] + MAX_DESTINATION:
+                    closes[i] = at
             depth -= 1
         elif c == "\n":
             waiting.clear()  # a blank line: no open destination closes after it
@@ -207,11 +213,10 @@ def _content(text: str, start: int, end: int) -> tuple[int, int]:
 
 def _inline_links(text: str) -> Iterator[tuple[int, int]]:
     """Yield the (start, end) of each inline link or image destination."""
-    opens = [m.end() for m in _LINK_OPEN.finditer(text)]
+    opens = array("q", (m.end() for m in _LINK_OPEN.finditer(text)))
     closes = _destination_closes(text, opens)
-    for pos in opens:
-        close = closes.get(pos)
-        if close is None:
+    for pos, close in zip(opens, closes, strict=True):
+        if close < 0:
             continue
         start, end = _content(text, pos, close)
         if text.startswith("<", start) and text[end - 1 : end] == ">" and end - start > 1:
@@ -266,6 +271,73 @@ def _autolinks(text: str) -> Iterator[tuple[int, int]]:
         yield start, end
 
 
+WINDOW = 8192
+"""Characters of the document markdown-it parses at once (see :func:`block_tokens`)."""
+
+# markdown-it's own normalisation (rules_core.normalize): its line numbers count these.
+_NEWLINES = re.compile(r"\r\n?")
+
+
+def block_tokens(text: str, window: int | None = WINDOW) -> Iterator[Token]:
+    """Yield markdown-it's block tokens of ``text``, as one parse of the whole text gives
+    them (``map`` in the whole text's lines), holding one stretch's tokens at a time.
+
+    Only the block structure is parsed: markdown-it's inline rules are not run (``]("``
+    * n costs them time quadratic in n). A parse of the whole text holds about one token
+    object and five line entries per line of input (hundreds of bytes per byte of ``a``
+    paragraphs), so the text is parsed in stretches of about ``window`` characters (None:
+    in one parse), each cut after a line break. A top-level block that another one
+    follows inside the stretch ended where it ends in the whole text (every block rule
+    stops at a line it has seen; only the stretch's last block can reach its end), so the
+    tokens before the stretch's last top-level block are final; the next stretch starts
+    where the block before that last one ended (reference definitions, which make no
+    token, and blank lines in between are parsed again). A stretch with fewer than two
+    top-level blocks is parsed again twice as long, so every character is parsed a
+    bounded number of times.
+    """
+    parser = MarkdownIt("commonmark").disable("inline")
+    source = text
+    if "\r" in source:
+        source = _NEWLINES.sub("\n", source)
+    if window is None:
+        yield from parser.parse(source)
+        return
+    start = 0  # offset in `source` of the stretch's first line
+    line = 0  # its 0-based line number
+    size = window
+    while start < len(source):
+        cut = source.find("\n", start + size - 1)
+        end = len(source) if cut < 0 else cut + 1
+        tokens = parser.parse(source[start:end])
+        if end == len(source):
+            last = len(tokens)
+        else:
+            opens = [
+                i
+                for i, token in enumerate(tokens)
+                if token.level == 0 and token.nesting >= 0 and token.map is not None
+            ]
+            if len(opens) < 2:
+                size *= 2
+                continue
+            last = opens[-1]
+            restart = tokens[opens[-2]].map[1]  # type: ignore[index]
+        for i in range(last):
+            token = tokens[i]
+            if token.map is not None:
+                token.map = [token.map[0] + line, token.map[1] + line]
+            yield token
+        if end == len(source):
+            return
+        del tokens
+        # back from the stretch's end to the start of its 0-based line `restart`
+        back = source.count("\n", start, end) - restart
+        pos = end
+        for _ in range(back):
+            pos = max(start, source.rfind("\n", start, pos - 1) + 1)
+        start, line, size = pos, line + restart, window
+
+
 def extract_markdown(text: str, path: str, options: ExtractOptions) -> Extracted:
     """Find the URLs of a Markdown document.
 
@@ -280,14 +352,12 @@ def extract_markdown(text: str, path: str, options: ExtractOptions) -> Extracted
         and the appendix forms in the prose.
     """
     builder = FindingBuilder(text, path, options)
-    index = LineIndex(text)
+    index = builder.index
     code: list[tuple[int, int]] = []
     html_blocks: list[tuple[int, int]] = []
-    # Only the block structure is used: markdown-it's inline rules are not run (``]("`` * n
-    # costs them time quadratic in n).
     heading = False
     seen: dict[str, int] = {}
-    for token in MarkdownIt("commonmark").disable("inline").parse(text):
+    for token in block_tokens(text, WINDOW):
         if token.map is None:
             continue
         first, last = token.map
@@ -299,7 +369,7 @@ def extract_markdown(text: str, path: str, options: ExtractOptions) -> Extracted
         elif token.type == "html_block":
             html_blocks.append(span)
         elif token.type == "inline" and heading:
-            builder.anchors.update(heading_anchors(token.content, seen))
+            builder.anchors.update(heading_anchors(token.content, seen, builder.repeats))
         heading = token.type == "heading_open"
     blocks = mask(text, [*code, *html_blocks])
     spans = list(_code_spans(blocks))

@@ -32,6 +32,7 @@ ids) and ``.. _label:`` names. Standalone URIs in the text are the core's append
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections.abc import Iterator
 
@@ -326,7 +327,7 @@ def extract_rst(text: str, path: str, options: ExtractOptions) -> Extracted:
         (explicit targets, image and figure URIs) and the appendix forms in the text.
     """
     builder = FindingBuilder(text, path, options)
-    index = LineIndex(text)
+    index = builder.index
     lines = text.split("\n")
     code = list(_code_blocks(text, index))
     blocks_masked = mask(text, code)
@@ -385,8 +386,8 @@ def extract_rst(text: str, path: str, options: ExtractOptions) -> Extracted:
     titles = list(_anchors(lines, builder.titles))
     names |= builder.titles
     builder.anchors.update(titles)
-    spans = [("rst-link", start, end) for start, end in _embedded(prose)]
-    for kind, start, end in [*spans, *_targets_kind(prose, index, lines)]:
+    spans = (("rst-link", start, end) for start, end in _embedded(prose))
+    for kind, start, end in itertools.chain(spans, _targets_kind(prose, index, lines)):
         written = text[start:end]
         target = "".join(written.split())
         if link_scheme(target, options.schemes) is not None:

@@ -156,7 +156,7 @@ def extract_rst_docutils(text: str, path: str, options: ExtractOptions) -> Extra
         bisect.insort(claimed, found)
         cursor = end
         builder.add_link(start, end, origin, None if text[start:end] == uri else uri)
-    added = [finding for _, _, finding in builder.links]
+    added = list(builder.links)
     findings = sorted([*kept, *added], key=_order)
     return dataclasses.replace(own, findings=findings)
 

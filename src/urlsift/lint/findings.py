@@ -14,7 +14,9 @@ from __future__ import annotations
 
 import bisect
 import re
-from collections.abc import Callable, Iterable, Sequence
+from array import array
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
 from typing import Literal
 
@@ -23,6 +25,7 @@ from ..api import Judge
 from ..extraction.scanner import DEFAULT_SCHEMES, Scanner
 from ..grammar.context import scheme_name
 from .model import Finding
+from .slugs import Anchors
 
 DOCUMENT_LINK_ORIGINS = frozenset(
     {
@@ -58,15 +61,21 @@ class ExtractOptions:
     :mod:`.extract_rst_docutils`)."""
 
 
+_LINE_BREAK = re.compile("\n")
+
+
 class LineIndex:
     """Offsets <-> 1-based line and column (columns count characters, ``\\n`` ends a line)."""
 
     __slots__ = ("_starts", "text")
 
     def __init__(self, text: str) -> None:
-        """Index the line starts of ``text``."""
+        """Index the line starts of ``text`` (machine integers: a list of Python ints
+        would take 36 bytes a line, 24 per byte of blank lines)."""
         self.text = text
-        self._starts = [0, *(m.end() for m in re.finditer("\n", text))]
+        starts = array("I" if len(text) < 1 << 32 else "q", [0])
+        starts.extend(m.end() for m in _LINE_BREAK.finditer(text))
+        self._starts = starts
 
     def position(self, offset: int) -> tuple[int, int]:
         """Return the (line, column) of ``offset`` (both 1-based)."""
@@ -89,19 +98,72 @@ class LineIndex:
         return len(self._starts)
 
 
+class Spans:
+    """``(start, end)`` offset pairs added in increasing order, without overlap, held as
+    machine integers (a list of tuples takes 120 bytes a span); a span that starts where
+    the last one ends extends it. :func:`mask` reads them in order, without sorting."""
+
+    __slots__ = ("_flat",)
+
+    def __init__(self) -> None:
+        """An empty sequence of spans."""
+        self._flat = array("q")
+
+    def add(self, start: int, end: int) -> None:
+        """Append ``(start, end)``; ``start`` is at or past the last span's end."""
+        flat = self._flat
+        if flat and flat[-1] == start:
+            flat[-1] = end
+        else:
+            flat.append(start)
+            flat.append(end)
+
+    def append(self, start: int, end: int) -> None:
+        """Append ``(start, end)`` as it is (no order asked, no merging)."""
+        self._flat.append(start)
+        self._flat.append(end)
+
+    def last(self) -> tuple[int, int] | None:
+        """The span added last, or None."""
+        flat = self._flat
+        return (flat[-2], flat[-1]) if flat else None
+
+    def starts(self) -> array[int]:
+        """The starts, in the order added."""
+        return self._flat[::2]
+
+    def ends(self) -> array[int]:
+        """The ends, in the order added."""
+        return self._flat[1::2]
+
+    def __iter__(self) -> Iterator[tuple[int, int]]:
+        """The spans in order."""
+        pairs = iter(self._flat)
+        return zip(pairs, pairs, strict=True)
+
+    def __len__(self) -> int:
+        """How many spans."""
+        return len(self._flat) // 2
+
+
+_MASK_BLOCK = 4096  # pieces joined at a time by mask (a list of every piece: 2 per span)
+
+
 def mask(text: str, spans: Iterable[tuple[int, int]]) -> str:
     """Replace every character of ``spans`` by a space, keeping ``\\r`` and ``\\n``.
 
     Args:
         text: the document.
-        spans: ``(start, end)`` offset pairs, in any order, possibly overlapping.
+        spans: ``(start, end)`` offset pairs, in any order, possibly overlapping (a
+            :class:`Spans` is read in its order).
 
     Returns:
         A text of the same length, so offsets, lines and columns are unchanged.
     """
-    marks = sorted(spans)
+    marks = spans if isinstance(spans, Spans) else sorted(spans)
     if not marks:
         return text
+    blocks: list[str] = []
     out: list[str] = []
     pos = 0
     for start, end in marks:
@@ -115,8 +177,12 @@ def mask(text: str, spans: Iterable[tuple[int, int]]) -> str:
         else:
             out.append(" " * (end - start))
         pos = end
+        if len(out) >= _MASK_BLOCK:
+            blocks.append("".join(out))
+            out.clear()
     out.append(text[pos:])
-    return "".join(out)
+    blocks.append("".join(out))
+    return "".join(blocks)
 
 
 _BLANK_NON_BREAKS = re.compile(r"[^\r\n]")
@@ -179,7 +245,7 @@ class Extracted:
     """The URLs found, in source order."""
     local_links: tuple[LocalLink, ...] = ()
     """Relative links to other documents or anchors, in source order."""
-    anchors: frozenset[str] = frozenset()
+    anchors: AbstractSet[str] = frozenset()
     """The fragment identifiers the document defines (heading slugs, ids, labels)."""
     labels: frozenset[str] = frozenset()
     """reST ``.. _label:`` names, normalised (for ``:ref:``, which is project-wide)."""
@@ -208,10 +274,13 @@ class FindingBuilder:
         self.options = options
         self.index = LineIndex(text)
         self.judge = Judge(policy=options.policy)
-        self.links: list[tuple[int, int, Finding]] = []
-        self._link_spans: set[tuple[int, int]] = set()
+        self.links: list[Finding] = []
+        """The document links, in the order added; their spans in ``link_spans``."""
+        self.link_spans = Spans()
         self.local_links: list[tuple[int, LocalLink]] = []
         self.anchors: set[str] = set()
+        self.repeats: dict[tuple[str, str], int] = {}
+        """Numbered repeats of heading slugs (see :class:`~.slugs.Anchors`)."""
         self.labels: set[str] = set()
         self.titles: set[str] = set()
         self.opaque: str | None = None
@@ -245,7 +314,7 @@ class FindingBuilder:
         return Extracted(
             findings,
             local,
-            frozenset(self.anchors),
+            Anchors(self.anchors, self.repeats) if self.repeats else frozenset(self.anchors),
             frozenset(self.labels),
             opaque=self.opaque,
             titles=frozenset(self.titles),
@@ -254,14 +323,15 @@ class FindingBuilder:
     def _finding(self, url: Url, start: int, end: int, origin: str) -> Finding:
         line, column = self.index.position(start)
         end_line, last_column = self.index.position(max(start, end - 1))
+        raw = self.text[start:end]
         return Finding(
             path=self.path,
             url=url.url,
             alternatives=url.alternatives,
-            raw=self.text[start:end],
+            raw=url.url if raw == url.url else raw,  # one string, not two equal ones
             line=line,
             column=column,
-            end_line=end_line,
+            end_line=line if end_line == line else end_line,
             end_column=last_column + 1,
             origin=origin,
             kind=url.kind if origin not in DOCUMENT_LINK_ORIGINS else "bare",
@@ -279,16 +349,17 @@ class FindingBuilder:
                 ``mailto:`` added, reST whitespace removed ...). Whitespace left in it is
                 removed as inside a ``<...>`` wrapper (hyphen breaks stay ambiguous).
         """
-        if (start, end) in self._link_spans:
+        if self.link_spans.last() == (start, end):
             return  # the same target seen by two syntaxes (e.g. [x](<http://a>))
-        self._link_spans.add((start, end))
+        # (a repeat that is not the last link added is dropped by `scan`)
         written = self.text[start:end] if target is None else target
         kind: Literal["bare", "angle"] = "angle" if _WHITESPACE.search(written) else "bare"
         line, column = self.index.position(start)
         end_line, _ = self.index.position(max(start, end - 1))
         candidate = Candidate(kind, written, written, start, end, line, column, end_line)
         url = self.judge(candidate, source=self.path)
-        self.links.append((start, end, self._finding(url, start, end, origin)))
+        self.links.append(self._finding(url, start, end, origin))
+        self.link_spans.append(start, end)
 
     def scan(
         self,
@@ -309,26 +380,64 @@ class FindingBuilder:
             Every finding of the document, in source order; a core URL that overlaps a
             document link is left out.
         """
-        scanner = Scanner(list(self.options.schemes))
-        candidates = scanner.feed(scan_text) + scanner.close()
-        links = sorted(self.links, key=lambda item: (item[0], item[1]))
-        link_starts = [start for start, _, _ in links]
-        max_end = _running_max([end for _, end, _ in links])
-        found: list[tuple[int, int, Finding]] = list(links)
-        for candidate in candidates:
-            url = self.judge(candidate, source=self.path)
+        links, starts, ends = self._sorted_links()
+        max_end = _running_max(ends)
+        kept: list[tuple[int, int, Finding]] = []
+        for candidate in self._candidates(scan_text):
             start, end = candidate.start, candidate.end
             if to_source is not None:
                 start, end = to_source(start), (end_to_source or to_source)(end)
-            if _overlaps(start, end, link_starts, max_end):
+            if _overlaps(start, end, starts, max_end):
                 continue
-            found.append((start, end, self._finding(url, start, end, url.kind)))
-        found.sort(key=lambda item: (item[0], item[1]))
-        return [finding for _, _, finding in found]
+            url = self.judge(candidate, source=self.path)
+            kept.append((start, end, self._finding(url, start, end, url.kind)))
+        if not kept:
+            return links
+        kept.sort(key=lambda item: (item[0], item[1]))
+        found: list[Finding] = []
+        i = 0
+        for start, end, finding in kept:  # a link before a core URL of the same span
+            while i < len(links) and (starts[i], ends[i]) <= (start, end):
+                found.append(links[i])
+                i += 1
+            found.append(finding)
+        found.extend(links[i:])
+        return found
+
+    def _sorted_links(self) -> tuple[list[Finding], array[int], array[int]]:
+        """The links by (start, end), the first added of a repeated span only, and their
+        starts and ends."""
+        starts, ends = self.link_spans.starts(), self.link_spans.ends()
+        n = len(self.links)
+        ordered = all((starts[i], ends[i]) < (starts[i + 1], ends[i + 1]) for i in range(n - 1))
+        if ordered:
+            return self.links, starts, ends
+        order = sorted(range(n), key=lambda i: (starts[i], ends[i]))  # stable
+        keep: list[int] = []
+        for i in order:
+            if not keep or (starts[keep[-1]], ends[keep[-1]]) != (starts[i], ends[i]):
+                keep.append(i)
+        return (
+            [self.links[i] for i in keep],
+            array("q", [starts[i] for i in keep]),
+            array("q", [ends[i] for i in keep]),
+        )
+
+    def _candidates(self, scan_text: str) -> Iterator[Candidate]:
+        """The core scanner's candidates in ``scan_text``, fed a piece at a time (a list
+        of every candidate would hold them all at once)."""
+        scanner = Scanner(list(self.options.schemes))
+        for at in range(0, len(scan_text), _SCAN_PIECE):
+            yield from scanner.feed(scan_text[at : at + _SCAN_PIECE])
+        yield from scanner.close()
 
 
-def _running_max(values: list[int]) -> list[int]:
-    out: list[int] = []
+_SCAN_PIECE = 1 << 16
+"""Characters of the scan text given to the core scanner at a time."""
+
+
+def _running_max(values: Iterable[int]) -> array[int]:
+    out = array("q")
     best = -1
     for value in values:
         best = max(best, value)
@@ -336,7 +445,7 @@ def _running_max(values: list[int]) -> list[int]:
     return out
 
 
-def _overlaps(start: int, end: int, starts: list[int], max_end: list[int]) -> bool:
+def _overlaps(start: int, end: int, starts: array[int], max_end: array[int]) -> bool:
     # Links sorted by start: any link starting before `end` whose end passes `start`.
     i = bisect.bisect_left(starts, end)
     return i > 0 and max_end[i - 1] > start

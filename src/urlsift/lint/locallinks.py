@@ -33,12 +33,14 @@ from __future__ import annotations
 import os
 import re
 from collections.abc import Callable, Iterable
+from collections.abc import Set as AbstractSet
 from pathlib import Path
 from urllib.parse import unquote
 
 from .findings import Extracted, LocalLink
 from .model import RULE_BY_CODE, Diagnostic
 from .sites import GENERATOR_LINK, SOURCE_LINKS, TEMPLATE_PLACEHOLDER, Site, SiteFinder
+from .slugs import Anchors
 from .walk import RealPaths, is_file, path_exists
 
 DOCUMENT_SUFFIXES = frozenset(
@@ -71,7 +73,11 @@ class _Known:
     __slots__ = ("anchors", "opaque")
 
     def __init__(self, anchors: Iterable[str], opaque: str | None) -> None:
-        self.anchors = frozenset(anchor.lower() for anchor in anchors)
+        self.anchors: AbstractSet[str] = (
+            anchors.lower()  # numbered heading repeats stay counts
+            if isinstance(anchors, Anchors)
+            else frozenset(anchor.lower() for anchor in anchors)
+        )
         self.opaque = opaque
 
 

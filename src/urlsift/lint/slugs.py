@@ -20,7 +20,8 @@ from __future__ import annotations
 import html
 import re
 import unicodedata
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Set as AbstractSet
 
 _EXPLICIT_ID = re.compile(r"\s*\{[^{}]*#([\w.:-]+)[^{}]*\}\s*\Z")
 _INLINE_LINK = re.compile(r"!?\[([^\]]*)\]\([^)]*\)|!?\[([^\]]*)\]\[[^\]]*\]")
@@ -73,13 +74,17 @@ def heading_text(content: str) -> str:
     return html.unescape(text).strip()
 
 
-def heading_anchors(content: str, seen: dict[str, int]) -> Iterator[str]:
+def heading_anchors(
+    content: str, seen: dict[str, int], repeats: dict[tuple[str, str], int] | None = None
+) -> Iterator[str]:
     """Yield the anchors of a Markdown heading whose inline source is ``content``.
 
     Args:
         content: the heading's text as written (inline markup included).
         seen: anchors already given in the document, per style -> count (updated), so a
             repeated heading gets its style's number (``-1``, ``_1`` ...).
+        repeats: when given, a numbered anchor is not yielded but counted there:
+            (slug, separator) -> the highest number given (see :class:`Anchors`).
     """
     explicit = _EXPLICIT_ID.search(content)
     if explicit is not None:
@@ -91,7 +96,66 @@ def heading_anchors(content: str, seen: dict[str, int]) -> Iterator[str]:
         key = f"{name}\0{slug}"
         count = seen.get(key, 0)
         seen[key] = count + 1
-        yield slug if count == 0 else f"{slug}{separator}{count}"
+        if count == 0:
+            yield slug
+        elif repeats is None:
+            yield f"{slug}{separator}{count}"
+        else:
+            repeats[slug, separator] = max(count, repeats.get((slug, separator), 0))
+
+
+class Anchors(AbstractSet[str]):
+    """The anchors of a document, a set of names: those given, and the numbered repeats
+    of heading slugs (``h-1`` ... ``h-n``) held as a count per (slug, separator), so a
+    document of n equal headings holds one entry, not n names."""
+
+    __slots__ = ("_lowered", "_names", "_repeats")
+
+    def __init__(
+        self, names: Iterable[str] = (), repeats: Mapping[tuple[str, str], int] | None = None
+    ) -> None:
+        """The set of ``names`` and of ``slug + separator + k`` for k from 1 to
+        ``repeats[slug, separator]``."""
+        self._names = frozenset(names)
+        self._repeats = {key: n for key, n in (repeats or {}).items() if n > 0}
+        self._lowered = False
+
+    def __contains__(self, item: object) -> bool:
+        """True for a name or a numbered repeat of the set."""
+        if item in self._names:
+            return True
+        if not isinstance(item, str) or not self._repeats:
+            return False
+        for separator in ("-", "_"):
+            slug, found, number = item.rpartition(separator)
+            numbered = found and number.isascii() and number.isdigit() and number[0] != "0"
+            if numbered and int(number) <= self._repeats.get((slug, separator), 0):
+                return True
+        return False
+
+    def __iter__(self) -> Iterator[str]:
+        """Every anchor once: the names, then the numbered repeats."""
+        yield from self._names
+        for (slug, separator), n in self._repeats.items():
+            for k in range(1, n + 1):
+                anchor = f"{slug}{separator}{k}"
+                if anchor not in self._names:
+                    yield anchor
+
+    def __len__(self) -> int:
+        """How many anchors (counting the repeats one by one)."""
+        return sum(1 for _ in self)
+
+    def lower(self) -> Anchors:
+        """The same anchors in lower case (for comparing fragments case-insensitively)."""
+        if self._lowered:
+            return self
+        lowered = Anchors(name.lower() for name in self._names)
+        for (slug, separator), n in self._repeats.items():
+            key = (slug.lower(), separator)
+            lowered._repeats[key] = max(n, lowered._repeats.get(key, 0))
+        lowered._lowered = True
+        return lowered
 
 
 def make_id(text: str) -> str:
