@@ -576,6 +576,8 @@ class Merger:
             return None
         if stopped:
             self.stop(group)
+        from .plan import RangeItem
+
         if isinstance(item, RangeItem):
             return self._renumbering.advance(group, item, messages)
         return 0
