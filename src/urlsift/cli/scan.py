@@ -28,7 +28,6 @@ from typing import TYPE_CHECKING, Any, TextIO
 import click
 
 from .._model import Policy, ReadFailure, Url
-from ..engines.render import Rendered, RenderSpec
 from ..engines.runner import READ_ERROR_CODES, Result, ScanConfig, UnitDefects, iter_results
 from ..errors import ConfigError, OutputError
 from ..extraction.scanner import normalize_schemes
@@ -54,7 +53,8 @@ from .main import (
     utf8_stdout,
 )
 
-if TYPE_CHECKING:  # imported by _writer for --format parquet
+if TYPE_CHECKING:  # imported by _writer for --format parquet; by -j N and Dask for workers
+    from ..engines.render import Rendered
     from ..output.parquet import ParquetWriter
 
 
@@ -354,8 +354,12 @@ def _write_results(
     out: TextIO,
     progress: _Progress,
     how: _Filters,
+    rendered: bool = False,
 ) -> int:
-    # Write the records as the options say; return the exit status they call for.
+    # Write the records as the options say; return the exit status they call for. With
+    # ``rendered``, workers send pieces of written text too (engines.render).
+    if rendered:
+        from ..engines.render import Rendered
     status = 0
     seen: set[str] = set()
     unique, check, invalid_only, show = how.unique, how.check, how.invalid_only, how.show_defects
@@ -383,7 +387,7 @@ def _write_results(
             status = EXIT_UNREADABLE
 
     for result in results:
-        if isinstance(result, Rendered):  # a worker wrote its URLs (engines.render)
+        if rendered and isinstance(result, Rendered):  # a worker wrote its URLs
             progress.tick(False, urls=result.urls)
             tally.urls += result.urls
             tally.invalid += result.invalid
@@ -411,6 +415,7 @@ def _write_results(
                 seen.add(result.normalized)
                 writer.write(result)
         else:
+            assert isinstance(result, UnitDefects | ReadFailure)  # (pieces need `rendered`)
             other(result)
     if counts is not None:
         assert isinstance(writer, Writer)  # Parquet is refused with --count
@@ -641,9 +646,13 @@ def scan(
                 how.tally,
             )
         else:
-            # Workers write the URLs themselves unless every URL must meet in one place.
-            rendered = fmt in WRITERS and not unique and count is None
-            spec = RenderSpec(fmt, invalid_only) if rendered else None
+            # Workers write the URLs themselves unless every URL must meet in one place
+            # (one process has no workers: its records are written here, as they come).
+            spec = None
+            if fmt in WRITERS and not unique and count is None and (jobs > 1 or client):
+                from ..engines.render import RenderSpec
+
+                spec = RenderSpec(fmt, invalid_only)
             results: Iterable[Result | Rendered]
             if client is not None and spec is not None:
                 from ..engines.dask import iter_rendered_dask
@@ -659,7 +668,7 @@ def scan(
                 )
             else:
                 results = iter_results(paths, config, stats=stats, jobs=jobs, render=spec)
-            status = _write_results(results, writer, out, progress, how)
+            status = _write_results(results, writer, out, progress, how, spec is not None)
         out.flush()
     except BrokenPipeError:
         exit_broken_pipe()  # the reader went away (e.g. "| head"): stop quietly
