@@ -95,6 +95,10 @@ def test_eight_times_the_input_takes_at_most_15_6_times_as_long(family: str) -> 
         small_s = min(small_s, _fastest(small))
         large_s = min(large_s, _fastest(large, min_runs=5))
     assert large_s < MAX_LARGE_SECONDS, f"{large_s:.2f} s for 256 KiB"
+    # A family the scanner skips in a few searches takes tens of microseconds at 32 KiB,
+    # where the clock's and the call's noise decide the ratio: 0.1 ms is the floor (a
+    # quadratic family takes far longer than that at 32 KiB).
+    small_s = max(small_s, 1e-4)
     assert large_s / small_s <= MAX_RATIO, (
         f"{family}: {small_s * 1000:.2f} ms at 32 KiB, {large_s * 1000:.2f} ms at 256 KiB"
     )
