@@ -100,6 +100,17 @@ def _trim(parts: list[bytes], count: int) -> None:
             count = 0
 
 
+def _line_at(region: bytes, start: int) -> tuple[bytes, int, int]:
+    """The line of ``region`` that starts at ``start`` (without its CR LF or LF), the
+    offset of its LF (-1: the region ends first) and where the next line starts."""
+    end = region.find(b"\n", start)
+    line_end = end if end >= 0 else len(region)
+    line = region[start:line_end]
+    if line.endswith(b"\r"):
+        line = line[:-1]
+    return line, end, line_end + 1 if end >= 0 else line_end
+
+
 @dataclass(frozen=True, slots=True)
 class RawMessage:
     """One message cut out of an archive, before any MIME parsing."""
@@ -251,12 +262,7 @@ class MboxSplitter:
                 found = region.find(FROM_LINE_START, 1)
                 continue
             candidate = found
-            end = region.find(b"\n", candidate)
-            line_end = end if end >= 0 else len(region)
-            line = region[candidate:line_end]
-            if line.endswith(b"\r"):
-                line = line[:-1]
-            next_start = line_end + 1 if end >= 0 else line_end
+            line, end, next_start = _line_at(region, candidate)
             if is_envelope_line(line):
                 if self._follows_empty_line(region, candidate):
                     if self._size or start + self._max < candidate:
@@ -284,12 +290,7 @@ class MboxSplitter:
             found = region.find(needle)
             candidate = found + 1 if found >= 0 else -1
         while candidate >= 0:
-            end = region.find(b"\n", candidate)
-            line_end = end if end >= 0 else len(region)
-            line = region[candidate:line_end]
-            if line.endswith(b"\r"):
-                line = line[:-1]
-            next_start = line_end + 1 if end >= 0 else line_end
+            line, end, next_start = _line_at(region, candidate)
             if line == MMDF_DELIMITER:
                 self._append(region[start:candidate])
                 self._finish(out)
