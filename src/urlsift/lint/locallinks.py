@@ -97,9 +97,7 @@ class LocalLinkChecker:
 
     def add(self, path: Path, display: str, document: Extracted) -> None:
         """Add a linted document (its anchors and labels become known)."""
-        self._known[self._real(path)] = _Known(
-            document.anchors, document.opaque or document.template
-        )
+        self._remember(self._real(path), document)
         self._labels |= document.labels
         self._titles |= document.titles
         if document.local_links:
@@ -305,17 +303,21 @@ class LocalLinkChecker:
     def _known_of(self, path: Path) -> _Known | None:
         key = self._real(path)
         if key not in self._known:
-            document = self._read(path)
-            self._known[key] = (
-                None
-                if document is None
-                else _Known(document.anchors, document.opaque or document.template)
-            )
-        known = self._known[key]
-        if known is not None and known.opaque is None:
-            site = self._sites.site_of(key)
-            if site is not None and site.open_anchors is not None:
-                return _Known(known.anchors, site.open_anchors)
+            return self._remember(key, self._read(path))
+        return self._known[key]
+
+    def _remember(self, key: Path, document: Extracted | None) -> _Known | None:
+        """Keep what ``document`` (at the real path ``key``) defines, once: its anchors, and
+        why they may be incomplete (content the linter cannot see, a template, or a
+        site whose hooks rewrite pages)."""
+        known = None
+        if document is not None:
+            opaque = document.opaque or document.template
+            if opaque is None:
+                site = self._sites.site_of(key)
+                opaque = None if site is None else site.open_anchors
+            known = _Known(document.anchors, opaque)
+        self._known[key] = known
         return known
 
 
