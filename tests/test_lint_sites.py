@@ -43,6 +43,8 @@ EXPECTED: dict[str, tuple[list[str], list[str]]] = {
             "book/src/README.md:6:46: URL016",  # chapter.html#nope (chapter.md has no such heading)
             "book/src/README.md:7:17: URL016",  # no raw-HTML anchor "not-here"
             "book/src/README.md:7:37: URL015",  # a missing image
+            # {{#include}}d into included.md: chapter.md resolves from there, nowhere.md not
+            "book/src/listings/part.md:1:48: URL015",
         ],
         ["book/src/README.md:9:28: URL017"],  # ../../other/index.html leaves the book
     ),
@@ -76,7 +78,11 @@ EXPECTED: dict[str, tuple[list[str], list[str]]] = {
         ["docs/intro.md:5:41: URL017"],  # an MDX document
     ),
     "jekyll": (
-        ["jekyll/index.md:9:21: URL016", "jekyll/index.md:9:56: URL015"],
+        [
+            "jekyll/_includes/note.md:1:41: URL015",  # index.md resolves from guide.md's folder
+            "jekyll/index.md:9:21: URL016",
+            "jekyll/index.md:9:56: URL015",
+        ],
         [
             "jekyll/index.md:10:21: URL017",  # _site/ is gitignored (the build)
             "jekyll/index.md:10:47: URL017",  # a Liquid placeholder
@@ -116,6 +122,24 @@ EXPECTED: dict[str, tuple[list[str], list[str]]] = {
         [  # a Jinja template: its links resolve from the pages it is rendered into
             "docs/_templates/layout.html:3:32: URL017",
             "docs/_templates/layout.html:4:12: URL017",
+        ],
+    ),
+    "hugo-i18n": (
+        [
+            # an included fragment: linux.md resolves from its includer's folder, not nope.md
+            "hugo-i18n/content/en/installation/common/binaries.md:3:75: URL015",
+            # whitespace outside a template expression is still whitespace
+            "hugo-i18n/layouts/partials/gtag.html:3:10: URL004",
+        ],
+        [  # #editions: the includer holds shortcodes (read from content/en, the language's)
+            "hugo-i18n/content/en/installation/common/binaries.md:3:19: URL017"
+        ],
+    ),
+    "mdman": (
+        ["mdman/reference/index.md:3:17: URL015"],
+        [
+            "mdman/man/cmd.md:8:24: URL017",  # a Handlebars template
+            "mdman/man/includes/plain.md:1:22: URL017",  # a partial the template includes
         ],
     ),
     "sphinx/docs": (
@@ -354,3 +378,25 @@ def test_an_escaped_attribute_list_id_is_an_anchor(
         "utf-8",
     )
     assert _lint(tmp_path / "docs", monkeypatch=monkeypatch) == ["docs/page.md:4:8: URL016"]
+
+
+def test_includes_and_templates_are_read_from_markup_only() -> None:
+    from urlsift.lint.extract import extract_document
+
+    text = (
+        "# Page\n\n{{#include part.md}}\n\n"
+        "```\n{{#include shown.md}}\n{{#each x}}{{/each}}\n```\n\n"
+        "{{< note >}}hi{{< /note >}} `{{> partial}}`\n"
+    )
+    document = extract_document(text, "page.md", "markdown")
+    # the fenced and inline code show syntax; only the include outside them counts
+    assert document.includes == ("0:part.md",)
+    # mdBook's {{#include}} and Hugo's {{< /note >}} are no Handlebars template
+    assert document.template is None
+    template = extract_document("{{#each items}}\n[x](a.md)\n{{/each}}\n", "t.md", "markdown")
+    assert template.template is not None
+    partial = extract_document("Intro\n\n{{> options }}\n", "t.md", "markdown")
+    assert partial.template is not None
+    assert partial.includes == ("7:options",)
+    rst = extract_document(".. include:: ../defs.rst\n\nText\n", "a.rst", "rst")
+    assert rst.includes == ("6:../defs.rst",)

@@ -94,10 +94,12 @@ def one_per_cause(diagnostics: Sequence[Diagnostic]) -> list[Diagnostic]:
     ]
 
 
-# A template placeholder such as {index} or {name} in https://{index}/simple/{name}, or a
-# %NAME% variable a build substitutes: the URL is a pattern, not a link, so only rules
+# A template placeholder such as {index} or {name} in https://{index}/simple/{name}, a
+# %NAME% variable a build substitutes, or a template engine's expression ({{ .Get 0 }},
+# {% url %}: Go, Jinja, Liquid, Handlebars; the whitespace inside it is the engine's, and
+# an attribute's quotes may cut it short): the URL is a pattern, not a link, so only rules
 # selected by name (the RFC1738 group) see it.
-_PLACEHOLDER = re.compile(r"\{[A-Za-z_][\w.-]{0,63}\}|%[A-Z][A-Z0-9_]{2,63}%")
+_PLACEHOLDER = re.compile(r"\{[A-Za-z_][\w.-]{0,63}\}|%[A-Z][A-Z0-9_]{2,63}%|\{\{|\{%")
 
 WHITESPACE_SENSITIVE_ORIGINS = frozenset(
     {"markdown-link", "markdown-autolink", "markdown-reference", "html-attribute", "man-macro"}

@@ -43,7 +43,12 @@ from .findings import (
     link_scheme,
     mask,
 )
-from .sites import TEMPLATE_PLACEHOLDER, opaque_reason
+from .sites import (
+    TEMPLATE_PLACEHOLDER,
+    include_targets,
+    markdown_template_reason,
+    opaque_reason,
+)
 from .slugs import SLUG_STYLES, heading_anchors, heading_text, make_id, normalize_label
 
 MAX_DESTINATION = 2048
@@ -379,6 +384,8 @@ def extract_markdown(text: str, path: str, options: ExtractOptions) -> Extracted
     builder.opaque = opaque_reason(prose) or next(
         (r for r in (opaque_reason(text[s:e]) for s, e in html_blocks) if r), None
     )
+    builder.template = markdown_template_reason(prose)
+    builder.includes = include_targets(prose)
     _generated_anchors(builder, prose)
     # Links are never looked for in code; the core scans code only with verbatim text.
     hidden = [] if options.include_verbatim else list(code)

@@ -262,6 +262,9 @@ class Extracted:
     template: str | None = None
     """Why the document is a template rendered into other pages (:func:`~.sites.template_reason`),
     or None: its relative links are then not judged from its own folder."""
+    includes: tuple[str, ...] = ()
+    """The files its include directives name, as :func:`~.sites.include_targets` gives them
+    (those files are fragments rendered inside this document)."""
 
 
 class FindingBuilder:
@@ -284,6 +287,8 @@ class FindingBuilder:
         self.labels: set[str] = set()
         self.titles: set[str] = set()
         self.opaque: str | None = None
+        self.template: str | None = None
+        self.includes: tuple[str, ...] = ()
 
     def add_local(self, start: int, target: str, origin: str) -> None:
         """Record a relative link whose target is written from ``text[start]`` on."""
@@ -318,6 +323,8 @@ class FindingBuilder:
             frozenset(self.labels),
             opaque=self.opaque,
             titles=frozenset(self.titles),
+            template=self.template,
+            includes=self.includes,
         )
 
     def _finding(self, url: Url, start: int, end: int, origin: str) -> Finding:

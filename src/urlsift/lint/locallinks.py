@@ -26,6 +26,13 @@ What is checked (and why, as lychee and Sphinx's linkcheck draw the same lines):
   are not checked.
 
 A target document that was not linted is read to learn its anchors (once per file).
+
+A document another one includes (mdBook ``{{#include}}``, reST ``.. include::``, Liquid
+``{% include %}``, pymdownx.snippets, a Hugo ``readfile`` shortcode, a Handlebars partial:
+:data:`~.sites.INCLUDE_DIRECTIVES`) is a fragment rendered inside its includer: a link of
+it that does not resolve from its own folder is tried from each includer's, and is wrong
+only when it resolves from none (not judged when an includer cannot judge it, or is a
+template itself).
 """
 
 from __future__ import annotations
@@ -39,7 +46,14 @@ from urllib.parse import unquote
 
 from .findings import Extracted, LocalLink
 from .model import RULE_BY_CODE, Diagnostic
-from .sites import GENERATOR_LINK, SOURCE_LINKS, TEMPLATE_PLACEHOLDER, Site, SiteFinder
+from .sites import (
+    GENERATOR_LINK,
+    SOURCE_LINKS,
+    TEMPLATE_PLACEHOLDER,
+    Site,
+    SiteFinder,
+    include_candidates,
+)
 from .slugs import Anchors
 from .walk import RealPaths, is_file, path_exists
 
@@ -89,6 +103,7 @@ class LocalLinkChecker:
         self._read = read_document
         self._known: dict[Path, _Known | None] = {}
         self._documents: list[tuple[Path, str, Extracted]] = []
+        self._including: list[tuple[Path, str, Extracted]] = []  # documents with includes
         self._labels: set[str] = set()
         self._titles: set[str] = set()  # section titles: labels under autosectionlabel
         self._sites = SiteFinder()
@@ -102,19 +117,29 @@ class LocalLinkChecker:
         self._titles |= document.titles
         if document.local_links:
             self._documents.append((path, display, document))
+        if document.includes:
+            self._including.append((path, display, document))
 
     def diagnostics(self) -> list[Diagnostic]:
         """Return the ``URL015``/``URL016``/``URL017`` diagnostics of every document added."""
         out: list[Diagnostic] = []
+        includers = self._includers()
         for path, display, document in self._documents:
             absolute = Path(os.path.abspath(path))
             site = self._sites.site_of(absolute)
+            included_by = (
+                includers.get(self._real(path), ())
+                if includers and document.template is None
+                else ()
+            )
             for link in document.local_links:
                 problem = (
                     _unjudged(link.target, document.template)
                     if document.template is not None
                     else self._problem(absolute, site, link)
                 )
+                if problem is not None and included_by:
+                    problem = self._fragment_problem(problem, included_by, link)
                 if problem is not None:
                     code, text = problem
                     rule = RULE_BY_CODE[code]
@@ -124,6 +149,38 @@ class LocalLinkChecker:
                         )
                     )
         return out
+
+    def _includers(self) -> dict[Path, list[tuple[Path, str, Extracted]]]:
+        """The documents of the run that include each file (by real path)."""
+        found: dict[Path, list[tuple[Path, str, Extracted]]] = {}
+        for path, display, document in self._including:
+            absolute = Path(os.path.abspath(path))
+            site = self._sites.site_of(absolute)
+            for written in document.includes:
+                for candidate in include_candidates(written, absolute, site):
+                    if is_file(candidate):
+                        key = self._real(Path(os.path.normpath(candidate)))
+                        found.setdefault(key, []).append((absolute, display, document))
+                        break
+        return found
+
+    def _fragment_problem(
+        self, problem: Problem, included_by: list[tuple[Path, str, Extracted]], link: LocalLink
+    ) -> Problem | None:
+        """What is wrong with ``link`` of a fragment (``problem`` from its own folder) once
+        rendered inside each of its includers: nothing when it resolves from one."""
+        for includer, display, document in included_by:
+            if document.template is not None:
+                return _unjudged(
+                    link.target, f"included by {display}, {document.template.partition(':')[0]}"
+                )
+            found = self._problem(includer, self._sites.site_of(includer), link)
+            if found is None:
+                return None
+            if found[0] == "URL017":
+                # seen from the includer: "this document" is the includer
+                problem = (found[0], found[1].replace("this document", display, 1))
+        return problem
 
     def _problem(self, path: Path, site: Site | None, link: LocalLink) -> Problem | None:
         if TEMPLATE_PLACEHOLDER.search(link.target):

@@ -214,12 +214,79 @@ SOURCE_LINKS = frozenset({"filename", "static", "attach"})
 document, or to the site's content folder when it starts with ``/``."""
 
 
+INCLUDE_DIRECTIVES: tuple[tuple[str, str, tuple[str, ...]], ...] = (
+    (r"\{\{#(?:include|rustdoc_include)[ \t]+([^\s}:]+)", "mdBook", ()),
+    (r"\{\{[<%][ \t]*(?:readfile|include)[ \t]+(?:file=)?\"([^\"]+)\"", "a Hugo shortcode", ()),
+    (r"\{%-?[ \t]*include[ \t]+[\"']?([\w./-]+\.\w+)", "a Liquid include", ("_includes",)),
+    (r"\{%-?[ \t]*include_relative[ \t]+([\w./-]+)", "a Liquid include", ()),
+    (r"\{%-?[ \t]*include[-_]markdown[ \t]+[\"']([^\"']+)[\"']", "include-markdown", ()),
+    (r"^-{1,2}8<-{1,2}[ \t]+[\"']?([^\"'\s]+)", "pymdownx.snippets", ()),
+    (r"^[ \t]*\.\.[ \t]+include::[ \t]+(\S+)", "a reST include", ()),
+    (r"\{\{~?>[ \t]*([\w./-]+)", "a Handlebars partial", ("includes", "partials")),
+)
+"""Directives that include another source file into a document (pattern with the path
+as written in group 1, what it is, folders besides the document's own and the site's
+where the named file may sit). The included file is a fragment: it is rendered inside
+the documents that include it, so its relative links and ``#anchors`` resolve from there
+(:class:`~.locallinks.LocalLinkChecker`). Matched per line (``re.M``) in what a reader of
+the source sees as markup (the extractors leave code out)."""
+
+INCLUDE_PATTERN = re.compile("|".join(p for p, _, _ in INCLUDE_DIRECTIVES), re.MULTILINE)
+"""Any of :data:`INCLUDE_DIRECTIVES`; group ``i + 1`` holds the path of row ``i``."""
+
+_INCLUDE_SUFFIXES = ("", ".md", ".hbs", ".html")
+"""Suffixes tried after an include's path (a Handlebars partial is named without one)."""
+
+
+def include_targets(text: str) -> tuple[str, ...]:
+    """The include directives of ``text`` as ``"row:path"`` strings, in order, each once
+    (``row`` indexes :data:`INCLUDE_DIRECTIVES`)."""
+    found: dict[str, None] = {}
+    for m in INCLUDE_PATTERN.finditer(text):
+        row = m.lastindex or 1
+        found[f"{row - 1}:{m.group(row)}"] = None
+    return tuple(found)
+
+
+def include_candidates(written: str, document: Path, site: Site | None) -> Iterable[Path]:
+    """Where the file an include of :func:`include_targets` names may be (absolute,
+    unnormalised), most likely first: beside the document, then from the site's source
+    and own folders (an absolute path: from those only), then in the directive's folders."""
+    row, _, path = written.partition(":")
+    folders = INCLUDE_DIRECTIVES[int(row)][2]
+    relative = path.lstrip("/")
+    bases: list[Path] = [] if path.startswith("/") else [document.parent]
+    if site is not None:
+        bases += [root for root in site.content_roots if root in document.parents]
+        bases += [site.source, site.root]
+    bases += [base / folder for base in (document.parent, *bases[1:]) for folder in folders]
+    for base in bases:
+        for suffix in _INCLUDE_SUFFIXES if folders else ("",):
+            yield base / (relative + suffix)
+
+
 TEMPLATE_SYNTAX = re.compile(r"\{%|\{\{(?![<%])|<%[=#-]?\s")
 """Template syntax in an HTML file (Jinja, Django, Liquid, Go templates, Handlebars,
 ERB); Hugo shortcodes (``{{<``, ``{{%``) are content, not templates."""
 
 _FRONT_MATTER = re.compile(r"\A(?:---|\+\+\+)[ \t]*\r?\n")
 _LAYOUT_FOLDERS = frozenset({"_layouts", "_includes"})
+
+
+MARKDOWN_TEMPLATE = re.compile(r"\{\{~?/[\w.-]+~?\}\}|\{\{~?>[ \t]*[\w./-]")
+"""Handlebars or Mustache syntax in Markdown: a closed block (``{{#each}}...{{/each}}``)
+or a partial (``{{> name}}``). A Markdown file holding either is a template rendered into
+pages elsewhere (mdman's man pages, a static site's Handlebars layouts), not a page: no
+site generator renders it in place (mdBook's ``{{#include}}`` has no closing tag, Hugo's
+shortcodes are ``{{< /x >}}``)."""
+
+
+def markdown_template_reason(prose: str) -> str | None:
+    """Why the Markdown document whose markup (code left out) is ``prose`` is a template,
+    or None."""
+    if MARKDOWN_TEMPLATE.search(prose) is None:
+        return None
+    return "a Handlebars template: its links resolve from the pages it is rendered into"
 
 
 def template_reason(text: str, path: str) -> str | None:
@@ -287,6 +354,9 @@ class Site:
     page_names: str | None = None
     """Why a built page (``x.html``) need not be named after a source (Pelican names
     pages after titles and metadata), or None."""
+    content_roots: tuple[Path, ...] = ()
+    """Hugo's per-language content folders (``languages.<lang>.contentDir``, absolute):
+    a site-absolute path written in a page of one is read from that folder."""
     _pages: dict[Path, Path | None] = field(default_factory=dict, compare=False, repr=False)
     """:meth:`page_source` answers so far."""
 
@@ -769,11 +839,30 @@ def _hugo(config: Path, root: Path) -> Site | None:
     markup = data.get("markup", {})
     options = {"goldmark": markup.get("goldmark", {}) if isinstance(markup, dict) else {}}
     theme = data.get("theme")
+    languages = data.get("languages")
+    if not isinstance(languages, dict):
+        # config/_default/languages.toml (or .yaml, .yml, .json): Hugo merges its folder
+        languages = next(
+            (
+                read_mapping(path)
+                for path in sorted((root / "config" / "_default").glob("languages.*"))
+                if path.suffix in (".toml", ".yaml", ".yml", ".json")
+            ),
+            None,
+        )
+    content_roots = tuple(
+        (root / folder).resolve()
+        for language in (languages.values() if isinstance(languages, dict) else ())
+        if isinstance(language, dict)
+        and isinstance(folder := language.get("contentDir"), str)
+        and folder.strip()
+    )
     return Site(
         _BY_NAME["hugo"],
         config,
         root,
         source,
+        content_roots=content_roots,
         mounts=tuple(mounts),
         directory_urls=data.get("uglyURLs", data.get("uglyurls")) is not True,
         theme_files=f"the Hugo theme {_listed(theme)} serves its own files" if theme else None,
