@@ -45,7 +45,7 @@ from .findings import (
     mask,
 )
 from .model import Finding
-from .sites import INCLUDE_PATTERN, include_targets, template_reason
+from .sites import include_targets, template_reason
 
 __all__ = [
     "DOCUMENT_LINK_ORIGINS",
@@ -160,8 +160,10 @@ def extract_document(
         template = template_reason(text, path)
         if template is not None:
             extracted = dataclasses.replace(extracted, template=template)
-    if fmt in ("html", "rst") and INCLUDE_PATTERN.search(text):
-        extracted = dataclasses.replace(extracted, includes=include_targets(text))
+    if fmt in ("html", "rst"):
+        includes = include_targets(text)
+        if includes:
+            extracted = dataclasses.replace(extracted, includes=includes)
     return extracted
 
 

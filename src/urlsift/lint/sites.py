@@ -234,6 +234,9 @@ the source sees as markup (the extractors leave code out)."""
 INCLUDE_PATTERN = re.compile("|".join(p for p, _, _ in INCLUDE_DIRECTIVES), re.MULTILINE)
 """Any of :data:`INCLUDE_DIRECTIVES`; group ``i + 1`` holds the path of row ``i``."""
 
+_INCLUDE_MARKS = ("{{", "{%", "8<", "include::")
+"""Every directive of :data:`INCLUDE_DIRECTIVES` holds one of these."""
+
 _INCLUDE_SUFFIXES = ("", ".md", ".hbs", ".html")
 """Suffixes tried after an include's path (a Handlebars partial is named without one)."""
 
@@ -241,6 +244,8 @@ _INCLUDE_SUFFIXES = ("", ".md", ".hbs", ".html")
 def include_targets(text: str) -> tuple[str, ...]:
     """The include directives of ``text`` as ``"row:path"`` strings, in order, each once
     (``row`` indexes :data:`INCLUDE_DIRECTIVES`)."""
+    if not any(mark in text for mark in _INCLUDE_MARKS):
+        return ()  # (a few substring tests: most documents include nothing)
     found: dict[str, None] = {}
     for m in INCLUDE_PATTERN.finditer(text):
         row = m.lastindex or 1
