@@ -36,6 +36,7 @@ from typing import BinaryIO
 
 from pathspec import GitIgnoreSpec
 
+from ..sources.compress import is_link, open_fd, stat_path
 from ..sources.walk import BINARY_SNIFF_BYTES as BINARY_SNIFF_BYTES  # re-exported
 from ..sources.walk import SKIP_DIRS as SKIP_DIRS  # re-exported: the folders lint never walks
 from ..sources.walk import FolderBranch, Ignores, repository_ignores
@@ -130,7 +131,7 @@ def read_document(path: Path, max_size: int | None = DEFAULT_MAX_FILE_SIZE) -> D
         (too large).
     """
     try:
-        fd = os.open(path, os.O_RDONLY | _NONBLOCK)
+        fd = open_fd(str(path), os.O_RDONLY | _NONBLOCK)
         with os.fdopen(fd, "rb") as stream:
             if _NONBLOCK:
                 os.set_blocking(fd, True)  # non-blocking only for the open of a FIFO
@@ -188,7 +189,7 @@ _ABSENT = frozenset({errno.ENOENT, errno.ENOTDIR, errno.ENAMETOOLONG, errno.ELOO
 """Errors of ``stat`` that prove a path names nothing (a name too long cannot exist)."""
 
 
-def path_exists(path: Path) -> bool:
+def path_exists(path: Path | str) -> bool:
     """``path.exists()`` that never raises, for paths built from what documents say.
 
     A path that cannot name a file (too long, a NUL byte, a loop of links, a file used as
@@ -196,7 +197,7 @@ def path_exists(path: Path) -> bool:
     it may not search, an I/O error) is taken to exist: no finding is made of a doubt.
     """
     try:
-        os.stat(path)
+        stat_path(str(path))
     except ValueError:  # a NUL byte
         return False
     except OSError as exc:
@@ -204,19 +205,19 @@ def path_exists(path: Path) -> bool:
     return True
 
 
-def is_file(path: Path) -> bool:
+def is_file(path: Path | str) -> bool:
     """``path.is_file()`` that never raises (False for whatever cannot be examined)."""
     try:
-        return stat.S_ISREG(os.stat(path).st_mode)
+        return stat.S_ISREG(stat_path(str(path)).st_mode)
     except (OSError, ValueError):
         return False
 
 
-def is_dir(path: Path) -> bool:
+def is_dir(path: Path | str) -> bool:
     """``path.is_dir()`` that never raises (False for whatever cannot be examined: such a
     path is then read as a file, and reading it says what is wrong)."""
     try:
-        return stat.S_ISDIR(os.stat(path).st_mode)
+        return stat.S_ISDIR(stat_path(str(path)).st_mode)
     except (OSError, ValueError):
         return False
 
@@ -264,7 +265,7 @@ class RealPaths:
     @staticmethod
     def _real(folder: str, name: str) -> str:
         joined = os.path.join(folder, name)
-        return os.path.realpath(joined) if os.path.islink(joined) else joined  # never raise
+        return os.path.realpath(joined) if is_link(joined) else joined  # never raise
 
 
 def display_path(path: Path, given: str, cwd: Path) -> str:

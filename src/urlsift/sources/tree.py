@@ -94,21 +94,22 @@ def _walked(given: str, config: WalkConfig, stats: ArchiveStats) -> Iterator[str
     root = Path(os.path.abspath(given))
     spec = GitIgnoreSpec.from_lines(config.exclude)
     ignores = repository_ignores(root) if config.respect_gitignore else None
-    leaves: set[str] = set()
+    last_leaf = ""
 
     def leaf(folder: str, names: list[str] | None) -> bool:
+        nonlocal last_leaf
         if _archive_leaf(folder, names):
-            leaves.add(folder)
+            last_leaf = folder  # yielded next
             return True
         return False
 
-    prefix = os.path.join(root, "")
-    for found in walk_files(root, spec, ignores, leaf=leaf):
-        shown = os.path.join(given, found[len(prefix) :])
-        if found not in leaves and is_binary(shown):
+    # The paths are spelled as the user gave the folder, and each is sniffed (and read,
+    # by the caller) while the walk holds its folder open: by its name there.
+    for found in walk_files(root, spec, ignores, leaf=leaf, shown=given):
+        if found != last_leaf and is_binary(found):
             stats.binaries_skipped += 1
             continue
-        yield shown
+        yield found
 
 
 def _archive_leaf(folder: str, names: list[str] | None) -> bool:
