@@ -15,9 +15,13 @@ folder (a configuration file in a subfolder governs what is beneath it): the wal
 each folder's options once. The walk's work per folder and per file does not grow with
 the folder's depth (:class:`~urlsift.sources.walk.FolderBranch`; globs that match in any
 folder are tried on names, :meth:`Globs.folder_flags`; anchored ones match the relative
-path). Symbolic links to folders are not followed, so a
-link loop cannot make the walk endless; links to files are read. Reading is bounded: a
-file, device or pipe is never read past the size limit (:data:`DEFAULT_MAX_FILE_SIZE`).
+path); a document is read, and the files beside it and above it examined
+(:func:`is_file`, :class:`RealPaths`, the configuration and site look-ups), while the
+walk holds its folder open: by name in the folder's descriptor
+(:func:`~urlsift.sources.compress.stat_path`). Symbolic links to folders are not
+followed, so a link loop cannot make the walk endless; links to files are read. Reading
+is bounded: a file, device or pipe is never read past the size limit
+(:data:`DEFAULT_MAX_FILE_SIZE`).
 This module and :mod:`.engine` are the only parts of the linter that touch the file
 system.
 """
@@ -227,8 +231,10 @@ class RealPaths:
 
     ``Path.resolve`` examines every level of a path (an ``lstat`` each): for each document
     of a deep tree that is a cost per level, per file. Here a folder's real path is known
-    once, from its parent's (one ``lstat``: is it a link?), and a file's is its folder's
-    with its name (one ``lstat``). Paths are taken as absolute and normalized (``..``
+    once, from its parent's (is it a link? none asked of a folder a walk entered by name
+    without following links, else one ``lstat``), and a file's is its folder's with its
+    name (one ``lstat``, by name in the folder a walk holds open:
+    :func:`~urlsift.sources.compress.is_link`). Paths are taken as absolute and normalized (``..``
     removed by their letters), as the walk and the link checker give them.
     """
 

@@ -264,7 +264,10 @@ def open_fd(path: str, flags: int) -> int:
     at = held_at(path)
     if at is None:
         return os.open(path, flags)
-    return os.open(at[1], flags, dir_fd=at[0])
+    try:
+        return os.open(at[1], flags, dir_fd=at[0])
+    except OSError as exc:
+        raise _named(exc, path) from None
 
 
 def stat_path(path: str, follow_symlinks: bool = True) -> os.stat_result:
@@ -273,7 +276,15 @@ def stat_path(path: str, follow_symlinks: bool = True) -> os.stat_result:
     at = held_at(path)
     if at is None:
         return os.stat(path, follow_symlinks=follow_symlinks)
-    return os.stat(at[1], dir_fd=at[0], follow_symlinks=follow_symlinks)
+    try:
+        return os.stat(at[1], dir_fd=at[0], follow_symlinks=follow_symlinks)
+    except OSError as exc:
+        raise _named(exc, path) from None
+
+
+def _named(exc: OSError, path: str) -> OSError:
+    # The error of a call by name, as the call by path raises it (the path in it).
+    return type(exc)(exc.errno, exc.strerror, path)
 
 
 def is_link(path: str) -> bool:
@@ -300,7 +311,10 @@ def _open_file(path: str) -> BinaryIO:
     at = held_at(path)
     if at is None:
         return open(path, "rb")
-    fd = os.open(at[1], _OPEN_FLAGS | _NONBLOCK, dir_fd=at[0])
+    try:
+        fd = os.open(at[1], _OPEN_FLAGS | _NONBLOCK, dir_fd=at[0])
+    except OSError as exc:
+        raise _named(exc, path) from None
     try:
         if stat.S_ISDIR(os.fstat(fd).st_mode):
             raise IsADirectoryError(errno.EISDIR, os.strerror(errno.EISDIR), path)

@@ -10,6 +10,10 @@ and each archive folder inside it as one path. Files whose first decompressed by
 a NUL byte are binary: they are skipped and counted in
 :attr:`~.reading.ArchiveStats.binaries_skipped`. Paths yielded are the given path joined
 with the part below it, so a result's ``source`` reads as the user wrote the folder.
+
+Cost: a walked file is sniffed, and then read by the caller, while the walk holds its
+folder open (until the caller asks for the next path), so both open it by name in that
+folder (:func:`~.compress.open_fd`): neither resolves the folders above it again.
 """
 
 from __future__ import annotations

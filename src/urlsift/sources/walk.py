@@ -22,7 +22,11 @@ Cost (issue 24 item 15): what a walk does per folder and per entry takes the ent
 not its path, so it does not grow with the depth of the folder: folders are opened by
 name in their parent's descriptor (:class:`FolderBranch`), ``.gitignore`` patterns are
 advanced folder by folder (:class:`Ignores`), a relative path is built only for
-``exclude`` globs. Only the paths yielded are whole (a string as long as the path).
+``exclude`` globs. Only the paths yielded are whole (a string as long as the path). What
+the caller then does with a path it was given (sniff it, read it, look for a
+configuration beside it or a site above it) costs no more with depth either: the walk
+holds the last folders of its branch open and lets :mod:`.compress` open and examine a
+path in one of them by name in its descriptor (:func:`~.compress.hold_folder`).
 """
 
 from __future__ import annotations
@@ -493,11 +497,15 @@ class FolderBranch:
     Promise: what a walk does per folder and per entry takes names, not paths, so its cost
     does not grow with the depth of the folder: a folder is opened by its name in its
     parent's open descriptor, listed through its own, and its ``.gitignore`` is read the
-    same way (the system does not resolve the path again, level by level). At most
-    :data:`_MAX_OPEN` folders of the branch stay open; one closed further up is reopened
-    from its child's ``..`` when the walk comes back to it (by its path if that is not
-    the same folder any more). Where descriptors cannot be used this way, paths are.
-    Close it (or use it as a context manager) to close what is open.
+    same way (the system does not resolve the path again, level by level). The last
+    :data:`_MAX_OPEN` folders of the branch stay open (at most that many descriptors);
+    one closed further up is reopened from its child's ``..`` as the walk comes back into
+    that window (by its path if that is not the same folder any more). While a folder is
+    on the branch, paths in it (or up to a few levels below) are opened and examined by
+    name in its descriptor by this thread (:func:`~.compress.hold_folder`): a caller
+    reading the files a walk yields, or looking for files in their folders and the
+    folders above, pays per file what the walk pays. Where descriptors cannot be used
+    this way, paths are. Close it (or use it as a context manager) to close what is open.
     """
 
     __slots__ = ("hold", "stack")
