@@ -47,7 +47,7 @@ else:  # pragma: no cover
 
 from pathspec import GitIgnoreSpec
 
-from .walk import is_file, path_exists
+from .walk import is_file, is_file_in, path_exists
 
 Verdict = Literal["found", "unknown", "missing"]
 
@@ -873,8 +873,9 @@ class SiteFinder:
     """Finds the site a document belongs to (each folder looked at once per run).
 
     Folders are known by their path strings, and a folder's configuration files are
-    looked for by name (:func:`~.walk.is_file`, by name in the folder a walk holds open):
-    a ``Path`` is made only for a file found, so a folder costs the same at any depth.
+    looked for by name (:func:`~.walk.is_file_in`: in the folder's descriptor while a
+    walk holds it, the folder looked up once for all the names); a ``Path`` is made only
+    for a file found.
     """
 
     def __init__(self) -> None:
@@ -922,7 +923,7 @@ class SiteFinder:
 
 def _read_site(generator: Generator, folder: str) -> Site | None:
     for name in generator.configs:
-        if not is_file(os.path.join(folder, name)):
+        if not is_file_in(folder, name):
             continue
         config = Path(folder, name)
         root = _hugo_root(config) if generator.name == "hugo" else Path(folder)

@@ -40,7 +40,7 @@ from typing import BinaryIO
 
 from pathspec import GitIgnoreSpec
 
-from ..sources.compress import is_link, open_fd, stat_path
+from ..sources.compress import is_link, open_fd, stat_in, stat_path
 from ..sources.walk import BINARY_SNIFF_BYTES as BINARY_SNIFF_BYTES  # re-exported
 from ..sources.walk import SKIP_DIRS as SKIP_DIRS  # re-exported: the folders lint never walks
 from ..sources.walk import FolderBranch, Ignores, repository_ignores
@@ -213,6 +213,15 @@ def is_file(path: Path | str) -> bool:
     """``path.is_file()`` that never raises (False for whatever cannot be examined)."""
     try:
         return stat.S_ISREG(stat_path(str(path)).st_mode)
+    except (OSError, ValueError):
+        return False
+
+
+def is_file_in(folder: str, name: str) -> bool:
+    """:func:`is_file` of ``name`` in ``folder`` (one look-up of the folder for many names:
+    :func:`~urlsift.sources.compress.stat_in`)."""
+    try:
+        return stat.S_ISREG(stat_in(folder, name).st_mode)
     except (OSError, ValueError):
         return False
 

@@ -282,6 +282,20 @@ def stat_path(path: str, follow_symlinks: bool = True) -> os.stat_result:
         raise _named(exc, path) from None
 
 
+def stat_in(folder: str, name: str) -> os.stat_result:
+    """``os.stat(os.path.join(folder, name))``, by ``name`` in ``folder``'s descriptor when
+    a walk of this thread holds it (for many names in one folder: the same ``folder``
+    string is looked up at the cost of one). Raises as :func:`stat_path` does."""
+    held = _HELD.folders
+    found = held.get(folder) if held else None
+    if found is None or found.fd < 0 or not name or os.path.isabs(name):
+        return stat_path(os.path.join(folder, name))
+    try:
+        return os.stat(name, dir_fd=found.fd)
+    except OSError as exc:
+        raise _named(exc, os.path.join(folder, name)) from None
+
+
 def _named(exc: OSError, path: str) -> OSError:
     # The error of a call by name, as the call by path raises it (the path in it).
     return type(exc)(exc.errno, exc.strerror, path)
