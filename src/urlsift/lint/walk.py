@@ -480,25 +480,25 @@ def iter_documents(
     """
     cwd = cwd or Path.cwd()
     options_for: OptionsFor = options if callable(options) else (lambda _folder: options)
-    seen: set[Path] = set()
+    seen: set[str] = set()  # (paths as strings: a Path hashes every level)
     for given in paths:
         path = Path(given)
         absolute = Path(os.path.abspath(cwd / path))
         if force_excluded(absolute, options_for, cwd):
             continue
         if is_dir(absolute):
-            for found, display, problem in _found(absolute, given, cwd, options_for):
-                if found not in seen:
-                    seen.add(found)
+            for found, text, display, problem in _found(absolute, given, cwd, options_for):
+                if text not in seen:
+                    seen.add(text)
                     yield Document(found, display, False, problem)
-        elif absolute not in seen:
-            seen.add(absolute)
+        elif str(absolute) not in seen:
+            seen.add(str(absolute))
             yield Document(absolute, display_path(absolute, given, cwd), True)
 
 
 def _found(
     root: Path, given: str, cwd: Path, options_for: OptionsFor
-) -> Iterator[tuple[Path, str, str | None]]:
+) -> Iterator[tuple[Path, str, str, str | None]]:
     # The walk's paths with how each is shown (display_path's answer): each is the
     # folder's path and a part below it, shown as the folder is with that part joined, or
     # by the part below the working folder when that is inside the walked one (no path
@@ -508,8 +508,8 @@ def _found(
     prefix = os.path.join(root, "")
     here = os.path.normpath(cwd)
     inner = here[len(prefix) :].replace(os.sep, "/") + "/" if here.startswith(prefix) else ""
-    for found, problem in _walk(root, options_for, repository_ignores(root)):
-        rel = str(found)[len(prefix) :]
+    for found, text, problem in _walk(root, options_for, repository_ignores(root)):
+        rel = text[len(prefix) :]
         if os.sep != "/":  # pragma: no cover - Windows
             rel = rel.replace(os.sep, "/")
         if not rel or (inner and (rel + "/").startswith(inner)):
@@ -518,19 +518,21 @@ def _found(
             display = rel[len(inner) :]
         else:
             display = base + rel
-        yield found, display, problem
+        yield found, text, display, problem
 
 
 def _walk(
     root: Path, options_for: OptionsFor, ignores: Ignores
-) -> Iterator[tuple[Path, str | None]]:
+) -> Iterator[tuple[Path, str, str | None]]:
     # Depth first in sorted order, without recursion (a branch of open folders), so any
-    # depth is walked. Yields (file, None) for a document to lint and (path, problem) for
-    # a folder that cannot be listed or a link to nothing where a document would be.
+    # depth is walked. Yields (file, its path as a string, None) for a document to lint
+    # and (path, string, problem) for a folder that cannot be listed or a link to nothing
+    # where a document would be. (The string is the branch's, joined with the name: a
+    # Path's string joins every level again.)
     with FolderBranch() as branch:
         problem = branch.open(str(root), None)
         if problem is not None:
-            yield root, problem
+            yield root, str(root), problem
             return
         branch.stack[-1].state = _Folder.make(root, root, options_for, ignores, None)
         stack = branch.stack
@@ -551,7 +553,8 @@ def _walk(
                     continue
                 problem = branch.enter(name, None)
                 if problem is not None:
-                    yield folder.path / name, f"cannot list the folder: {problem}"
+                    text = os.path.join(top.path, name)
+                    yield folder.path / name, text, f"cannot list the folder: {problem}"
                     continue
                 inner = folder.ignores.enter(name, branch.read_gitignore())
                 path = folder.path / name
@@ -565,6 +568,7 @@ def _walk(
                 continue
             yield (
                 folder.path / name,
+                os.path.join(top.path, name),
                 ("cannot read the file: a symbolic link to nothing" if kind == "broken" else None),
             )
 
