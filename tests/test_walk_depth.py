@@ -405,3 +405,26 @@ def test_a_fifo_in_a_held_folder_is_never_opened_blocking(tmp_path: Path) -> Non
         opened = open_counted(str(tmp_path / "t" / "pipe"))
         with opened.stream:
             assert opened.stream.read() == b""
+
+
+@pytest.mark.parametrize("descriptors", [True, False], ids=["descriptors", "paths"])
+def test_scan_walks_spell_paths_as_given_with_or_without_descriptors(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, descriptors: bool
+) -> None:
+    # The same paths, spelled from the folder as given, whether folders are opened by
+    # name in descriptors or (a system without them) by their paths; a Maildir met in
+    # the walk is yielded whole, a binary file skipped.
+    import urlsift.sources.walk as walk
+
+    monkeypatch.setattr(walk, "_BY_DESCRIPTOR", descriptors)
+    (tmp_path / "docs" / "sub" / "box" / "cur").mkdir(parents=True)
+    (tmp_path / "docs" / "sub" / "box" / "new").mkdir()
+    (tmp_path / "docs" / "sub" / "box" / "cur" / "1").write_text("Subject: x\n\nhi\n")
+    (tmp_path / "docs" / "sub" / "a.txt").write_text("http://a.example/\n")
+    (tmp_path / "docs" / "b.bin").write_bytes(b"\0\1")
+    (tmp_path / "docs" / "c.txt").write_text("x\n")
+    monkeypatch.chdir(tmp_path)
+    stats = ArchiveStats()
+    found = list(expand_paths(["./docs//"], ScanConfig(), stats))
+    assert found == ["./docs//c.txt", "./docs//sub/a.txt", "./docs//sub/box"]
+    assert stats.binaries_skipped == 1

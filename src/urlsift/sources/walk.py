@@ -685,8 +685,24 @@ def walk_files(
     Returns:
         An iterator of paths (``shown`` joined with the part below it).
     """
+    top = str(root)
+    if shown is None or shown == top or _BY_DESCRIPTOR:
+        with FolderBranch() as branch:
+            yield from _walk(top, exclude, ignores, leaf, branch, shown)
+        return
+    # Without descriptors, folders are listed by path: by root's (``shown`` may name
+    # another folder, "link/.." is not lexical), the paths yielded spelled with ``shown``.
+    prefix = os.path.join(top, "")
+
+    def respelled(path: str) -> str:
+        return os.path.join(shown, path[len(prefix) :])
+
+    def leaf_of(path: str, names: list[str] | None) -> bool:
+        return leaf is not None and leaf(respelled(path), names)
+
     with FolderBranch() as branch:
-        yield from _walk(str(root), exclude, ignores, leaf, branch, shown)
+        for found in _walk(top, exclude, ignores, leaf_of if leaf else None, branch, None):
+            yield respelled(found)
 
 
 def _walk(
