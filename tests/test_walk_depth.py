@@ -100,10 +100,15 @@ def _deep_calls(run: Callable[[], int], monkeypatch: pytest.MonkeyPatch, levels:
 
         return call
 
+    import builtins
+
     for name in ("stat", "lstat", "open", "scandir", "listdir"):
         monkeypatch.setattr(os, name, counting(getattr(os, name)))
-    run()
-    monkeypatch.undo()
+    monkeypatch.setattr(builtins, "open", counting(builtins.open))
+    try:
+        run()
+    finally:
+        monkeypatch.undo()
     return count
 
 
@@ -114,10 +119,68 @@ def test_the_lint_walk_names_no_deep_path(tmp_path: Path, monkeypatch: pytest.Mo
 
 
 def test_the_scan_walk_names_no_deep_path(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    # (each file is then opened by its path to be read: os.open is not how it is opened)
+    # (the binary sniff included: each file is opened by name in its folder)
     root = _nested(tmp_path / "t", 200)
     levels = str(root).count(os.sep) + 5
     assert _deep_calls(_scan(root), monkeypatch, levels) == 0
+
+
+def _components_per_file(
+    run: Callable[[], int], monkeypatch: pytest.MonkeyPatch, root: Path
+) -> float:
+    # The folders the system resolves for the calls that name a path, per file found: a
+    # path below root counts its levels below it (a name in a folder's descriptor, 1).
+    import builtins
+
+    count = 0
+    prefix = os.path.join(root, "")
+
+    def counting(real: Callable[..., Any]) -> Callable[..., Any]:
+        def call(path: Any, *args: Any, **kwargs: Any) -> Any:
+            nonlocal count
+            if isinstance(path, (str, os.PathLike)):
+                text = os.fspath(path)
+                if isinstance(text, str) and text.startswith(prefix):
+                    count += text.count(os.sep) - prefix.count(os.sep) + 1
+                elif isinstance(text, str):
+                    count += text.count(os.sep) + 1
+            return real(path, *args, **kwargs)
+
+        return call
+
+    for name in ("stat", "lstat", "open", "scandir", "listdir"):
+        monkeypatch.setattr(os, name, counting(getattr(os, name)))
+    monkeypatch.setattr(builtins, "open", counting(builtins.open))
+    try:
+        files = run()
+    finally:
+        monkeypatch.undo()
+    assert files > 0
+    return count / files
+
+
+@pytest.mark.parametrize(
+    "walk", [_lint, _scan, _lint_run, _scan_run], ids=["lint", "scan", "lint-run", "scan-run"]
+)
+def test_folders_resolved_per_file_do_not_grow_with_depth(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, walk: Any
+) -> None:
+    # Each file is found, sniffed, read (and, for lint, its folder's configuration and
+    # site looked for) by names in the folders the walk holds open: the system resolves
+    # as many folders per file at depth 400 as at depth 100 (before, a path each time).
+    shallow_root, deep_root = _nested(tmp_path / "a", 100), _nested(tmp_path / "b", 400)
+    shallow = _components_per_file(walk(shallow_root), monkeypatch, shallow_root)
+    deep = _components_per_file(walk(deep_root), monkeypatch, deep_root)
+    assert deep < shallow * 1.1, (shallow, deep)
+
+
+@pytest.mark.parametrize("walk", [_lint_run, _scan_run], ids=["lint-run", "scan-run"])
+def test_a_whole_run_names_no_deep_path(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, walk: Any
+) -> None:
+    root = _nested(tmp_path / "t", 200)
+    levels = str(root).count(os.sep) + 5
+    assert _deep_calls(walk(root), monkeypatch, levels) == 0
 
 
 def _links(root: Path) -> Iterator[Path]:
@@ -263,3 +326,105 @@ def _remove_deep(root: Path) -> None:
         if folder == str(root):
             return
         folder = os.path.dirname(folder)
+
+
+def _answer(call: Callable[[], Any]) -> Any:
+    try:
+        result = call()
+    except OSError as exc:
+        return type(exc).__name__, exc.errno, str(exc)
+    if hasattr(result, "stream"):  # an opened source: its bytes
+        with result.stream:
+            return result.stream.read()
+    if isinstance(result, os.stat_result):
+        return result.st_ino, result.st_mode
+    return result
+
+
+def _held_and_not(folder: Path, call: Callable[[str], Any], names: list[str]) -> None:
+    from urlsift.sources.compress import held_at
+    from urlsift.sources.walk import FolderBranch
+
+    paths = [os.path.join(folder, name) for name in names]
+    by_path = [_answer(lambda p=p: call(p)) for p in paths]
+    with FolderBranch() as branch:
+        assert branch.open(str(folder), None) is None
+        assert all(held_at(p) is not None for p in paths)
+        by_name = [_answer(lambda p=p: call(p)) for p in paths]
+    assert by_name == by_path
+    assert all(held_at(p) is None for p in paths)  # released with the branch
+
+
+def _odd_folder(root: Path) -> list[str]:
+    root.mkdir()
+    (root / "file.txt").write_text("hello\n")
+    (root / "sub").mkdir()
+    (root / "sub" / "inner.txt").write_text("inner\n")
+    (root / "link.txt").symlink_to("file.txt")
+    (root / "broken").symlink_to("nowhere")
+    (root / "sub-link").symlink_to("sub")
+    return ["file.txt", "missing", "sub", "link.txt", "broken", "sub-link", "sub/inner.txt"]
+
+
+def test_a_path_in_a_held_folder_opens_as_its_path_does(tmp_path: Path) -> None:
+    # Opened, examined, sniffed by name in the walk's folder: the same bytes, the same
+    # errors (a folder: IsADirectoryError; nothing there: FileNotFoundError), same links.
+    from urlsift.sources.compress import is_link, open_counted, stat_path
+    from urlsift.sources.tree import is_binary
+
+    names = _odd_folder(tmp_path / "t")
+    for call in (
+        open_counted,
+        stat_path,
+        lambda p: stat_path(p, follow_symlinks=False),
+        is_link,
+        is_binary,
+    ):
+        _held_and_not(tmp_path / "t", call, names)
+
+
+def test_lint_reads_and_examines_a_held_folder_as_by_path(tmp_path: Path) -> None:
+    from urlsift.lint.walk import is_dir, is_file, path_exists, read_document
+
+    names = _odd_folder(tmp_path / "t")
+    for call in (read_document, is_file, is_dir, path_exists):
+        _held_and_not(tmp_path / "t", lambda p, call=call: call(Path(p)), names)
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="needs named pipes")
+def test_a_fifo_in_a_held_folder_is_never_opened_blocking(tmp_path: Path) -> None:
+    # A pipe that took a file's place after the listing: opened without waiting for a
+    # writer (with none, it reads as empty), where opening its path would wait forever.
+    from urlsift.sources.compress import open_counted
+    from urlsift.sources.walk import FolderBranch
+
+    tmp_path.joinpath("t").mkdir()
+    os.mkfifo(tmp_path / "t" / "pipe")
+    with FolderBranch() as branch:
+        assert branch.open(str(tmp_path / "t"), None) is None
+        opened = open_counted(str(tmp_path / "t" / "pipe"))
+        with opened.stream:
+            assert opened.stream.read() == b""
+
+
+@pytest.mark.parametrize("descriptors", [True, False], ids=["descriptors", "paths"])
+def test_scan_walks_spell_paths_as_given_with_or_without_descriptors(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, descriptors: bool
+) -> None:
+    # The same paths, spelled from the folder as given, whether folders are opened by
+    # name in descriptors or (a system without them) by their paths; a Maildir met in
+    # the walk is yielded whole, a binary file skipped.
+    import urlsift.sources.walk as walk
+
+    monkeypatch.setattr(walk, "_BY_DESCRIPTOR", descriptors)
+    (tmp_path / "docs" / "sub" / "box" / "cur").mkdir(parents=True)
+    (tmp_path / "docs" / "sub" / "box" / "new").mkdir()
+    (tmp_path / "docs" / "sub" / "box" / "cur" / "1").write_text("Subject: x\n\nhi\n")
+    (tmp_path / "docs" / "sub" / "a.txt").write_text("http://a.example/\n")
+    (tmp_path / "docs" / "b.bin").write_bytes(b"\0\1")
+    (tmp_path / "docs" / "c.txt").write_text("x\n")
+    monkeypatch.chdir(tmp_path)
+    stats = ArchiveStats()
+    found = list(expand_paths(["./docs//"], ScanConfig(), stats))
+    assert found == ["./docs//c.txt", "./docs//sub/a.txt", "./docs//sub/box"]
+    assert stats.binaries_skipped == 1

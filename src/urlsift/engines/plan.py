@@ -62,6 +62,7 @@ from ..sources.archive import STREAM_MIN_BYTES, text_chunks
 from ..sources.compress import (
     CountedStream,
     open_counted,
+    stat_path,
 )
 from ..sources.kinds import SNIFF_BYTES, InputKind, folder_files, sniff_kind
 from ..sources.mbox import MMDF_DELIMITER, MboxSplitter, RawMessage
@@ -317,16 +318,24 @@ def estimated_size(path: str, compression: str, stored: int) -> int:
 def regular_size(path: str) -> int | None:
     """Return the size of a regular file; ``None`` for anything else or when stat fails."""
     try:
-        info = os.stat(path)
+        info = stat_path(path)  # (by name in the folder a walk holds open)
     except OSError:
         return None
     return info.st_size if stat.S_ISREG(info.st_mode) else None
 
 
+def _is_dir(path: str) -> bool:
+    # os.path.isdir, by name in the folder a walk holds open.
+    try:
+        return stat.S_ISDIR(stat_path(path).st_mode)
+    except (OSError, ValueError):
+        return False
+
+
 def is_special(path: str) -> bool:
     """Return whether ``path`` is a FIFO, a device...: not to be opened twice for its bytes."""
     try:
-        mode = os.stat(path).st_mode
+        mode = stat_path(path).st_mode
     except OSError:
         return False  # the open reports it
     return not (stat.S_ISREG(mode) or stat.S_ISDIR(mode))
@@ -363,7 +372,7 @@ def _plan_path(
 ) -> Iterator[WorkItem]:
     if path == "-" or is_special(path):
         yield PathItem(path)  # a pipe, a device: read once, as a stream, by one run
-    elif os.path.isdir(path):
+    elif _is_dir(path):
         yield from _plan_folder(path, kind, cuts)
     elif kind not in ("auto", "mbox", "text"):
         yield PathItem(path)

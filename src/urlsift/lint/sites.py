@@ -35,7 +35,6 @@ import re
 import sys
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from itertools import chain, islice
 from pathlib import Path, PurePosixPath
 from typing import Any, Literal
 
@@ -48,7 +47,7 @@ else:  # pragma: no cover
 
 from pathspec import GitIgnoreSpec
 
-from .walk import is_file, path_exists
+from .walk import is_file, is_file_in, path_exists
 
 Verdict = Literal["found", "unknown", "missing"]
 
@@ -965,36 +964,48 @@ _MAX_PARENTS = 32
 
 
 class SiteFinder:
-    """Finds the site a document belongs to (each folder looked at once per run)."""
+    """Finds the site a document belongs to (each folder looked at once per run).
+
+    Folders are known by their path strings, and a folder's configuration files are
+    looked for by name (:func:`~.walk.is_file_in`: in the folder's descriptor while a
+    walk holds it, the folder looked up once for all the names); a ``Path`` is made only
+    for a file found.
+    """
 
     def __init__(self) -> None:
         """Start with nothing known."""
-        self._here: dict[Path, tuple[Site, ...]] = {}
-        self._of_folder: dict[Path, Site | None] = {}
+        self._here: dict[str, tuple[Site, ...]] = {}
+        self._of_folder: dict[str, Site | None] = {}
 
     def site_of(self, path: Path) -> Site | None:
         """The nearest site whose source folder holds ``path`` (absolute), or None."""
         folder = path.parent
-        if folder in self._of_folder:
-            found = self._of_folder[folder]
+        key = str(folder)
+        if key in self._of_folder:
+            found = self._of_folder[key]
             # every file of a folder has the folder's site, but a source folder itself
             # (path == site.source) is held by the site above it only
             return found if found is None or found.holds(path) else None
         found = None
-        for parent in islice(chain((folder,), folder.parents), _MAX_PARENTS):
+        parent = key
+        for _ in range(_MAX_PARENTS):
             found = next((site for site in self._sites_at(parent) if site.holds(folder)), None)
             if found is not None:
                 break
-        self._of_folder[folder] = found
+            above = os.path.dirname(parent)
+            if above == parent:
+                break
+            parent = above
+        self._of_folder[key] = found
         return found if found is None or found.holds(path) else None
 
-    def _sites_at(self, folder: Path) -> tuple[Site, ...]:
+    def _sites_at(self, folder: str) -> tuple[Site, ...]:
         known = self._here.get(folder)
         if known is not None:
             return known
         found: list[Site] = []
         for generator in GENERATORS:
-            places = [folder, *(folder / child for child in generator.config_folders)]
+            places = [folder, *(os.path.join(folder, child) for child in generator.config_folders)]
             for place in places:
                 site = _read_site(generator, place)
                 if site is not None:
@@ -1004,12 +1015,11 @@ class SiteFinder:
         return sites
 
 
-def _read_site(generator: Generator, folder: Path) -> Site | None:
+def _read_site(generator: Generator, folder: str) -> Site | None:
     for name in generator.configs:
-        config = folder / name
-        found = is_file(config)
-        if not found:
+        if not is_file_in(folder, name):
             continue
-        root = _hugo_root(config) if generator.name == "hugo" else folder
+        config = Path(folder, name)
+        root = _hugo_root(config) if generator.name == "hugo" else Path(folder)
         return _READERS[generator.name](config.resolve(), root.resolve())
     return None

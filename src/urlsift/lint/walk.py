@@ -15,9 +15,13 @@ folder (a configuration file in a subfolder governs what is beneath it): the wal
 each folder's options once. The walk's work per folder and per file does not grow with
 the folder's depth (:class:`~urlsift.sources.walk.FolderBranch`; globs that match in any
 folder are tried on names, :meth:`Globs.folder_flags`; anchored ones match the relative
-path). Symbolic links to folders are not followed, so a
-link loop cannot make the walk endless; links to files are read. Reading is bounded: a
-file, device or pipe is never read past the size limit (:data:`DEFAULT_MAX_FILE_SIZE`).
+path); a document is read, and the files beside it and above it examined
+(:func:`is_file`, :class:`RealPaths`, the configuration and site look-ups), while the
+walk holds its folder open: by name in the folder's descriptor
+(:func:`~urlsift.sources.compress.stat_path`). Symbolic links to folders are not
+followed, so a link loop cannot make the walk endless; links to files are read. Reading
+is bounded: a file, device or pipe is never read past the size limit
+(:data:`DEFAULT_MAX_FILE_SIZE`).
 This module and :mod:`.engine` are the only parts of the linter that touch the file
 system.
 """
@@ -36,6 +40,7 @@ from typing import BinaryIO
 
 from pathspec import GitIgnoreSpec
 
+from ..sources.compress import is_link, open_fd, stat_in, stat_path
 from ..sources.walk import BINARY_SNIFF_BYTES as BINARY_SNIFF_BYTES  # re-exported
 from ..sources.walk import SKIP_DIRS as SKIP_DIRS  # re-exported: the folders lint never walks
 from ..sources.walk import FolderBranch, Ignores, repository_ignores
@@ -130,7 +135,7 @@ def read_document(path: Path, max_size: int | None = DEFAULT_MAX_FILE_SIZE) -> D
         (too large).
     """
     try:
-        fd = os.open(path, os.O_RDONLY | _NONBLOCK)
+        fd = open_fd(str(path), os.O_RDONLY | _NONBLOCK)
         with os.fdopen(fd, "rb") as stream:
             if _NONBLOCK:
                 os.set_blocking(fd, True)  # non-blocking only for the open of a FIFO
@@ -188,7 +193,7 @@ _ABSENT = frozenset({errno.ENOENT, errno.ENOTDIR, errno.ENAMETOOLONG, errno.ELOO
 """Errors of ``stat`` that prove a path names nothing (a name too long cannot exist)."""
 
 
-def path_exists(path: Path) -> bool:
+def path_exists(path: Path | str) -> bool:
     """``path.exists()`` that never raises, for paths built from what documents say.
 
     A path that cannot name a file (too long, a NUL byte, a loop of links, a file used as
@@ -196,7 +201,7 @@ def path_exists(path: Path) -> bool:
     it may not search, an I/O error) is taken to exist: no finding is made of a doubt.
     """
     try:
-        os.stat(path)
+        stat_path(str(path))
     except ValueError:  # a NUL byte
         return False
     except OSError as exc:
@@ -204,19 +209,28 @@ def path_exists(path: Path) -> bool:
     return True
 
 
-def is_file(path: Path) -> bool:
+def is_file(path: Path | str) -> bool:
     """``path.is_file()`` that never raises (False for whatever cannot be examined)."""
     try:
-        return stat.S_ISREG(os.stat(path).st_mode)
+        return stat.S_ISREG(stat_path(str(path)).st_mode)
     except (OSError, ValueError):
         return False
 
 
-def is_dir(path: Path) -> bool:
+def is_file_in(folder: str, name: str) -> bool:
+    """:func:`is_file` of ``name`` in ``folder`` (one look-up of the folder for many names:
+    :func:`~urlsift.sources.compress.stat_in`)."""
+    try:
+        return stat.S_ISREG(stat_in(folder, name).st_mode)
+    except (OSError, ValueError):
+        return False
+
+
+def is_dir(path: Path | str) -> bool:
     """``path.is_dir()`` that never raises (False for whatever cannot be examined: such a
     path is then read as a file, and reading it says what is wrong)."""
     try:
-        return stat.S_ISDIR(os.stat(path).st_mode)
+        return stat.S_ISDIR(stat_path(str(path)).st_mode)
     except (OSError, ValueError):
         return False
 
@@ -226,8 +240,10 @@ class RealPaths:
 
     ``Path.resolve`` examines every level of a path (an ``lstat`` each): for each document
     of a deep tree that is a cost per level, per file. Here a folder's real path is known
-    once, from its parent's (one ``lstat``: is it a link?), and a file's is its folder's
-    with its name (one ``lstat``). Paths are taken as absolute and normalized (``..``
+    once, from its parent's (is it a link? none asked of a folder a walk entered by name
+    without following links, else one ``lstat``), and a file's is its folder's with its
+    name (one ``lstat``, by name in the folder a walk holds open:
+    :func:`~urlsift.sources.compress.is_link`). Paths are taken as absolute and normalized (``..``
     removed by their letters), as the walk and the link checker give them.
     """
 
@@ -264,7 +280,7 @@ class RealPaths:
     @staticmethod
     def _real(folder: str, name: str) -> str:
         joined = os.path.join(folder, name)
-        return os.path.realpath(joined) if os.path.islink(joined) else joined  # never raise
+        return os.path.realpath(joined) if is_link(joined) else joined  # never raise
 
 
 def display_path(path: Path, given: str, cwd: Path) -> str:
@@ -464,25 +480,25 @@ def iter_documents(
     """
     cwd = cwd or Path.cwd()
     options_for: OptionsFor = options if callable(options) else (lambda _folder: options)
-    seen: set[Path] = set()
+    seen: set[str] = set()  # (paths as strings: a Path hashes every level)
     for given in paths:
         path = Path(given)
         absolute = Path(os.path.abspath(cwd / path))
         if force_excluded(absolute, options_for, cwd):
             continue
         if is_dir(absolute):
-            for found, display, problem in _found(absolute, given, cwd, options_for):
-                if found not in seen:
-                    seen.add(found)
+            for found, text, display, problem in _found(absolute, given, cwd, options_for):
+                if text not in seen:
+                    seen.add(text)
                     yield Document(found, display, False, problem)
-        elif absolute not in seen:
-            seen.add(absolute)
+        elif str(absolute) not in seen:
+            seen.add(str(absolute))
             yield Document(absolute, display_path(absolute, given, cwd), True)
 
 
 def _found(
     root: Path, given: str, cwd: Path, options_for: OptionsFor
-) -> Iterator[tuple[Path, str, str | None]]:
+) -> Iterator[tuple[Path, str, str, str | None]]:
     # The walk's paths with how each is shown (display_path's answer): each is the
     # folder's path and a part below it, shown as the folder is with that part joined, or
     # by the part below the working folder when that is inside the walked one (no path
@@ -492,8 +508,8 @@ def _found(
     prefix = os.path.join(root, "")
     here = os.path.normpath(cwd)
     inner = here[len(prefix) :].replace(os.sep, "/") + "/" if here.startswith(prefix) else ""
-    for found, problem in _walk(root, options_for, repository_ignores(root)):
-        rel = str(found)[len(prefix) :]
+    for found, text, problem in _walk(root, options_for, repository_ignores(root)):
+        rel = text[len(prefix) :]
         if os.sep != "/":  # pragma: no cover - Windows
             rel = rel.replace(os.sep, "/")
         if not rel or (inner and (rel + "/").startswith(inner)):
@@ -502,19 +518,21 @@ def _found(
             display = rel[len(inner) :]
         else:
             display = base + rel
-        yield found, display, problem
+        yield found, text, display, problem
 
 
 def _walk(
     root: Path, options_for: OptionsFor, ignores: Ignores
-) -> Iterator[tuple[Path, str | None]]:
+) -> Iterator[tuple[Path, str, str | None]]:
     # Depth first in sorted order, without recursion (a branch of open folders), so any
-    # depth is walked. Yields (file, None) for a document to lint and (path, problem) for
-    # a folder that cannot be listed or a link to nothing where a document would be.
+    # depth is walked. Yields (file, its path as a string, None) for a document to lint
+    # and (path, string, problem) for a folder that cannot be listed or a link to nothing
+    # where a document would be. (The string is the branch's, joined with the name: a
+    # Path's string joins every level again.)
     with FolderBranch() as branch:
         problem = branch.open(str(root), None)
         if problem is not None:
-            yield root, problem
+            yield root, str(root), problem
             return
         branch.stack[-1].state = _Folder.make(root, root, options_for, ignores, None)
         stack = branch.stack
@@ -535,7 +553,8 @@ def _walk(
                     continue
                 problem = branch.enter(name, None)
                 if problem is not None:
-                    yield folder.path / name, f"cannot list the folder: {problem}"
+                    text = os.path.join(top.path, name)
+                    yield folder.path / name, text, f"cannot list the folder: {problem}"
                     continue
                 inner = folder.ignores.enter(name, branch.read_gitignore())
                 path = folder.path / name
@@ -549,6 +568,7 @@ def _walk(
                 continue
             yield (
                 folder.path / name,
+                os.path.join(top.path, name),
                 ("cannot read the file: a symbolic link to nothing" if kind == "broken" else None),
             )
 

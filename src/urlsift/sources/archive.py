@@ -31,14 +31,14 @@ its own.
 
 from __future__ import annotations
 
-import os
+import stat
 from collections.abc import Callable, Iterator
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from .._model import Defect, TextUnit
 from ..errors import ConfigError, SourceError
-from .compress import CountedStream, open_counted
+from .compress import CountedStream, open_counted, stat_path
 from .kinds import (
     INPUT_KINDS,
     SNIFF_BYTES,
@@ -299,8 +299,7 @@ def open_units(
 def _open_units(
     path: str, kind: InputKind, options: MailOptions, stats: ArchiveStats
 ) -> Iterator[TextUnit]:
-    is_dir = path != "-" and os.path.isdir(path)
-    if is_dir:
+    if path != "-" and _is_dir(path):
         yield from folder_units(folder_files(path, kind), options, stats)
         return
     if kind in ("maildir", "mh"):
@@ -318,3 +317,11 @@ def _open_units(
     finally:
         if kind != "text":
             opened.stream.close()
+
+
+def _is_dir(path: str) -> bool:
+    # os.path.isdir, by name in the folder a walk holds open (compress.stat_path).
+    try:
+        return stat.S_ISDIR(stat_path(path).st_mode)
+    except (OSError, ValueError):
+        return False

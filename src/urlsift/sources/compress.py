@@ -18,19 +18,28 @@ A regular file can be read a second time (:class:`Rereader`, for a message body 
 two passes): through a duplicate of its descriptor, read with ``pread`` from offset 0, so
 the second reading sees the same file even if it was renamed or unlinked meanwhile, and
 needs nothing from the first stream, which may already be closed.
+
+Opening by name (issue 24 item 15): a path whose folder a walk of this thread holds open
+(:func:`hold_folder`, by :class:`~.walk.FolderBranch`) is opened, or examined, by its name
+in that folder's descriptor (:func:`open_fd`, :func:`stat_path`), so the system does not
+resolve the folders above it again: the cost of opening a file found by a walk does not
+grow with its depth. The answer is the one the path would give (the same folder, the
+same errors); any other path is opened by its path.
 """
 
 from __future__ import annotations
 
+import errno
 import io
 import lzma
 import os
 import stat
 import sys
 import zlib
+from _thread import _local
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, BinaryIO, Literal
+from typing import TYPE_CHECKING, BinaryIO, Literal, Protocol
 
 from ..errors import SourceError
 
@@ -185,6 +194,152 @@ class CountedStream:
     """The file opened for a path (``None`` for standard input), for :func:`rereader`."""
 
 
+class HeldFolder(Protocol):
+    """A folder a walk holds open: its descriptor (-1 while closed)."""
+
+    @property
+    def fd(self) -> int: ...
+    @property
+    def linkless(self) -> bool:
+        """True when the walk opened it by name without following a link."""
+
+
+class _Held(_local):
+    def __init__(self) -> None:
+        self.folders: dict[str, HeldFolder] = {}
+
+
+_HELD = _Held()
+"""The folders held open by the walks of each thread, by their paths (as the walk spells
+them, without a trailing separator): a thread sees only its own."""
+
+_BY_NAME = os.open in os.supports_dir_fd and os.stat in os.supports_dir_fd and os.sep == "/"
+
+
+def _key(path: str) -> str:
+    return path.rstrip("/") or path
+
+
+def hold_folder(path: str, folder: HeldFolder) -> None:
+    """Let paths in the folder ``path`` be opened by name in ``folder.fd`` (while it is
+    not -1), until :func:`release_folder`; a path already held keeps its first holder."""
+    if _BY_NAME:
+        _HELD.folders.setdefault(_key(path), folder)
+
+
+def release_folder(path: str, folder: HeldFolder) -> None:
+    """Forget ``folder`` (held by :func:`hold_folder` under ``path``)."""
+    held = _HELD.folders
+    key = _key(path)
+    if held.get(key) is folder:
+        del held[key]
+
+
+_HELD_LEVELS = 4
+"""How far above ``path`` :func:`held_at` looks for a held folder (``P/config/x.toml``)."""
+
+
+def held_at(path: str) -> tuple[int, str] | None:
+    """(the descriptor of a folder a walk of this thread holds open, the rest of ``path``
+    below it) when ``path`` lies up to :data:`_HELD_LEVELS` levels below one, else None."""
+    held = _HELD.folders
+    if not held or path.endswith("/"):
+        return None
+    folder = path
+    for _ in range(_HELD_LEVELS):
+        cut = folder.rfind("/")
+        if cut <= 0:
+            return None
+        folder = folder[:cut].rstrip("/") or "/"
+        found = held.get(folder)
+        if found is not None:
+            fd = found.fd
+            return None if fd < 0 else (fd, path[cut + 1 :].lstrip("/"))
+    return None
+
+
+def open_fd(path: str, flags: int) -> int:
+    """``os.open(path, flags)``, by name in the folder's descriptor when a walk holds it
+    (see the module notes). Raises OSError as ``os.open`` does."""
+    at = held_at(path)
+    if at is None:
+        return os.open(path, flags)
+    try:
+        return os.open(at[1], flags, dir_fd=at[0])
+    except OSError as exc:
+        raise _named(exc, path) from None
+
+
+def stat_path(path: str, follow_symlinks: bool = True) -> os.stat_result:
+    """``os.stat(path)``, by name in the folder's descriptor when a walk holds it. Raises
+    OSError (and ValueError for a NUL byte) as ``os.stat`` does."""
+    at = held_at(path)
+    if at is None:
+        return os.stat(path, follow_symlinks=follow_symlinks)
+    try:
+        return os.stat(at[1], dir_fd=at[0], follow_symlinks=follow_symlinks)
+    except OSError as exc:
+        raise _named(exc, path) from None
+
+
+def stat_in(folder: str, name: str) -> os.stat_result:
+    """``os.stat(os.path.join(folder, name))``, by ``name`` in ``folder``'s descriptor when
+    a walk of this thread holds it (for many names in one folder: the same ``folder``
+    string is looked up at the cost of one). Raises as :func:`stat_path` does."""
+    held = _HELD.folders
+    found = held.get(folder) if held else None
+    if found is None or found.fd < 0 or not name or os.path.isabs(name):
+        return stat_path(os.path.join(folder, name))
+    try:
+        return os.stat(name, dir_fd=found.fd)
+    except OSError as exc:
+        raise _named(exc, os.path.join(folder, name)) from None
+
+
+def _named(exc: OSError, path: str) -> OSError:
+    # The error of a call by name, as the call by path raises it (the path in it).
+    return type(exc)(exc.errno, exc.strerror, path)
+
+
+def is_link(path: str) -> bool:
+    """``os.path.islink(path)``: False without asking the system for a folder a walk of
+    this thread entered by name without following a link; else by name in a held
+    folder's descriptor (:func:`stat_path`)."""
+    held = _HELD.folders.get(_key(path)) if _HELD.folders else None
+    if held is not None and held.linkless:
+        return False
+    try:
+        return stat.S_ISLNK(stat_path(path, follow_symlinks=False).st_mode)
+    except (OSError, ValueError):
+        return False
+
+
+_OPEN_FLAGS = os.O_RDONLY | getattr(os, "O_CLOEXEC", 0) | getattr(os, "O_BINARY", 0)
+_NONBLOCK = getattr(os, "O_NONBLOCK", 0)
+
+
+def _open_file(path: str) -> BinaryIO:
+    # open(path, "rb"), by name when a walk holds the folder: the same errors (a folder
+    # is IsADirectoryError). Opened without waiting for a writer (a FIFO that took the
+    # file's place), then read blocking.
+    at = held_at(path)
+    if at is None:
+        return open(path, "rb")
+    try:
+        fd = os.open(at[1], _OPEN_FLAGS | _NONBLOCK, dir_fd=at[0])
+    except OSError as exc:
+        raise _named(exc, path) from None
+    try:
+        if stat.S_ISDIR(os.fstat(fd).st_mode):
+            raise IsADirectoryError(errno.EISDIR, os.strerror(errno.EISDIR), path)
+        if _NONBLOCK:
+            os.set_blocking(fd, True)
+        return os.fdopen(fd, "rb")
+    except BaseException:
+        os.close(fd)
+        raise
+
+
 def _read_prefix(read: Callable[[int], bytes], size: int) -> bytes:
     # Pipes may deliver fewer bytes than asked for: loop until ``size`` bytes or EOF.
     parts: list[bytes] = []
@@ -218,7 +373,7 @@ def open_counted(path: str, buffer_size: int = DEFAULT_BUFFER_SIZE) -> CountedSt
         close = None
     else:
         try:
-            base = open(path, "rb")  # noqa: SIM115 - closed through the returned stream
+            base = _open_file(path)  # closed through the returned stream
         except OSError as exc:
             raise SourceError(path, exc.strerror or str(exc)) from exc
         close = base.close

@@ -10,6 +10,10 @@ and each archive folder inside it as one path. Files whose first decompressed by
 a NUL byte are binary: they are skipped and counted in
 :attr:`~.reading.ArchiveStats.binaries_skipped`. Paths yielded are the given path joined
 with the part below it, so a result's ``source`` reads as the user wrote the folder.
+
+Cost: a walked file is sniffed, and then read by the caller, while the walk holds its
+folder open (until the caller asks for the next path), so both open it by name in that
+folder (:func:`~.compress.open_fd`): neither resolves the folders above it again.
 """
 
 from __future__ import annotations
@@ -94,21 +98,22 @@ def _walked(given: str, config: WalkConfig, stats: ArchiveStats) -> Iterator[str
     root = Path(os.path.abspath(given))
     spec = GitIgnoreSpec.from_lines(config.exclude)
     ignores = repository_ignores(root) if config.respect_gitignore else None
-    leaves: set[str] = set()
+    last_leaf = ""
 
     def leaf(folder: str, names: list[str] | None) -> bool:
+        nonlocal last_leaf
         if _archive_leaf(folder, names):
-            leaves.add(folder)
+            last_leaf = folder  # yielded next
             return True
         return False
 
-    prefix = os.path.join(root, "")
-    for found in walk_files(root, spec, ignores, leaf=leaf):
-        shown = os.path.join(given, found[len(prefix) :])
-        if found not in leaves and is_binary(shown):
+    # The paths are spelled as the user gave the folder, and each is sniffed (and read,
+    # by the caller) while the walk holds its folder open: by its name there.
+    for found in walk_files(root, spec, ignores, leaf=leaf, shown=given):
+        if found != last_leaf and is_binary(found):
             stats.binaries_skipped += 1
             continue
-        yield shown
+        yield found
 
 
 def _archive_leaf(folder: str, names: list[str] | None) -> bool:

@@ -22,7 +22,11 @@ Cost (issue 24 item 15): what a walk does per folder and per entry takes the ent
 not its path, so it does not grow with the depth of the folder: folders are opened by
 name in their parent's descriptor (:class:`FolderBranch`), ``.gitignore`` patterns are
 advanced folder by folder (:class:`Ignores`), a relative path is built only for
-``exclude`` globs. Only the paths yielded are whole (a string as long as the path).
+``exclude`` globs. Only the paths yielded are whole (a string as long as the path). What
+the caller then does with a path it was given (sniff it, read it, look for a
+configuration beside it or a site above it) costs no more with depth either: the walk
+holds the last folders of its branch open and lets :mod:`.compress` open and examine a
+path in one of them by name in its descriptor (:func:`~.compress.hold_folder`).
 """
 
 from __future__ import annotations
@@ -41,6 +45,7 @@ if TYPE_CHECKING:  # imported where a walk reads a .gitignore: scanning a file n
     from pathspec import GitIgnoreSpec
 
 from . import BINARY_SNIFF_BYTES as BINARY_SNIFF_BYTES  # re-exported (defined there)
+from .compress import hold_folder, release_folder
 
 SKIP_DIRS = frozenset(
     {
@@ -482,6 +487,8 @@ class OpenFolder:
     """An open descriptor of the folder (-1: none, or closed for a while)."""
     ident: tuple[int, int] = (0, 0)
     """The folder's device and inode, to know it again when it is reopened."""
+    linkless: bool = False
+    """True when it was opened by name without following a link: not a symbolic link."""
 
 
 class FolderBranch:
@@ -490,17 +497,24 @@ class FolderBranch:
     Promise: what a walk does per folder and per entry takes names, not paths, so its cost
     does not grow with the depth of the folder: a folder is opened by its name in its
     parent's open descriptor, listed through its own, and its ``.gitignore`` is read the
-    same way (the system does not resolve the path again, level by level). At most
-    :data:`_MAX_OPEN` folders of the branch stay open; one closed further up is reopened
-    from its child's ``..`` when the walk comes back to it (by its path if that is not
-    the same folder any more). Where descriptors cannot be used this way, paths are.
-    Close it (or use it as a context manager) to close what is open.
+    same way (the system does not resolve the path again, level by level). The last
+    :data:`_MAX_OPEN` folders of the branch stay open (at most that many descriptors);
+    one closed further up is reopened from its child's ``..`` as the walk comes back into
+    that window (by its path if that is not the same folder any more). While a folder is
+    on the branch, paths in it (or up to a few levels below) are opened and examined by
+    name in its descriptor by this thread (:func:`~.compress.hold_folder`): a caller
+    reading the files a walk yields, or looking for files in their folders and the
+    folders above, pays per file what the walk pays. Where descriptors cannot be used
+    this way, paths are. Close it (or use it as a context manager) to close what is open.
     """
 
-    __slots__ = ("stack",)
+    __slots__ = ("hold", "stack")
 
     def __init__(self) -> None:
         self.stack: list[OpenFolder] = []
+        self.hold = True
+        """Let paths in the branch's folders be opened by name while it holds them
+        (:func:`~.compress.hold_folder`)."""
 
     def __enter__(self) -> FolderBranch:
         return self
@@ -513,16 +527,24 @@ class FolderBranch:
         while self.stack:
             self.leave()
 
-    def open(self, path: str, state: Any) -> str | None:
+    def open(self, path: str, state: Any, shown: str | None = None) -> str | None:
         """List ``path`` (by its path) as the branch's first folder; return why it cannot
-        be listed (None: it was)."""
+        be listed (None: it was). ``shown``: how the folder's path is spelled in the
+        paths the branch builds (default ``path``); when it names another folder than
+        ``path`` (a ``..`` after a link), no path of the branch is opened by name."""
         fd = -1
         if _BY_DESCRIPTOR:
             try:
                 fd = os.open(path, _DIR_FLAGS & ~getattr(os, "O_NOFOLLOW", 0))
             except (OSError, ValueError):
                 fd = -1  # listing by path says why
-        return self._push(path, fd, state)
+        if shown is None or shown == path:
+            return self._push(path, fd, state)
+        try:
+            self.hold = fd >= 0 and _ident(fd) == _stat_ident(shown)
+        except (OSError, ValueError):
+            self.hold = False
+        return self._push(shown, fd, state, path)
 
     def enter(self, name: str, state: Any) -> str | None:
         """List the folder ``name`` of the last folder as the next; return why it cannot
@@ -535,13 +557,17 @@ class FolderBranch:
                 fd = os.open(name, _DIR_FLAGS, dir_fd=parent.fd)
             except (OSError, ValueError) as exc:
                 return _reason(exc)
-        return self._push(path, fd, state)
+        problem = self._push(path, fd, state)
+        if problem is None and fd >= 0:
+            self.stack[-1].linkless = bool(_DIR_FLAGS & getattr(os, "O_NOFOLLOW", 0))
+        return problem
 
-    def _push(self, path: str, fd: int, state: Any) -> str | None:
+    def _push(self, path: str, fd: int, state: Any, opened: str | None = None) -> str | None:
+        # opened: the path the folder was opened by, when not ``path``.
         if fd >= 0:
             entries, problem = _list(fd, fd)
         else:
-            entries, problem = _list(path, None)
+            entries, problem = _list(opened or path, None)
         ident = (0, 0)
         if problem is None and fd >= 0:
             try:
@@ -554,29 +580,47 @@ class FolderBranch:
                 os.close(fd)
             return problem
         names = [name for name, _kind in entries]
-        self.stack.append(OpenFolder(path, iter(entries), names, state, fd, ident))
+        folder = OpenFolder(path, iter(entries), names, state, fd, ident)
+        self.stack.append(folder)
+        if self.hold:
+            hold_folder(path, folder)
         if len(self.stack) > _MAX_OPEN:
             far = self.stack[-1 - _MAX_OPEN]
             if far.fd >= 0:
-                os.close(far.fd)
-                far.fd = -1
+                fd, far.fd = far.fd, -1
+                os.close(fd)
         return None
 
     def leave(self) -> None:
         """Close the last folder: the walk goes back to its parent."""
         done = self.stack.pop()
-        if self.stack and self.stack[-1].fd < 0 and done.fd >= 0 and self.stack[-1].ident[0]:
-            parent = self.stack[-1]
-            try:
-                fd = os.open("..", _DIR_FLAGS & ~getattr(os, "O_NOFOLLOW", 0), dir_fd=done.fd)
-            except OSError:
-                fd = -1
-            if fd >= 0 and _ident(fd) == parent.ident:
-                parent.fd = fd
-            elif fd >= 0:
-                os.close(fd)
+        release_folder(done.path, done)
+        stack = self.stack
+        if stack:
+            self._reopen(stack[-1], done)
+        if len(stack) > _MAX_OPEN - 1:
+            # The last _MAX_OPEN folders stay open (the parents a caller looks at by
+            # path, up to 32 levels for a site, are opened by name): the one that comes
+            # into that window is reopened from its child's "..".
+            self._reopen(stack[-_MAX_OPEN], stack[1 - _MAX_OPEN])
         if done.fd >= 0:
-            os.close(done.fd)
+            fd, done.fd = done.fd, -1
+            os.close(fd)
+
+    @staticmethod
+    def _reopen(folder: OpenFolder, child: OpenFolder) -> None:
+        # A folder closed for a while, reopened from its open child's "..", if that is
+        # still the same folder (else it stays closed: its paths are used).
+        if folder.fd >= 0 or child.fd < 0 or not folder.ident[0]:
+            return
+        try:
+            fd = os.open("..", _DIR_FLAGS & ~getattr(os, "O_NOFOLLOW", 0), dir_fd=child.fd)
+        except OSError:
+            return
+        if _ident(fd) == folder.ident:
+            folder.fd = fd
+        else:
+            os.close(fd)
 
     def _descriptor(self, folder: OpenFolder) -> int:
         """The folder's descriptor, reopened by path when it was closed and could not be
@@ -603,6 +647,11 @@ class FolderBranch:
         return _read_lines(".gitignore", fd)
 
 
+def _stat_ident(path: str) -> tuple[int, int]:
+    info = os.stat(path)
+    return (info.st_dev, info.st_ino)
+
+
 def _ident(fd: int) -> tuple[int, int]:
     try:
         info = os.fstat(fd)
@@ -616,8 +665,12 @@ def walk_files(
     exclude: GitIgnoreSpec,
     ignores: Ignores | None,
     leaf: Callable[[str, list[str] | None], bool] | None = None,
+    shown: str | None = None,
 ) -> Iterator[str]:
     """Yield the files under ``root`` in sorted walk order (see the module notes).
+
+    While a path is yielded (until the walk is resumed), the walk holds its folder open:
+    :mod:`.compress` opens it by name there (:func:`~.compress.open_fd`).
 
     Args:
         root: an absolute folder path; globs are relative to it.
@@ -626,12 +679,30 @@ def walk_files(
         leaf: called on each folder met below ``root`` (its path) with the names it holds
             (None when it cannot be listed); when true, the folder itself is yielded (in
             its sorted place) and not walked into.
+        shown: how the paths yielded spell ``root`` (default: ``str(root)``), e.g. the
+            folder as the user gave it.
 
     Returns:
-        An iterator of absolute paths (``root`` joined with the part below it).
+        An iterator of paths (``shown`` joined with the part below it).
     """
+    top = str(root)
+    if shown is None or shown == top or _BY_DESCRIPTOR:
+        with FolderBranch() as branch:
+            yield from _walk(top, exclude, ignores, leaf, branch, shown)
+        return
+    # Without descriptors, folders are listed by path: by root's (``shown`` may name
+    # another folder, "link/.." is not lexical), the paths yielded spelled with ``shown``.
+    prefix = os.path.join(top, "")
+
+    def respelled(path: str) -> str:
+        return os.path.join(shown, path[len(prefix) :])
+
+    def leaf_of(path: str, names: list[str] | None) -> bool:
+        return leaf is not None and leaf(respelled(path), names)
+
     with FolderBranch() as branch:
-        yield from _walk(str(root), exclude, ignores, leaf, branch)
+        for found in _walk(top, exclude, ignores, leaf_of if leaf else None, branch, None):
+            yield respelled(found)
 
 
 def _walk(
@@ -640,12 +711,13 @@ def _walk(
     ignores: Ignores | None,
     leaf: Callable[[str, list[str] | None], bool] | None,
     branch: FolderBranch,
+    shown: str | None,
 ) -> Iterator[str]:
     # Depth first without recursion (a branch of open folders): any depth is walked. A
     # folder's state is (ignores, its path relative to root with a trailing "/", only
     # when there are exclude globs).
     globs = bool(exclude.patterns)
-    if branch.open(root, (ignores, "")) is not None:
+    if branch.open(root, (ignores, ""), shown) is not None:
         return
     stack = branch.stack
     while stack:
