@@ -74,6 +74,7 @@ EXPECTED: dict[str, tuple[list[str], list[str]]] = {
             "docs/intro.md:7:44: URL015",
             "docs/intro.md:8:24: URL015",  # an inline HTML image
             "docs/intro.md:9:54: URL016",  # /docs/api (routeBasePath) has no #gone
+            "docs/other.mdx:7:56: URL015",  # MDX documents are linted too
         ],
         ["docs/intro.md:5:41: URL017"],  # an MDX document
     ),

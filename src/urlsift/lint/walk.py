@@ -48,6 +48,7 @@ from ..sources.walk import FolderBranch, Ignores, repository_ignores
 DEFAULT_INCLUDE: tuple[str, ...] = (
     "*.md",
     "*.markdown",
+    "*.mdx",
     "*.mdown",
     "*.mkd",
     "*.rst",
