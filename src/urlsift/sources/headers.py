@@ -136,13 +136,15 @@ def decode_subject(value: str) -> tuple[str, list[Defect]]:
 
 def defects_of(part: Message, path: str) -> list[Defect]:
     # The stdlib's defect objects as stable "mime-defect" records.
-    out = []
-    for defect in part.defects:
-        detail = str(defect)
-        name = type(defect).__name__
-        message = f"part {path}: {name}" + (f": {detail[:200]}" if detail else "")
-        out.append(Defect("mime-defect", message, "warning"))
-    return out
+    return [defect_record(defect, path) for defect in part.defects]
+
+
+def defect_record(defect: object, path: str) -> Defect:
+    # One stdlib defect object of part ``path`` as a "mime-defect" record.
+    detail = str(defect)
+    name = type(defect).__name__
+    message = f"part {path}: {name}" + (f": {detail[:200]}" if detail else "")
+    return Defect("mime-defect", message, "warning")
 
 
 def find_body(data: bytes) -> tuple[int, int]:
