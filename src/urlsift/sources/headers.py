@@ -38,7 +38,6 @@ import re
 from datetime import datetime, timedelta, timezone
 from email.header import decode_header
 from email.message import Message
-from email.policy import compat32
 from email.utils import collapse_rfc2231_value, parsedate_to_datetime
 from functools import lru_cache
 
@@ -261,14 +260,15 @@ def cap_header(data: bytes, max_header_bytes: int) -> tuple[bytes, int, int, lis
 # a space before the colon, CRLF or a lone CR, a continuation first ...) takes the
 # reference path, which reports what the parser finds.
 def _field_pattern(names: bytes) -> re.Pattern[bytes]:
-    # Each match is one whole field: group 1 when it is kept (named ``names``), else 2.
+    # Each match is one whole field: group 1 when it is kept (named ``names``), else
+    # None (another field is matched without a group: no copy of its bytes is made).
     # Anchored at line starts, so a long line that is no field costs one pass, not one per
     # position (the block is up to max_header_bytes long); backtracking stays within a
     # line, and cannot change a match: "." stops at LF, a name cannot hold the colon, and
     # nothing follows the continuation lines. (Not possessive: Python 3.10's re has no
     # "*+".)
     return re.compile(
-        rb"^(?:((?i:" + names + rb"):.*\n(?:[ \t].*\n)*)|([!-9;-~]+:.*\n(?:[ \t].*\n)*))",
+        rb"^(?:((?i:" + names + rb"):.*\n(?:[ \t].*\n)*)|[!-9;-~]+:.*\n(?:[ \t].*\n)*)",
         re.MULTILINE,
     )
 
@@ -281,12 +281,12 @@ def kept_fields(header: bytes, keep_url_headers: bool) -> list[bytes] | None:
     # The kept fields of a clean header block, as written; None if it is not clean.
     if b"\r" in header:
         return None
-    # split() gives [gap, kept, other, gap, kept, other, ..., gap]: the fields tile the
-    # block when every gap is empty.
+    # split() gives [gap, kept, gap, kept, ..., gap] (kept None for another field): the
+    # fields tile the block when every gap is empty.
     pieces = (_FIELD_KEEP_URLS if keep_url_headers else _FIELD).split(header)
-    if any(pieces[0::3]):
+    if any(pieces[0::2]):
         return None  # some line is neither a field nor a continuation
-    return list(filter(None, pieces[1::3]))
+    return list(filter(None, pieces[1::2]))
 
 
 def raw_headers(fields: list[bytes]) -> list[tuple[str, str]]:
@@ -303,7 +303,7 @@ def raw_headers(fields: list[bytes]) -> list[tuple[str, str]]:
 
 
 def message_of(headers: list[tuple[str, str]]) -> Message:
-    msg = Message(policy=compat32)
+    msg = Message()  # the default policy: compat32
     for name, value in headers:
         msg.set_raw(name, value)
     return msg
