@@ -119,6 +119,8 @@ _COMMON_MARKUP = re.compile(
 )
 # Start tags after which the tokenizer reads text: raw text and RCDATA elements, plaintext.
 _TEXT_ELEMENTS = frozenset(_RAW_END) | {"plaintext"}
+# Start tags that change what is visible (see _start_tag, which the fast path writes out).
+_STATE_TAGS = HIDDEN_TAGS | {"body", "title"}
 # Attributes html_to_text reads (URL_ATTRIBUTES and "style") with a value, searched in
 # the lower-cased attributes of a tag: a tag without one has no attribute to read. (The
 # tokenizer lower-cases each name; lowering the whole text gives the same letters.)
@@ -305,11 +307,27 @@ def html_to_text(markup: str) -> str:
                 name = name.lower()
                 if attributes and _URL_ATTRIBUTE.search(attributes.lower()):
                     _common_attribute_urls(attributes, urls)
-                hidden, in_title = _start_tag(name, bool(closing), pieces, hidden, in_title)
+                # _start_tag, written out (a call and a tuple less per tag).
+                if name in _STATE_TAGS and not closing:
+                    if name in HIDDEN_TAGS:
+                        hidden += 1
+                    elif name == "body":
+                        hidden = 0
+                    else:  # title
+                        in_title = True
+                if name in BLOCK_TAGS:
+                    append("\n")
                 if name in _TEXT_ELEMENTS:
                     break
             elif end_name is not None:
-                hidden, in_title = _end_tag(end_name.lower(), pieces, hidden, in_title)
+                # _end_tag, written out.
+                end_name = end_name.lower()
+                if end_name in HIDDEN_TAGS:
+                    hidden = max(0, hidden - 1)
+                elif end_name == "title":
+                    in_title = False
+                if end_name in BLOCK_TAGS:
+                    append("\n")
         pos = m.end()
         if name is None:
             if lone is None and pos == length:  # the end: the rest is text
