@@ -477,7 +477,7 @@ def _unsplit(data: bytes, body: int, end: int, boundary: str) -> bool:
     # the multipart, whose epilogue is trimmed, not its payload) as a string payload, and
     # the walk reads the part as a leaf (multipart-not-split), as _plan_entity does. A
     # bounce's copy of a message's header block ends so.
-    return (b"--" + boundary.encode("ascii", "surrogateescape")) not in data[body:end]
+    return data.find(b"--" + boundary.encode("ascii", "surrogateescape"), body, end) < 0
 
 
 def _plan_message(
