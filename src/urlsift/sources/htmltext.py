@@ -86,6 +86,9 @@ HIDDEN_TAGS = frozenset({"script", "style", "template", "head"})
 # length is kept, as a browser would keep it.
 _ABSOLUTE = re.compile(f"{scheme_name(None)}:")
 _TAB_OR_NEWLINE = re.compile(r"[\t\r\n]")
+# Where css_urls can find a URL: "url(" or "@import", matched as its tokens match them
+# (ignoring case as re does: "\u0131" is an "i" there).
+_CSS_URL_START = re.compile(r"url\(|@import", re.IGNORECASE)
 
 
 # The fast path's step (html_to_text): the text up to the next "<", then what that "<"
@@ -159,6 +162,8 @@ def _add_url(value: str, urls: dict[str, None]) -> None:
 def _css_urls(css: str, urls: dict[str, None]) -> None:
     if "@" not in css and "url(" not in css.lower():
         return  # no url(...) and no @import: nothing to read (most style attributes)
+    if _CSS_URL_START.search(css) is None:
+        return  # "@" only in other at-rules (@font-face, @media, @page...)
     for found in css_urls(css):
         _add_url(found.value, urls)
 
