@@ -253,6 +253,12 @@ MESSAGES: dict[str, bytes] = {
         PLAIN,
         b"Content-Type: message/rfc822\n\nContent-Type: multipart/mixed; boundary=gone\n\n",
     ),
+    "multipart: message/rfc822 part, multipart inside with the same boundary": mp(
+        b"m1", PLAIN, b"Content-Type: message/rfc822\n\n" + mp(b"m1", PLAIN, HTML), HTML
+    ),
+    "multipart: message/rfc822 part, multipart inside with a prefix boundary": mp(
+        b"m1-x", PLAIN, b"Content-Type: message/rfc822\n\n" + mp(b"m1", PLAIN, HTML)
+    ),
     "multipart: unsplit multipart part": mp(
         b"m1", PLAIN, b'Content-Type: multipart/mixed; boundary="gone"\n\n' + BODY
     ),
