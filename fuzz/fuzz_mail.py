@@ -23,7 +23,9 @@ Invariants (anything else is a finding):
   defects and counts;
 * the readers both of those paths share give what their general path gives: the input
   as HTML through :func:`~urlsift.sources.htmltext.html_to_text` and through
-  ``html_to_text_general`` (the tokenizer's own steps); each ``Date:`` value through
+  ``html_to_text_general`` (the tokenizer's own steps); the input as ``format=flowed``
+  text through :func:`~urlsift.sources.flowed.unflow` (which joins unquoted text in
+  place) and through ``unflow_chunks`` (the line loop); each ``Date:`` value through
   ``utc_date`` and through ``email.utils.parsedate_to_datetime``; each ``Content-Type:``
   value through ``parse.boundary_of`` and through ``Message.get_boundary``.
 
@@ -62,6 +64,7 @@ with instrumented(__name__, ("urlsift", "email", "html")):
     )
     from urlsift.sources.archive import ArchiveStats, InputKind
     from urlsift.sources.compress import MAGIC_LENGTH, sniff_compression
+    from urlsift.sources.flowed import unflow, unflow_chunks
     from urlsift.sources.headers import message_of, utc_date
     from urlsift.sources.htmltext import html_to_text, html_to_text_general
     from urlsift.sources.mbox import MAX_SEPARATOR_LINE, MboxSplitter, RawMessage
@@ -153,9 +156,12 @@ def _answer(read: Callable[[str], str | None], value: str) -> object:
 
 def _check_readers(payload: bytes) -> None:
     # The readers whose fast path both message_units paths share, against their general
-    # path: HTML to text (the tokenizer's own steps), Date and a boundary (the stdlib).
+    # path: HTML to text (the tokenizer's own steps), format=flowed text (the line loop),
+    # Date and a boundary (the stdlib).
     text = payload.decode("utf-8", "surrogateescape")
     assert html_to_text(text) == html_to_text_general(text), text
+    for delsp in (False, True):
+        assert unflow(text, delsp) == "".join(unflow_chunks(text, delsp)), text
     for name, value in _FIELD_VALUE.findall(payload[:4096]):
         written = value.decode("latin-1").strip()
         if name.lower() == b"date":

@@ -85,3 +85,17 @@ def test_the_common_form_needs_no_stdlib_parse(monkeypatch: pytest.MonkeyPatch) 
 
     monkeypatch.setattr(headers, "parsedate_to_datetime", refuse)
     assert utc_date("Thu, 13 Sep 2001 12:30:05 -0700 (PDT)") == ("2001-09-13T19:30:05Z", [])
+
+
+ZONES = ("-0700", "+0100", "+0000", "-0100", "+1200")
+
+
+def test_remembered_days_and_zones_stay_bounded(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(headers, "_MAX_REMEMBERED", 3)
+    monkeypatch.setattr(headers, "_DAYS", {})
+    monkeypatch.setattr(headers, "_ZONES", {})
+    dates = [f"{day} Sep 2001 23:30:05 {zone}" for day in range(1, 9) for zone in ZONES]
+    first = [utc_date(date)[0] for date in dates]
+    assert first == [utc_date(date)[0] for date in dates] == [_stdlib(date) for date in dates]
+    assert len(headers._DAYS) <= 3
+    assert len(headers._ZONES) <= 3

@@ -24,6 +24,23 @@ def test_pieces_join_to_the_whole_text(text: str, delsp: bool, size: int) -> Non
     assert all(chunks)
 
 
+# Unquoted text: unflow's shortcut (soft breaks joined in place) against the line loop.
+UNQUOTED = st.sampled_from(["a", "b ", " \n", "\n", "\n\n", "x  ", "-", "- ", ">", " ", "\r"])
+
+
+@settings(max_examples=1000, deadline=None)
+@given(st.lists(UNQUOTED, max_size=30).map("".join), st.booleans())
+def test_unquoted_text_is_unwrapped_as_the_line_loop_does(text: str, delsp: bool) -> None:
+    assert unflow(text, delsp) == "".join(unflow_chunks(text, delsp))
+
+
+def test_unquoted_shortcut_shapes() -> None:
+    assert unflow("a \nb \n\nc  \n") == "a b \nc  \n"
+    assert unflow("a \nb \n\nc  \n", delsp=True) == "ab\nc \n"
+    assert unflow("a  \n\n", delsp=True) == "a \n"
+    assert unflow("soft \n-- \nsig", delsp=True) == "soft\n-- \nsig"  # the loop's way
+
+
 def test_known_shapes() -> None:
     text = "> quoted soft \n> end\n >stuffed\nplain soft \nend\n-- \nsig\n"
     assert unflow(text) == "> quoted soft end\n >stuffed\nplain soft end\n-- \nsig\n"

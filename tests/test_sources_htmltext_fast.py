@@ -17,6 +17,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from urlsift.sources import htmltext
+from urlsift.sources.css import css_urls
 from urlsift.sources.htmltext import _unescape, html_to_text, html_to_text_general
 
 _WORDS = ["<a ", "<A ", "href=", "HREF =", "style=", "src= ", "<p>", "</p>", "<br/>", "</br >"]
@@ -108,3 +109,25 @@ def test_the_general_path_reads_other_markup(monkeypatch: pytest.MonkeyPatch) ->
 def test_unescape_is_html_unescape(pieces: list[str]) -> None:
     text = "".join(pieces)
     assert _unescape(text) == html.unescape(text)
+
+
+_CSS_STARTS = ["url(", "URL(", "uRl( ", "@import", "@\u0131mport", "@IMPORT ", "@font-face"]
+_CSS_PIECES = st.sampled_from(
+    [*_CSS_STARTS, "@", "x", " ", '"', "'", "/*", "*/", ")", "\\", "http://d.example/", "\n"]
+)
+
+
+@settings(max_examples=2000, deadline=None)
+@given(st.lists(_CSS_PIECES, max_size=16).map("".join))
+def test_css_without_a_url_start_gives_no_url(css: str) -> None:
+    # html_to_text skips the CSS reader where _CSS_URL_START finds nothing: the reader
+    # then finds no URL either.
+    if htmltext._CSS_URL_START.search(css) is None:
+        assert list(css_urls(css)) == []
+
+
+def test_at_rules_alone_are_not_read_and_a_dotless_i_import_is() -> None:
+    assert html_to_text("<style>@font-face{x:y} @page a {}</style>") == ""
+    assert html_to_text('<style>@\u0131mport "http://i.example/a.css";</style>') == (
+        "\nhttp://i.example/a.css\n"
+    )

@@ -202,6 +202,111 @@ MESSAGES: dict[str, bytes] = {
     + b"Content-Type: message/delivery-status\n\nReporting-MTA: dns; a.example\n\n"
     + b"Final-Recipient: rfc822; b@example.org\nStatus: 5.0.0\n",
     "message/partial": HEAD + b"Content-Type: message/partial; id=1\n\n" + BODY,
+    # message/* parts of a multipart: taken by the fast path (issue 26), or declined.
+    "multipart: message/rfc822 part": mp(
+        b"m1", PLAIN, b"Content-Type: message/rfc822\n\n" + HEAD + b"\n" + BODY
+    ),
+    "multipart: message/rfc822 part, no line end": mp(
+        b"m1", PLAIN, b"Content-Type: message/rfc822\n\n" + HEAD + b"\n" + b"http://x.example/"
+    ),
+    "multipart: message/rfc822 part, headers only": mp(
+        b"m1", PLAIN, b"Content-Type: message/rfc822\n\n" + HEAD
+    ),
+    "multipart: message/rfc822 part, empty": mp(b"m1", PLAIN, b"Content-Type: message/rfc822\n\n"),
+    "multipart: message/rfc822 part, no headers": mp(
+        b"m1", PLAIN, b"Content-Type: message/rfc822\n\n\n" + BODY
+    ),
+    "multipart: message/rfc822 part, stray header line": mp(
+        b"m1", PLAIN, b"Content-Type: message/rfc822\n\nSubject: s\nnot a field\n\n" + BODY
+    ),
+    "multipart: message/rfc822 part, qp html": mp(
+        b"m1",
+        PLAIN,
+        b"Content-Type: message/rfc822\nContent-Transfer-Encoding: 7bit\n\n" + HEAD + HTML,
+    ),
+    "multipart: message/rfc822 part, multipart inside": mp(
+        b"m1",
+        PLAIN,
+        b"Content-Type: message/rfc822\n\n" + mp(b"m2", PLAIN, HTML, ctype=b"multipart/mixed"),
+        ctype=b"multipart/report",
+    ),
+    "multipart: message/rfc822 part, unsplit multipart inside": mp(
+        b"m1",
+        PLAIN,
+        b"Content-Type: message/rfc822\n\n"
+        + HEAD
+        + b'Content-Type: multipart/alternative; boundary="gone"\n\n'
+        + BODY,
+        ctype=b"multipart/report",
+    ),
+    "multipart: message/rfc822 part, unsplit multipart, bad cte": mp(
+        b"m1",
+        PLAIN,
+        b"Content-Type: message/rfc822\n\n"
+        + HEAD
+        + b'Content-Type: multipart/alternative; boundary="gone"\n'
+        + b"Content-Transfer-Encoding: base64\n\n"
+        + BODY,
+    ),
+    "multipart: message/rfc822 part, unsplit multipart, nothing after": mp(
+        b"m1",
+        PLAIN,
+        b"Content-Type: message/rfc822\n\nContent-Type: multipart/mixed; boundary=gone\n\n",
+    ),
+    "multipart: message/rfc822 part, multipart inside with the same boundary": mp(
+        b"m1", PLAIN, b"Content-Type: message/rfc822\n\n" + mp(b"m1", PLAIN, HTML), HTML
+    ),
+    "multipart: message/rfc822 part, multipart inside with a prefix boundary": mp(
+        b"m1-x", PLAIN, b"Content-Type: message/rfc822\n\n" + mp(b"m1", PLAIN, HTML)
+    ),
+    "multipart: unsplit multipart part": mp(
+        b"m1", PLAIN, b'Content-Type: multipart/mixed; boundary="gone"\n\n' + BODY
+    ),
+    "multipart: unsplit multipart part, boundary mid-line": mp(
+        b"m1", PLAIN, b'Content-Type: multipart/mixed; boundary="gone"\n\nx--gone\n' + BODY
+    ),
+    "multipart: message/rfc822 in message/rfc822": mp(
+        b"m1",
+        b"Content-Type: message/rfc822\n\nSubject: outer\nContent-Type: message/rfc822\n\n"
+        + HEAD
+        + HTML,
+    ),
+    "multipart: message/rfc822 part, digest inside": mp(
+        b"m1",
+        b"Content-Type: message/rfc822\n\n"
+        + mp(b"dg", b"\n" + HEAD + b"\n" + BODY, ctype=b"multipart/digest"),
+    ),
+    "multipart: message/rfc822 part, crlf inside": mp(
+        b"m1",
+        PLAIN,
+        b"Content-Type: message/rfc822\n\n" + HEAD.replace(b"\n", b"\r\n") + b"\r\n" + BODY,
+    ),
+    "multipart: message/news part": mp(
+        b"m1", b"Content-Type: message/news\n\nNewsgroups: a.b\n\n" + BODY
+    ),
+    "multipart: delivery-status part": mp(
+        b"m1",
+        PLAIN,
+        b"Content-Type: message/delivery-status\n\nReporting-MTA: dns; a.example\n\n"
+        + b"Final-Recipient: rfc822; b@example.org\nStatus: 5.0.0\n",
+        b"Content-Type: message/rfc822\n\n" + HEAD + b"\n" + BODY,
+        ctype=b"multipart/report",
+    ),
+    "multipart: delivery-status part with a content type": mp(
+        b"m1",
+        b"Content-Type: message/delivery-status\n\nContent-Type: multipart/mixed; boundary=q\n\n"
+        + b"--q\n\nhttp://ds.example/\n",
+        PLAIN,
+    ),
+    "multipart: message/external-body part": mp(
+        b"m1", PLAIN, b"Content-Type: message/external-body; access-type=URL\n\n" + HEAD + b"\n"
+    ),
+    "deep message nesting": b"Content-Type: multipart/mixed; boundary=b\n\n--b\n"
+    + b"Content-Type: message/rfc822\n\n" * 80
+    + b"Content-Type: text/plain\n\nhttp://deep.example/\n--b--\n",
+    "message nesting at the limit": b"Content-Type: multipart/mixed; boundary=b\n\n--b\n"
+    + b"Content-Type: message/rfc822\n\n" * 62
+    + b"Content-Type: text/plain\n\nhttp://deep.example/\n--b--\n",
     "deep nesting": b"Content-Type: multipart/mixed; boundary=b0\n\n"
     + b"".join(
         b"--b%d\nContent-Type: multipart/mixed; boundary=b%d\n\n" % (i, i + 1) for i in range(80)
@@ -402,8 +507,36 @@ def test_multipart_with_clean_parts_skips_the_parser(monkeypatch: pytest.MonkeyP
     assert spy.seen == []
 
 
-# A multipart the fast path hands to the parser: one of its parts is a message/rfc822.
-INNER = b"Content-Type: message/rfc822\n\n" + HEAD + b"\n" + BODY
+# A multipart the fast path hands to the parser: one of its parts is a message/* part
+# whose body has header blocks with a Content-Type (they could nest).
+INNER = (
+    b"Content-Type: message/delivery-status\n\nContent-Type: text/plain\n\n" + b"Status: 5.0.0\n"
+)
+
+
+def test_message_parts_take_the_fast_path(monkeypatch: pytest.MonkeyPatch) -> None:
+    spy = _SpyParser()
+    monkeypatch.setattr(parse, "_PARSER", spy)
+    names = [name for name in MESSAGES if name.startswith("multipart: ")]
+    declined = {
+        name: message_units(
+            MESSAGES[name], source="m", number=1, offset=0, options=MailOptions()
+        ).declined
+        for name in names
+    }
+    expected = {
+        "multipart: message/rfc822 part, headers only": "part-header",  # no blank line
+        "multipart: message/rfc822 part, empty": "part-header",
+        "multipart: message/rfc822 part, stray header line": "part-header",
+        "multipart: message/rfc822 part, crlf inside": "part-header",
+        "multipart: message/rfc822 part, no line end": "boundary",  # "--m1--" mid-line
+        "multipart: unsplit multipart part, boundary mid-line": "boundary",
+        "multipart: message/rfc822 part, unsplit multipart, bad cte": "part-multipart",
+        "multipart: message/rfc822 part, digest inside": "part-multipart",
+        "multipart: delivery-status part with a content type": "message-part",
+    }
+    assert declined == {name: expected.get(name, "") for name in names}
+    assert len(spy.seen) == sum(1 for why in declined.values() if why)
 
 
 def test_declined_multipart_is_parsed_with_a_shared_boundary_and_minimal_root(
@@ -414,7 +547,7 @@ def test_declined_multipart_is_parsed_with_a_shared_boundary_and_minimal_root(
     data = mp(b"=_1_234", PLAIN, INNER)
     result = message_units(data, source="m", number=1, offset=0, options=MailOptions())
     assert result.declined == "message-part"
-    assert result.text_parts == 2
+    assert (result.text_parts, result.skipped) == (1, 1)
     (given,) = spy.seen
     assert given.startswith(b'Content-Type: multipart/alternative; boundary="=_urlsift_0_="\n\n')
     assert b"=_1_234" not in given

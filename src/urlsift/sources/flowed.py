@@ -10,6 +10,9 @@ out whole. A change of quote depth ends the paragraph ("quote-depth wins", §4.5
 signature separator and the end of the text. Joined lines are re-quoted as ``>`` times the
 depth plus one space, the shape the scanner's quote-prefix rule expects; an unquoted line
 whose text starts with ``>`` keeps its stuffing space so it does not turn into a quote.
+Text with no quote, no stuffed line, no signature separator and no CR (all lines at depth
+0, each written as it is) is unwrapped by :func:`unflow` without the loop: each soft break
+(a space before a line end) joins its two lines in place.
 """
 
 from __future__ import annotations
@@ -41,7 +44,30 @@ def unflow(text: str, delsp: bool = False) -> str:
         The text with each paragraph on one line, quote marks normalised to ``>`` times
         the depth plus a space, stuffing spaces removed. Never raises.
     """
+    body = text[:-1] if text.endswith("\n") else text
+    if _unquoted(body):
+        # No quote, no stuffing, no signature, LF line ends: every line is at depth 0
+        # and written as it is, so a soft break (a space before a line end) joins two
+        # lines in place. unflow_chunks gives the same text (a test holds them to it).
+        end = text[len(body) :]  # the final line end, if any
+        if not delsp:
+            return body.replace(" \n", " ") + end
+        if body.endswith(" "):  # DelSp: a flowed last line loses its space too
+            body = body[:-1]
+        return body.replace(" \n", "") + end  # and each soft break its space
     return "".join(unflow_chunks(text, delsp))
+
+
+def _unquoted(body: str) -> bool:
+    # Whether no line of ``body`` (the text less its final line end) starts with ">" or
+    # a space, none is a signature separator, and no line end holds a CR.
+    return (
+        "\r" not in body
+        and "-- " not in body
+        and "\n>" not in body
+        and "\n " not in body
+        and not body.startswith((">", " "))
+    )
 
 
 def _lines(text: str, final_newline: bool) -> Iterator[str]:

@@ -35,16 +35,19 @@ bad input.
 from __future__ import annotations
 
 import re
-from datetime import datetime, timedelta, timezone
+from datetime import date, datetime, timedelta, timezone
 from email.header import decode_header
 from email.message import Message
-from email.policy import compat32
 from email.utils import collapse_rfc2231_value, parsedate_to_datetime
 from functools import lru_cache
+from typing import TypeVar
 
 from .._model import Defect
 from ..grammar.context import scheme_name
 from .charsets import codec_name
+
+_K = TypeVar("_K")
+_V = TypeVar("_V")
 
 KNOWN_TRANSFER_ENCODINGS = frozenset(
     {"", "7bit", "8bit", "binary", "quoted-printable", "base64"}
@@ -136,13 +139,15 @@ def decode_subject(value: str) -> tuple[str, list[Defect]]:
 
 def defects_of(part: Message, path: str) -> list[Defect]:
     # The stdlib's defect objects as stable "mime-defect" records.
-    out = []
-    for defect in part.defects:
-        detail = str(defect)
-        name = type(defect).__name__
-        message = f"part {path}: {name}" + (f": {detail[:200]}" if detail else "")
-        out.append(Defect("mime-defect", message, "warning"))
-    return out
+    return [defect_record(defect, path) for defect in part.defects]
+
+
+def defect_record(defect: object, path: str) -> Defect:
+    # One stdlib defect object of part ``path`` as a "mime-defect" record.
+    detail = str(defect)
+    name = type(defect).__name__
+    message = f"part {path}: {name}" + (f": {detail[:200]}" if detail else "")
+    return Defect("mime-defect", message, "warning")
 
 
 def find_body(data: bytes) -> tuple[int, int]:
@@ -259,14 +264,15 @@ def cap_header(data: bytes, max_header_bytes: int) -> tuple[bytes, int, int, lis
 # a space before the colon, CRLF or a lone CR, a continuation first ...) takes the
 # reference path, which reports what the parser finds.
 def _field_pattern(names: bytes) -> re.Pattern[bytes]:
-    # Each match is one whole field: group 1 when it is kept (named ``names``), else 2.
+    # Each match is one whole field: group 1 when it is kept (named ``names``), else
+    # None (another field is matched without a group: no copy of its bytes is made).
     # Anchored at line starts, so a long line that is no field costs one pass, not one per
     # position (the block is up to max_header_bytes long); backtracking stays within a
     # line, and cannot change a match: "." stops at LF, a name cannot hold the colon, and
     # nothing follows the continuation lines. (Not possessive: Python 3.10's re has no
     # "*+".)
     return re.compile(
-        rb"^(?:((?i:" + names + rb"):.*\n(?:[ \t].*\n)*)|([!-9;-~]+:.*\n(?:[ \t].*\n)*))",
+        rb"^(?:((?i:" + names + rb"):.*\n(?:[ \t].*\n)*)|[!-9;-~]+:.*\n(?:[ \t].*\n)*)",
         re.MULTILINE,
     )
 
@@ -279,12 +285,12 @@ def kept_fields(header: bytes, keep_url_headers: bool) -> list[bytes] | None:
     # The kept fields of a clean header block, as written; None if it is not clean.
     if b"\r" in header:
         return None
-    # split() gives [gap, kept, other, gap, kept, other, ..., gap]: the fields tile the
-    # block when every gap is empty.
+    # split() gives [gap, kept, gap, kept, ..., gap] (kept None for another field): the
+    # fields tile the block when every gap is empty.
     pieces = (_FIELD_KEEP_URLS if keep_url_headers else _FIELD).split(header)
-    if any(pieces[0::3]):
+    if any(pieces[0::2]):
         return None  # some line is neither a field nor a continuation
-    return list(filter(None, pieces[1::3]))
+    return list(filter(None, pieces[1::2]))
 
 
 def raw_headers(fields: list[bytes]) -> list[tuple[str, str]]:
@@ -301,7 +307,7 @@ def raw_headers(fields: list[bytes]) -> list[tuple[str, str]]:
 
 
 def message_of(headers: list[tuple[str, str]]) -> Message:
-    msg = Message(policy=compat32)
+    msg = Message()  # the default policy: compat32
     for name, value in headers:
         msg.set_raw(name, value)
     return msg
@@ -418,25 +424,68 @@ _MONTHS = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct",
 _MONTH_NUMBER = {name: number for number, name in enumerate(_MONTHS, 1)}
 _COMMON_DATE = re.compile(
     r"(?:(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun), )?([0-9][0-9]?) (" + "|".join(_MONTHS) + ") "
-    r"([1-9][0-9]{3}) ([0-9]{2}):([0-9]{2})(?::([0-9]{2}))? ([+-])([0-9]{2})([0-9]{2})(?: .*)?",
+    r"([1-9][0-9]{3}) ([0-9]{2}):([0-9]{2})(?::([0-9]{2}))? ([+-][0-9]{4})(?: .*)?",
     re.DOTALL,
 )
+# What _common_date has worked out before, in dictionaries (an archive's dates share few
+# days and zones; each is emptied when full): the ISO form of a day as written ((day,
+# month, year) -> "YYYY-MM-DD", None for one datetime refuses) and the seconds a zone
+# adds to reach UTC ("-0700" -> 25200, None for a zone of a day or more).
+_DAYS: dict[tuple[str, str, str], str | None] = {}
+_ZONES: dict[str, int | None] = {}
+_MAX_REMEMBERED = 4096
+# "THH:MM:" for each minute of a day, "SSZ" for each second of a minute.
+_CLOCK = tuple(f"T{minute // 60:02d}:{minute % 60:02d}:" for minute in range(1440))
+_SECONDS = tuple(f"{second:02d}Z" for second in range(60))
+
+
+def _remember(table: dict[_K, _V], key: _K, value: _V) -> _V:
+    if len(table) >= _MAX_REMEMBERED:
+        table.clear()
+    table[key] = value
+    return value
+
+
+def _iso_day(day: str, month: str, year: str) -> str | None:
+    try:
+        return date(int(year), _MONTH_NUMBER[month], int(day)).isoformat()
+    except ValueError:
+        return None
+
+
+def _zone_shift(zone: str) -> int | None:
+    offset = int(zone[1:3]) * 3600 + int(zone[3:5]) * 60
+    if offset >= 86400:
+        return None  # a zone of a day or more: datetime.timezone refuses it
+    return offset if zone[0] == "-" else -offset
 
 
 def _common_date(match: re.Match[str]) -> str | None:
     # utc_date of a date _COMMON_DATE matched; None when the datetime would not be built
     # (a 31 February, an hour 24, a zone of 24 hours...): parsedate_to_datetime then
-    # reports why.
-    day, month, year, hour, minute, second, sign, zone_hours, zone_minutes = match.groups()
-    offset = int(zone_hours) * 3600 + int(zone_minutes) * 60
-    if offset >= 86400:
-        return None  # a zone of a day or more: datetime.timezone refuses it
+    # reports why. An instant on the day written (most: a zone moves it by hours) is
+    # written from the day's ISO form and the second of the day, without a datetime; one
+    # on another day, or a time datetime refuses, by datetime arithmetic.
+    day, month, year, hour, minute, second, zone = match.groups()
+    shift = _ZONES.get(zone, 1)  # 1: not seen yet (a zone's shift is whole minutes)
+    if shift == 1:
+        shift = _remember(_ZONES, zone, _zone_shift(zone))
+    if shift is None:
+        return None
+    key = (day, month, year)
+    iso_day = _DAYS.get(key, "")
+    if iso_day == "":
+        iso_day = _remember(_DAYS, key, _iso_day(day, month, year))
+    if iso_day is None:
+        return None  # a day datetime refuses (31 February)
+    hours, minutes, seconds = int(hour), int(minute), int(second or 0)
+    if hours < 24 and minutes < 60 and seconds < 60:
+        instant = hours * 3600 + minutes * 60 + seconds + shift
+        if 0 <= instant < 86400:
+            return iso_day + _CLOCK[instant // 60] + _SECONDS[instant % 60]
     try:
-        when = datetime(
-            int(year), _MONTH_NUMBER[month], int(day), int(hour), int(minute), int(second or 0)
-        )
-        if offset:
-            when -= timedelta(0, -offset if sign == "-" else offset)
+        when = datetime(int(year), _MONTH_NUMBER[month], int(day), hours, minutes, seconds)
+        when += timedelta(0, shift)
     except (ValueError, OverflowError):
         return None
     return when.isoformat() + "Z"  # no microseconds: "seconds" is isoformat()'s own choice

@@ -86,6 +86,9 @@ HIDDEN_TAGS = frozenset({"script", "style", "template", "head"})
 # length is kept, as a browser would keep it.
 _ABSOLUTE = re.compile(f"{scheme_name(None)}:")
 _TAB_OR_NEWLINE = re.compile(r"[\t\r\n]")
+# Where css_urls can find a URL: "url(" or "@import", matched as its tokens match them
+# (ignoring case as re does: "\u0131" is an "i" there).
+_CSS_URL_START = re.compile(r"url\(|@import", re.IGNORECASE)
 
 
 # The fast path's step (html_to_text): the text up to the next "<", then what that "<"
@@ -119,6 +122,8 @@ _COMMON_MARKUP = re.compile(
 )
 # Start tags after which the tokenizer reads text: raw text and RCDATA elements, plaintext.
 _TEXT_ELEMENTS = frozenset(_RAW_END) | {"plaintext"}
+# Start tags that change what is visible (see _start_tag, which the fast path writes out).
+_STATE_TAGS = HIDDEN_TAGS | {"body", "title"}
 # Attributes html_to_text reads (URL_ATTRIBUTES and "style") with a value, searched in
 # the lower-cased attributes of a tag: a tag without one has no attribute to read. (The
 # tokenizer lower-cases each name; lowering the whole text gives the same letters.)
@@ -157,6 +162,8 @@ def _add_url(value: str, urls: dict[str, None]) -> None:
 def _css_urls(css: str, urls: dict[str, None]) -> None:
     if "@" not in css and "url(" not in css.lower():
         return  # no url(...) and no @import: nothing to read (most style attributes)
+    if _CSS_URL_START.search(css) is None:
+        return  # "@" only in other at-rules (@font-face, @media, @page...)
     for found in css_urls(css):
         _add_url(found.value, urls)
 
@@ -305,11 +312,27 @@ def html_to_text(markup: str) -> str:
                 name = name.lower()
                 if attributes and _URL_ATTRIBUTE.search(attributes.lower()):
                     _common_attribute_urls(attributes, urls)
-                hidden, in_title = _start_tag(name, bool(closing), pieces, hidden, in_title)
+                # _start_tag, written out (a call and a tuple less per tag).
+                if name in _STATE_TAGS and not closing:
+                    if name in HIDDEN_TAGS:
+                        hidden += 1
+                    elif name == "body":
+                        hidden = 0
+                    else:  # title
+                        in_title = True
+                if name in BLOCK_TAGS:
+                    append("\n")
                 if name in _TEXT_ELEMENTS:
                     break
             elif end_name is not None:
-                hidden, in_title = _end_tag(end_name.lower(), pieces, hidden, in_title)
+                # _end_tag, written out.
+                end_name = end_name.lower()
+                if end_name in HIDDEN_TAGS:
+                    hidden = max(0, hidden - 1)
+                elif end_name == "title":
+                    in_title = False
+                if end_name in BLOCK_TAGS:
+                    append("\n")
         pos = m.end()
         if name is None:
             if lone is None and pos == length:  # the end: the rest is text

@@ -34,7 +34,6 @@ import itertools
 import re
 from email.message import Message
 from email.parser import BytesParser
-from email.policy import compat32
 from functools import lru_cache
 
 from .._model import Defect
@@ -50,7 +49,9 @@ from .headers import (
 )
 from .transfer import LARGE_BODY_BYTES
 
-_PARSER = BytesParser(policy=compat32)
+# The parser's and Message's default policy is compat32 (email.policy, which would import
+# the header registry, is not needed for it).
+_PARSER = BytesParser()
 
 
 def attach_body(msg: Message, body: bytes) -> None:

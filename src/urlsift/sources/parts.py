@@ -31,12 +31,14 @@ Promises (:func:`message_units`, which never raises):
   single-part message then needs no ``Message`` unless its body is quoted-printable,
   base64 or uuencoded, see :func:`_fast_leaf`; a multipart whose delimiter lines and part
   header blocks are clean is cut at its boundaries by :func:`.parse.split_parts`, each
-  leaf read the same way, see :func:`_plan_multipart`) and the reference path
-  (``fast=False``: the stdlib parse of :mod:`.parse`) give the same units; tests compare
-  them. Where the fast path cannot be sure of the feed parser's result (a ``message/*``
-  part, a boundary inside a line, a missing close delimiter, a part header that is not
-  clean...) it declines before emitting anything, says why in
-  :attr:`MessageResult.declined`, and the stdlib parses the message.
+  leaf read the same way, see :func:`_plan_multipart`; a ``message/rfc822`` part's message
+  is read like a part, see :func:`_plan_message`) and the reference path (``fast=False``:
+  the stdlib parse of :mod:`.parse`) give the same units; tests compare them. Where the
+  fast path cannot be sure of the feed parser's result (a boundary inside a line, a
+  missing close delimiter, a part header that is not clean, a ``message/*`` part other
+  than an encapsulated message whose header blocks name a Content-Type...) it declines
+  before emitting anything, says why in :attr:`MessageResult.declined`, and the stdlib
+  parses the message.
 
 The streamed path (:mod:`.streamed`) builds its units with this module's steps. No I/O.
 """
@@ -46,6 +48,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
+from email.errors import StartBoundaryNotFoundDefect
 from email.message import Message
 
 from .._model import Defect, MessageContext, TextUnit
@@ -58,6 +61,7 @@ from .headers import (
     content_type_of,
     decode_subject,
     decoded_encoding,
+    defect_record,
     defects_of,
     find_body,
     first_values,
@@ -114,7 +118,8 @@ class MessageResult:
     ``8bit-header`` or ``message`` (a structured root they do not take), ``multipart`` (a
     digest, no boundary, a reported encoding), ``boundary`` (a delimiter inside a line, no
     close delimiter...), ``part-header``, ``part-8bit-header``, ``part-multipart``,
-    ``message-part`` or ``deep`` (a part they cannot be sure of)."""
+    ``message-part`` (a ``message/*`` part other than an encapsulated message, whose
+    header blocks name a Content-Type) or ``deep`` (a part they cannot be sure of)."""
 
 
 class _TooDeepError(Exception):
@@ -319,12 +324,14 @@ def _fast_leaf(
     cte_value: str | None,
     path: str = "1",
     body_end: int | None = None,
+    parsed: tuple[Defect, ...] = (),
 ) -> None:
     # _leaf for a leaf from the fast path (its body is data[body_start:body_end]), its
     # Content-Type and Content-Transfer-Encoding values ASCII (the first of each, as
     # Message.get() finds them): the same steps, without a Message unless the stdlib has a
     # body to decode that .transfer does not take (base64 it reports a defect for,
-    # uuencode). A body is decoded in slices (.transfer), without a copy.
+    # uuencode). A body is decoded in slices (.transfer), without a copy. ``parsed``: the
+    # defects the feed parser would have given the part (before any of decoding).
     own: list[Defect] = []
     if not part_is_scanned(walk, path, content_type, own):
         return
@@ -341,10 +348,13 @@ def _fast_leaf(
         attach_body(part, data[body_start:end])
         decoded = part.get_payload(decode=True)
         payload = decoded if isinstance(decoded, bytes) else b""
+        own.extend(parsed)
+        parsed = ()
         if part.defects:
             own.extend(defects_of(part, path))
     else:
         payload = data[body_start:end]
+    own.extend(parsed)
     params = (
         text_params_of(ct_value, content_type == "text/plain")
         if ct_value is not None
@@ -354,8 +364,9 @@ def _fast_leaf(
 
 
 # A leaf found by the multipart fast path: (part number, body start, body end, content
-# type, Content-Type value, Content-Transfer-Encoding value).
-_Leaf = tuple[str, int, int, str, str | None, str | None]
+# type, Content-Type value, Content-Transfer-Encoding value, the feed parser's defects of
+# the part); a body start of -1 for a part counted as skipped.
+_Leaf = tuple[str, int, int, str, str | None, str | None, tuple[Defect, ...]]
 # Multipart encodings the feed parser accepts without a defect (compared as written).
 _MULTIPART_ENCODINGS = ("7bit", "8bit", "binary")
 
@@ -377,51 +388,135 @@ def _plan_multipart(
     # ``leaves``; "" when done, else why the stdlib must parse the message instead. A part
     # is taken only when the feed parser's result is certain: a clean header block (as
     # the root's, .headers.kept_fields) ended by a blank line, ASCII Content-Type and
-    # Content-Transfer-Encoding values, and a leaf or a multipart that is split the same
-    # way; never a message/* part.
+    # Content-Transfer-Encoding values, and a leaf, a multipart that is split the same
+    # way (or holds no delimiter at all, see _unsplit) or a message/* part (_plan_message).
     if depth >= MAX_MIME_DEPTH:
         return "deep"
     spans = split_parts(data, start, end, boundary)
     if spans is None:
         return "boundary"
     for index, (span_start, span_end) in enumerate(spans, 1):
-        prefix = data[span_start : min(span_end, span_start + MAX_LIFTED_HEADER)]
-        header_len, body_start = find_body(prefix)
-        if header_len == body_start:
-            return "part-header"  # no blank line within reach, or a URL line ends it
-        fields = kept_fields(prefix[:header_len], False)
-        if fields is None:
-            return "part-header"
-        values = first_values(raw_headers(fields))
-        ct_value = values.get("content-type")
-        cte_value = values.get("content-transfer-encoding")
-        if not (ct_value is None or ct_value.isascii()) or not (
-            cte_value is None or cte_value.isascii()
-        ):
-            return "part-8bit-header"
-        content_type = "text/plain" if ct_value is None else content_type_of(ct_value)
+        read = _entity_values(data, span_start, span_end)
+        if isinstance(read, str):
+            return read
+        body, values, content_type = read
         child = f"{path}.{index}" if path else str(index)
-        body = span_start + body_start
-        if content_type.startswith("message/"):
-            return "message-part"
-        if content_type.startswith("multipart/"):
-            inner = (
-                None if ct_value is None else _multipart_boundary(content_type, ct_value, cte_value)
-            )
-            if inner is None:
-                return "part-multipart"
-            why = _plan_multipart(data, body, span_end, inner, child, depth + 1, leaves)
-            if why:
-                return why
-            continue
-        # The line end before the delimiter belongs to it (RFC 2046 §5.1.1).
-        body_end = span_end
-        if body_end > body and data[body_end - 1] == 0x0A:
-            body_end -= 1
-            if body_end > body and data[body_end - 1] == 0x0D:
-                body_end -= 1
-        leaves.append((child, body, body_end, content_type, ct_value, cte_value))
+        why = _plan_entity(data, body, span_end, content_type, values, child, depth + 1, leaves)
+        if why:
+            return why
     return ""
+
+
+def _entity_values(data: bytes, start: int, end: int) -> tuple[int, dict[str, str], str] | str:
+    # (body start, first header values, content type) of the entity data[start:end] (a part, or the
+    # message a message/rfc822 part holds) whose header block is clean, as the root's
+    # (.headers.kept_fields), ended by a blank line, with ASCII Content-Type and
+    # Content-Transfer-Encoding values; else why the fast path declines it.
+    prefix = data[start : min(end, start + MAX_LIFTED_HEADER)]
+    header_len, body_start = find_body(prefix)
+    if header_len == body_start:
+        return "part-header"  # no blank line within reach, or a URL line ends it
+    fields = kept_fields(prefix[:header_len], False)
+    if fields is None:
+        return "part-header"
+    values = first_values(raw_headers(fields))
+    ct_value = values.get("content-type")
+    cte_value = values.get("content-transfer-encoding")
+    if not (ct_value is None or ct_value.isascii()) or not (
+        cte_value is None or cte_value.isascii()
+    ):
+        return "part-8bit-header"
+    content_type = "text/plain" if ct_value is None else content_type_of(ct_value)
+    return start + body_start, values, content_type
+
+
+def _plan_entity(
+    data: bytes,
+    body: int,
+    end: int,
+    content_type: str,
+    values: dict[str, str],
+    path: str,
+    depth: int,
+    leaves: list[_Leaf],
+) -> str:
+    # The leaves of one part (its header read, its body data[body:end], which ends where
+    # a delimiter line starts) into ``leaves``, at ``depth`` as the walk counts it; ""
+    # when done, else why the stdlib must parse the message instead.
+    ct_value = values.get("content-type")
+    cte_value = values.get("content-transfer-encoding")
+    if content_type.startswith("message/"):
+        return _plan_message(data, body, end, content_type, path, depth, leaves)
+    parsed: tuple[Defect, ...] = ()
+    if content_type.startswith("multipart/"):
+        inner = None if ct_value is None else _multipart_boundary(content_type, ct_value, cte_value)
+        if inner is None:
+            return "part-multipart"
+        if not _unsplit(data, body, end, inner):
+            return _plan_multipart(data, body, end, inner, path, depth, leaves)
+        parsed = (defect_record(StartBoundaryNotFoundDefect(), path),)
+    if depth > MAX_MIME_DEPTH:
+        return "deep"
+    body_end = end
+    # The line end before the delimiter belongs to it (RFC 2046 §5.1.1): the feed parser
+    # takes it off the payload of the last leaf it made, this one (an unsplit multipart
+    # keeps it).
+    if not parsed and body_end > body and data[body_end - 1] == 0x0A:
+        body_end -= 1
+        if body_end > body and data[body_end - 1] == 0x0D:
+            body_end -= 1
+    leaves.append((path, body, body_end, content_type, ct_value, cte_value, parsed))
+    return ""
+
+
+def _unsplit(data: bytes, body: int, end: int, boundary: str) -> bool:
+    # Whether a multipart part whose body is data[body:end] (ended by its parent's
+    # delimiter line) holds no delimiter line of its own boundary (no "--boundary" at
+    # all). The feed parser then reads the whole body as the part's preamble: it reports
+    # StartBoundaryNotFoundDefect, stores the body (line end and all: its last part is
+    # the multipart, whose epilogue is trimmed, not its payload) as a string payload, and
+    # the walk reads the part as a leaf (multipart-not-split), as _plan_entity does. A
+    # bounce's copy of a message's header block ends so.
+    return data.find(b"--" + boundary.encode("ascii", "surrogateescape"), body, end) < 0
+
+
+def _plan_message(
+    data: bytes,
+    body: int,
+    end: int,
+    content_type: str,
+    path: str,
+    depth: int,
+    leaves: list[_Leaf],
+) -> str:
+    # A message/* part of a multipart (see _plan_entity). The feed parser reads its body
+    # as a message (its header block, then a body by its own Content-Type), which the
+    # walk (_walk_part) enters for message/rfc822, news and global: a multipart one in
+    # its place (its parts numbered path.1, path.2...), any other at path.1. Any other
+    # message/* part is counted as skipped; the parser reads its body as header blocks,
+    # so it is taken only when no Content-Type there gives those blocks structure (and
+    # the parser nothing to recurse into).
+    if depth > MAX_MIME_DEPTH:
+        return "deep"
+    if content_type not in ENCAPSULATED_TYPES:
+        if b"content-type" in data[body:end].lower():
+            return "message-part"
+        leaves.append((path, -1, -1, content_type, None, None, ()))  # skipped
+        return ""
+    read = _entity_values(data, body, end)
+    if isinstance(read, str):
+        return read
+    inner_body, values, inner_type = read
+    ct_value = values.get("content-type")
+    here = path + ".1"
+    if inner_type.startswith("multipart/") and ct_value is not None:
+        # Walked in the part's place when the parser made it a multipart (split).
+        boundary = _multipart_boundary(
+            inner_type, ct_value, values.get("content-transfer-encoding")
+        )
+        if boundary is not None and not _unsplit(data, inner_body, end, boundary):
+            here = path
+    return _plan_entity(data, inner_body, end, inner_type, values, here, depth + 1, leaves)
 
 
 def _walk_part(
@@ -547,7 +642,10 @@ def _read_message(walk: Walk, data: bytes, known: list[Defect], fast: bool) -> N
                 )
                 if not why:
                     start_message(walk, known, header_defects, values, headers, content_type)
-                    for path, start, stop, part_type_, part_ct, part_cte in leaves:
+                    for path, start, stop, part_type_, part_ct, part_cte, parsed in leaves:
+                        if start < 0:  # a message/* part the walk does not enter
+                            walk.result.skipped += 1
+                            continue
                         _fast_leaf(
                             walk,
                             data,
@@ -558,6 +656,7 @@ def _read_message(walk: Walk, data: bytes, known: list[Defect], fast: bool) -> N
                             part_cte,
                             path=path,
                             body_end=stop,
+                            parsed=parsed,
                         )
                     return
                 walk.result.declined = why
