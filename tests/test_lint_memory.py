@@ -49,8 +49,31 @@ PIECES = (
 )
 
 
+# Lines inside containers (issue 24 item 11): blockquotes (nested, lazy lines, markers
+# with and without a space, tabs, wide indents), lists in quotes, quotes in lists, items of
+# many paragraphs, and the leaf blocks a stretch may end inside (paragraphs, setext
+# headings, indented code, fences, HTML blocks), in quotes or not.
+CONTAINED = (
+    *("> a", "> b c", ">a", "> > a", ">> a", "> >", ">", "> ", ">\ta", ">  a", "   > a"),
+    *("    > a", "> - a", ">   - b", "> 1. a", "> 2) a", "> * a", "- > a", "  > a", "a", "B"),
+    *(">     code", ">\tcode", "> ```", "> ~~~", "> <div>", "> </div>", "> <!--", "> -->"),
+    *("> # H", "> H", "> ===", "> ---", "> [r]: http://r.example/", "- a", "  b", "1. a"),
+    *("2. b", "   c", "      code", "    code", "```", "<div>", "</div>", "<!-- x", "-->"),
+    *("", "", "===", "---", "> > ```", "> > b", "> > <pre>", "> </pre>", "<pre>", "</pre>"),
+)
+
+
 def _hostile(rng: random.Random) -> str:
     lines = [rng.choice(PIECES) for _ in range(rng.randint(1, 60))]
+    return "\n".join(lines) + rng.choice(("", "\n", "\n\n"))
+
+
+def _contained(rng: random.Random) -> str:
+    # runs of one line (a long quote, list, paragraph, code block), mixed with PIECES
+    lines: list[str] = []
+    for _ in range(rng.randint(1, 30)):
+        piece = rng.choice(CONTAINED if rng.random() < 0.8 else PIECES)
+        lines.extend([piece] * rng.choice((1, 1, 2, 3, 8)))
     return "\n".join(lines) + rng.choice(("", "\n", "\n\n"))
 
 
@@ -92,6 +115,16 @@ def test_stretches_give_the_whole_parse_on_hostile_markdown(seed: int) -> None:
     rng = random.Random(seed)
     for _ in range(400):
         text = _hostile(rng)
+        whole = _signature(block_tokens(text, None))
+        for window in (1, 3, 40):
+            assert _signature(block_tokens(text, window)) == whole, (text, window)
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_stretches_give_the_whole_parse_inside_containers(seed: int) -> None:
+    rng = random.Random(100 + seed)
+    for _ in range(300):
+        text = _contained(rng)
         whole = _signature(block_tokens(text, None))
         for window in (1, 3, 40):
             assert _signature(block_tokens(text, window)) == whole, (text, window)
@@ -139,7 +172,7 @@ def test_extraction_in_stretches_on_hostile_markdown(
 ) -> None:
     rng = random.Random(seed)
     for _ in range(150):
-        text = _hostile(rng)
+        text = _hostile(rng) if rng.random() < 0.5 else _contained(rng)
         whole, pieces = _extract_both(text, "x.md", monkeypatch, rng.choice((1, 7, 50)), 5)
         assert _same(whole, pieces), text
 

@@ -28,6 +28,7 @@ import html
 import re
 from array import array
 from collections.abc import Iterator
+from dataclasses import dataclass
 
 from markdown_it import MarkdownIt
 from markdown_it.token import Token
@@ -276,66 +277,236 @@ WINDOW = 8192
 
 # markdown-it's own normalisation (rules_core.normalize): its line numbers count these.
 _NEWLINES = re.compile(r"\r\n?")
+_CONTAINERS = frozenset(
+    f"{kind}_{side}"
+    for kind in ("blockquote", "bullet_list", "ordered_list", "list_item")
+    for side in ("open", "close")
+)
+# Leaf blocks a stretch may end inside: each goes on line by line, judging every line by
+# itself, after an opening line parsed again first (a synthetic one, or its own).
+_SYNTHETIC_OPENINGS = {"paragraph_open": "x\n", "heading_open": "x\n", "code_block": "    x\n"}
+_OWN_OPENINGS = frozenset({"fence", "html_block"})
+Chain = list[tuple[str, str]]  # containers from the top: (opening token type, markup)
+
+
+@dataclass
+class _Carry:
+    """A leaf block a stretch ended inside, which the next stretch parses on."""
+
+    start: int  # its first line in the whole text
+    prefix: str  # its opening line, parsed again before the next stretch (or "")
+    parts: list[str]  # its content for its lines before the next stretch
+
+
+def _groups(tokens: list[Token]) -> Iterator[list[Token]]:
+    """The leaf blocks of ``tokens``: an opening token, its content and its closing token,
+    or one token. Containers (blockquotes, lists, items) are left out."""
+    i = 0
+    while i < len(tokens):
+        token = tokens[i]
+        if token.type in _CONTAINERS:
+            i += 1
+            continue
+        j = i
+        if token.nesting == 1:
+            while tokens[j].nesting != -1 or tokens[j].level != token.level:
+                j += 1
+        yield tokens[i : j + 1]
+        i = j + 1
+
+
+def _content_token(group: list[Token]) -> Token:
+    return group[1] if len(group) == 3 else group[0]
+
+
+def _head(content: str, lines: int) -> str:
+    """The first ``lines`` lines of ``content``, their line breaks included."""
+    at = -1
+    for _ in range(lines):
+        at = content.index("\n", at + 1)
+    return content[: at + 1]
+
+
+def _chain(tokens: list[Token]) -> Chain:
+    """The containers a parse opens before anything else."""
+    chain: Chain = []
+    for token in tokens:
+        if token.nesting != 1 or token.type not in _CONTAINERS or token.type == "list_item_open":
+            break
+        chain.append((token.type, token.markup))
+    return chain
+
+
+def _candidates(tokens: list[Token], lines: int) -> Iterator[tuple[int, Chain, int | None]]:
+    """Lines a stretch may end before, latest first: (its line, the containers a parse
+    from that line must open first, the index of the leaf block it is inside or None).
+
+    Along the stretch's last top-level block and, inside a blockquote, its last child:
+    the start of each child of a blockquote, of each item of a list, and the lines of the
+    last leaf block if only blockquotes hold it; and the end of the top-level block before
+    the last one.
+    """
+    top = [i for i, t in enumerate(tokens) if t.level == 0 and t.nesting >= 0 and t.map]
+    found: list[tuple[int, Chain, int | None]] = []
+    if len(top) >= 2:
+        found.append((tokens[top[-2]].map[1], [], None))  # type: ignore[index]
+    chain: Chain = []
+    node = top[-1] if top else None
+    while node is not None:
+        token = tokens[node]
+        if token.type not in _CONTAINERS:
+            quoted = all(kind == "blockquote_open" for kind, _ in chain)
+            if quoted and (token.type in _SYNTHETIC_OPENINGS or token.type in _OWN_OPENINGS):
+                first, end = token.map  # type: ignore[misc]
+                if token.type == "heading_open":
+                    end -= 1  # a setext heading's underline is no paragraph line
+                yield from ((at, chain, node) for at in range(min(end, lines) - 1, first, -1))
+            break
+        chain = [*chain, (token.type, token.markup)]
+        close = node + 1
+        while tokens[close].nesting != -1 or tokens[close].level != token.level:
+            close += 1
+        children = [
+            i
+            for i in range(node + 1, close)
+            if tokens[i].level == token.level + 1 and tokens[i].nesting >= 0 and tokens[i].map
+        ]
+        found.extend((tokens[i].map[0], chain, None) for i in children)  # type: ignore[index]
+        if token.type != "blockquote_open" or not children:
+            break
+        node = children[-1]
+    found.sort(key=lambda candidate: -candidate[0])
+    yield from found
+
+
+def _opening(chunk: str, first: int, chain: Chain, leaf: Token) -> str:
+    """The line parsed before a stretch that starts inside ``leaf``: the leaf's own
+    opening line (line ``first`` of ``chunk``), or a one-line leaf of its kind inside the
+    blockquotes of ``chain``."""
+    synthetic = _SYNTHETIC_OPENINGS.get(leaf.type)
+    if synthetic is not None:
+        return "> " * len(chain) + synthetic
+    at = _nth_line(chunk, first)
+    return chunk[at : chunk.index("\n", at) + 1]
+
+
+def _goes_on(parser: MarkdownIt, line: str, chain: Chain, leaf: Token | None) -> bool:
+    """Whether a parse from ``line`` goes on as the whole parse does there (see the module
+    notes): it opens the containers of ``chain`` and, if ``line`` is the opening line of
+    ``leaf``'s kind, that leaf inside them."""
+    tokens = parser.parse(line)
+    if leaf is None:  # a child of a blockquote, an item of a list: the line opens them
+        return _chain(tokens)[: len(chain)] == chain
+    kind = "paragraph_open" if leaf.type == "heading_open" else leaf.type
+    return _chain(tokens) == chain and len(tokens) > len(chain) and tokens[len(chain)].type == kind
+
+
+def _next_stretch(
+    parser: MarkdownIt, chunk: str, tokens: list[Token], shift: int
+) -> tuple[int, int, int | None, str] | None:
+    """Where the stretch ``chunk`` (parsed as ``tokens``, its first ``shift`` lines a
+    leaf's opening) ends: (its line, its offset in ``chunk``, the index in ``tokens`` of
+    the leaf block the stretch ends inside or None, the line to parse before the next
+    stretch); None: nowhere."""
+    starts = array("q", [0])
+    starts.extend(m.end() for m in _LINE_END.finditer(chunk))
+    lines = len(starts) - 1 if chunk.endswith("\n") else len(starts)
+    for at, chain, node in _candidates(tokens, lines):
+        if at <= shift:
+            continue
+        leaf = None if node is None else tokens[node]
+        if leaf is None:
+            line = chunk[starts[at] : starts[at + 1]]
+        else:  # the same for every line of the leaf
+            line = _opening(chunk, leaf.map[0], chain, leaf)  # type: ignore[index]
+        if (not chain and leaf is None) or _goes_on(parser, line, chain, leaf):
+            return at, starts[at], node, "" if leaf is None else line
+    return None
+
+
+_LINE_END = re.compile("\n")
 
 
 def block_tokens(text: str, window: int | None = WINDOW) -> Iterator[Token]:
-    """Yield markdown-it's block tokens of ``text``, as one parse of the whole text gives
-    them (``map`` in the whole text's lines), holding one stretch's tokens at a time.
+    """Yield markdown-it's leaf block tokens of ``text`` (containers left out) as one parse
+    of the whole text gives them (``map`` in the whole text's lines), holding one
+    stretch's tokens at a time.
 
     Only the block structure is parsed: markdown-it's inline rules are not run (``]("``
     * n costs them time quadratic in n). A parse of the whole text holds about one token
     object and five line entries per line of input (hundreds of bytes per byte of ``a``
     paragraphs), so the text is parsed in stretches of about ``window`` characters (None:
-    in one parse), each cut after a line break. A top-level block that another one
-    follows inside the stretch ended where it ends in the whole text (every block rule
-    stops at a line it has seen; only the stretch's last block can reach its end), so the
-    tokens before the stretch's last top-level block are final; the next stretch starts
-    where the block before that last one ended (reference definitions, which make no
-    token, and blank lines in between are parsed again). A stretch with fewer than two
-    top-level blocks is parsed again twice as long, so every character is parsed a
-    bounded number of times.
+    in one parse), each cut after a line break; the next stretch starts at a line from
+    which a parse goes on as the whole parse does (see "Stretches" in the module notes).
+    A stretch with no such line is parsed again twice as long, so every character is
+    parsed a bounded number of times.
     """
     parser = MarkdownIt("commonmark").disable("inline")
     source = text
     if "\r" in source:
         source = _NEWLINES.sub("\n", source)
     if window is None:
-        yield from parser.parse(source)
+        for group in _groups(parser.parse(source)):
+            yield from group
         return
     start = 0  # offset in `source` of the stretch's first line
     line = 0  # its 0-based line number
     size = window
+    carry: _Carry | None = None
     while start < len(source):
         cut = source.find("\n", start + size - 1)
         end = len(source) if cut < 0 else cut + 1
-        tokens = parser.parse(source[start:end])
-        if end == len(source):
-            last = len(tokens)
-        else:
-            opens = [
-                i
-                for i, token in enumerate(tokens)
-                if token.level == 0 and token.nesting >= 0 and token.map is not None
-            ]
-            if len(opens) < 2:
+        prefix = "" if carry is None else carry.prefix
+        shift = prefix.count("\n")
+        chunk = prefix + source[start:end]
+        tokens = parser.parse(chunk)
+        restart, offset, inside, opening = len(chunk) + 1, len(chunk), None, ""
+        if end < len(source):
+            found = _next_stretch(parser, chunk, tokens, shift)
+            if found is None:
                 size *= 2
                 continue
-            last = opens[-1]
-            restart = tokens[opens[-2]].map[1]  # type: ignore[index]
-        for i in range(last):
-            token = tokens[i]
-            if token.map is not None:
-                token.map = [token.map[0] + line, token.map[1] + line]
-            yield token
+            restart, offset, inside, opening = found
+        groups = list(_groups(tokens))
+        on = groups[0] if carry is not None else None  # the leaf parsed on, from line 0
+        if on is not None:
+            content = _content_token(on)
+            if shift and on[0].type != "fence":  # its content starts with its opening line
+                content.content = content.content[content.content.index("\n") + 1 :]
+        for group in groups:
+            first = group[0].map[0]  # type: ignore[index]
+            if first >= restart or (inside is not None and group[0] is tokens[inside]):
+                continue
+            for token in group:
+                if token.map is not None:
+                    begin = carry.start if group is on and carry else token.map[0] + line - shift
+                    token.map = [begin, token.map[1] + line - shift]
+            if group is on and carry is not None:
+                content = _content_token(group)
+                content.content = "".join([*carry.parts, content.content])
+            yield from group
         if end == len(source):
             return
-        del tokens
-        # back from the stretch's end to the start of its 0-based line `restart`
-        back = source.count("\n", start, end) - restart
-        pos = end
-        for _ in range(back):
-            pos = max(start, source.rfind("\n", start, pos - 1) + 1)
-        start, line, size = pos, line + restart, window
+        if inside is None:
+            carry = None
+        else:
+            leaf = tokens[inside]
+            group = next(g for g in groups if g[0] is leaf)
+            origin = shift if group is on else leaf.map[0] + (leaf.type == "fence")  # type: ignore[index]
+            head = _head(_content_token(group).content, restart - origin)
+            if group is on and carry is not None:
+                carry = _Carry(carry.start, carry.prefix, [*carry.parts, head])
+            else:
+                carry = _Carry(line + leaf.map[0] - shift, opening, [head])  # type: ignore[index]
+        del tokens, groups
+        start, line, size = start + offset - len(prefix), line + restart - shift, window
+
+
+def _nth_line(chunk: str, n: int) -> int:
+    at = 0
+    for _ in range(n):
+        at = chunk.index("\n", at) + 1
+    return at
 
 
 def extract_markdown(text: str, path: str, options: ExtractOptions) -> Extracted:
