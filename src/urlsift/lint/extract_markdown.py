@@ -31,6 +31,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 from markdown_it import MarkdownIt
+from markdown_it.rules_block import StateBlock
 from markdown_it.token import Token
 
 from ..grammar.context import scheme_name
@@ -283,19 +284,51 @@ _CONTAINERS = frozenset(
     for side in ("open", "close")
 )
 # Leaf blocks a stretch may end inside: each goes on line by line, judging every line by
-# itself, after an opening line parsed again first (a synthetic one, or its own).
+# itself, after an opening line parsed first, inside the same containers: a synthetic one
+# (paragraphs, setext headings, indented code), or one like their own (fences, HTML blocks).
 _SYNTHETIC_OPENINGS = {"paragraph_open": "x\n", "heading_open": "x\n", "code_block": "    x\n"}
 _OWN_OPENINGS = frozenset({"fence", "html_block"})
-Chain = list[tuple[str, str]]  # containers from the top: (opening token type, markup)
+_CLOSED_BLOCK = "# x\n"  # a one-line block, after which the next line starts a block
+Chain = list[tuple[str, str, str, object]]
+"""Containers from the top: opening token type, markup, info and, for a list item, the
+columns (of its list, of its content) markdown-it gave it (see :func:`_parser`)."""
 
 
 @dataclass
 class _Carry:
-    """A leaf block a stretch ended inside, which the next stretch parses on."""
+    """Where the next stretch starts: after a line opening its containers (and a leaf)."""
 
-    start: int  # its first line in the whole text
-    prefix: str  # its opening line, parsed again before the next stretch (or "")
-    parts: list[str]  # its content for its lines before the next stretch
+    start: int  # in the whole text, the first line of the leaf parsed on (or -1: none)
+    prefix: str  # the line parsed before the next stretch
+    parts: list[str]  # the leaf's content for its lines before the next stretch
+
+
+def _parser() -> MarkdownIt:
+    """markdown-it's CommonMark block parser, noting on each list item the columns of its
+    list and of its content (``meta["indents"]``): what a line opening the same item needs.
+    """
+    parser = MarkdownIt("commonmark").disable("inline")
+    tokenize = parser.block.tokenize
+
+    def noting(state: StateBlock, start: int, end: int) -> None:
+        if state.parentType == "list" and state.tokens[-1].type == "list_item_open":
+            state.tokens[-1].meta = {"indents": (state.listIndent, state.blkIndent)}
+        tokenize(state, start, end)
+
+    parser.block.tokenize = noting  # type: ignore[method-assign,assignment]
+    rule = next(r for r in parser.block.ruler.__rules__ if r.name == "fence")
+    fence = rule.fn
+
+    def fence_noting(state: StateBlock, start: int, end: int, silent: bool) -> bool:
+        at = len(state.tokens)
+        if not fence(state, start, end, silent):
+            return False
+        if not silent:  # the column of the opening fence: its content loses as many
+            state.tokens[at].meta = {"indent": state.sCount[start]}
+        return True
+
+    parser.block.ruler.at("fence", fence_noting, {"alt": list(rule.alt)})
+    return parser
 
 
 def _groups(tokens: list[Token]) -> Iterator[list[Token]]:
@@ -327,42 +360,76 @@ def _head(content: str, lines: int) -> str:
     return content[: at + 1]
 
 
+def _entry(token: Token) -> tuple[str, str, str, object]:
+    return (token.type, token.markup, token.info, token.meta.get("indents"))
+
+
 def _chain(tokens: list[Token]) -> Chain:
     """The containers a parse opens before anything else."""
     chain: Chain = []
     for token in tokens:
-        if token.nesting != 1 or token.type not in _CONTAINERS or token.type == "list_item_open":
+        if token.nesting != 1 or token.type not in _CONTAINERS:
             break
-        chain.append((token.type, token.markup))
+        chain.append(_entry(token))
     return chain
 
 
-def _candidates(tokens: list[Token], lines: int) -> Iterator[tuple[int, Chain, int | None]]:
-    """Lines a stretch may end before, latest first: (its line, the containers a parse
-    from that line must open first, the index of the leaf block it is inside or None).
+def _opening(chain: Chain, leaf: str | Token) -> str:
+    """A line opening the containers of ``chain`` (markers at the columns they had), then
+    ``leaf`` (or a line opening the same block as the fence or HTML block ``leaf``)."""
+    line: list[str] = []
+    column = 0  # in the innermost blockquote's content
+    for kind, markup, info, indents in chain:
+        if kind == "blockquote_open":
+            line.append("> ")
+            column = 0
+        elif kind == "list_item_open":
+            assert isinstance(indents, tuple)
+            outer, inner = indents  # content columns of the list's container, of the item
+            marker = info + markup
+            at = max(outer, inner - len(marker) - 4)  # 0-3 columns in, 1-4 spaces after
+            line.append(" " * (at - column) + marker + " " * (inner - at - len(marker)))
+            column = inner
+    if isinstance(leaf, str):
+        return "".join(line) + leaf
+    if leaf.type == "html_block":  # its first line, the container's indent taken out
+        return "".join(line) + leaf.content[: leaf.content.index("\n") + 1]
+    indent = int(leaf.meta["indent"]) - column  # a fence: as far in, its marker and info
+    return "".join(line) + " " * indent + leaf.markup + leaf.info + "\n"
 
-    Along the stretch's last top-level block and, inside a blockquote, its last child:
-    the start of each child of a blockquote, of each item of a list, and the lines of the
-    last leaf block if only blockquotes hold it; and the end of the top-level block before
-    the last one.
+
+def _candidates(tokens: list[Token], lines: int) -> Iterator[tuple[int, Chain, int | None, str]]:
+    """Lines a stretch may end before, latest first: (its line, the containers a parse
+    from there opens first, the index of the leaf block it is inside or None, the line
+    parsed before it: "" for its own line).
+
+    Along the stretch's last top-level block and each container's last child: the start
+    of each child of a container (inside a list item, after a synthetic opening line), the
+    lines of the last leaf block, and the end of the top-level block before the last one.
     """
     top = [i for i, t in enumerate(tokens) if t.level == 0 and t.nesting >= 0 and t.map]
-    found: list[tuple[int, Chain, int | None]] = []
+    found: list[tuple[int, Chain, int | None, str]] = []
     if len(top) >= 2:
-        found.append((tokens[top[-2]].map[1], [], None))  # type: ignore[index]
+        found.append((tokens[top[-2]].map[1], [], None, ""))  # type: ignore[index]
     chain: Chain = []
     node = top[-1] if top else None
     while node is not None:
         token = tokens[node]
         if token.type not in _CONTAINERS:
-            quoted = all(kind == "blockquote_open" for kind, _ in chain)
-            if quoted and (token.type in _SYNTHETIC_OPENINGS or token.type in _OWN_OPENINGS):
-                first, end = token.map  # type: ignore[misc]
-                if token.type == "heading_open":
-                    end -= 1  # a setext heading's underline is no paragraph line
-                yield from ((at, chain, node) for at in range(min(end, lines) - 1, first, -1))
+            first, end = token.map  # type: ignore[misc]
+            if token.type in _SYNTHETIC_OPENINGS:
+                opening = _opening(chain, _SYNTHETIC_OPENINGS[token.type])
+            elif token.type in _OWN_OPENINGS:
+                opening = _opening(chain, token)
+            else:
+                break
+            if token.type == "heading_open":
+                end -= 1  # a setext heading's underline is no paragraph line
+            yield from ((at, chain, node, opening) for at in range(min(end, lines) - 1, first, -1))
             break
-        chain = [*chain, (token.type, token.markup)]
+        chain = [*chain, _entry(token)]
+        if token.type == "list_item_open" and not isinstance(token.meta.get("indents"), tuple):
+            break  # an empty item
         close = node + 1
         while tokens[close].nesting != -1 or tokens[close].level != token.level:
             close += 1
@@ -371,56 +438,56 @@ def _candidates(tokens: list[Token], lines: int) -> Iterator[tuple[int, Chain, i
             for i in range(node + 1, close)
             if tokens[i].level == token.level + 1 and tokens[i].nesting >= 0 and tokens[i].map
         ]
-        found.extend((tokens[i].map[0], chain, None) for i in children)  # type: ignore[index]
-        if token.type != "blockquote_open" or not children:
+        # a child of a blockquote or an item of a list starts on a line opening them again
+        opening = _opening(chain, _CLOSED_BLOCK) if token.type == "list_item_open" else ""
+        found.extend((tokens[i].map[0], chain, None, opening) for i in children)  # type: ignore[index]
+        if not children:
             break
         node = children[-1]
     found.sort(key=lambda candidate: -candidate[0])
     yield from found
 
 
-def _opening(chunk: str, first: int, chain: Chain, leaf: Token) -> str:
-    """The line parsed before a stretch that starts inside ``leaf``: the leaf's own
-    opening line (line ``first`` of ``chunk``), or a one-line leaf of its kind inside the
-    blockquotes of ``chain``."""
-    synthetic = _SYNTHETIC_OPENINGS.get(leaf.type)
-    if synthetic is not None:
-        return "> " * len(chain) + synthetic
-    at = _nth_line(chunk, first)
-    return chunk[at : chunk.index("\n", at) + 1]
-
-
 def _goes_on(parser: MarkdownIt, line: str, chain: Chain, leaf: Token | None) -> bool:
-    """Whether a parse from ``line`` goes on as the whole parse does there (see the module
-    notes): it opens the containers of ``chain`` and, if ``line`` is the opening line of
-    ``leaf``'s kind, that leaf inside them."""
+    """Whether a parse of ``line`` opens the containers of ``chain`` (with the same
+    columns) and then a block of ``leaf``'s kind (None: anything)."""
     tokens = parser.parse(line)
-    if leaf is None:  # a child of a blockquote, an item of a list: the line opens them
-        return _chain(tokens)[: len(chain)] == chain
+    opened = _chain(tokens)
+    if leaf is None:
+        return opened[: len(chain)] == chain
     kind = "paragraph_open" if leaf.type == "heading_open" else leaf.type
-    return _chain(tokens) == chain and len(tokens) > len(chain) and tokens[len(chain)].type == kind
+    if opened != chain or len(tokens) <= len(chain) or tokens[len(chain)].type != kind:
+        return False
+    block = tokens[len(chain)]
+    return kind != "fence" or (block.markup, block.info, block.meta) == (
+        leaf.markup,
+        leaf.info,
+        leaf.meta,
+    )
 
 
 def _next_stretch(
     parser: MarkdownIt, chunk: str, tokens: list[Token], shift: int
 ) -> tuple[int, int, int | None, str] | None:
-    """Where the stretch ``chunk`` (parsed as ``tokens``, its first ``shift`` lines a
-    leaf's opening) ends: (its line, its offset in ``chunk``, the index in ``tokens`` of
-    the leaf block the stretch ends inside or None, the line to parse before the next
+    """Where the stretch ``chunk`` (parsed as ``tokens``, its first ``shift`` lines an
+    opening line) ends: (its line, its offset in ``chunk``, the index in ``tokens`` of the
+    leaf block the stretch ends inside or None, the line to parse before the next
     stretch); None: nowhere."""
     starts = array("q", [0])
     starts.extend(m.end() for m in _LINE_END.finditer(chunk))
     lines = len(starts) - 1 if chunk.endswith("\n") else len(starts)
-    for at, chain, node in _candidates(tokens, lines):
+    checked: dict[str, bool] = {}
+    for at, chain, node, opening in _candidates(tokens, lines):
         if at <= shift:
             continue
         leaf = None if node is None else tokens[node]
-        if leaf is None:
-            line = chunk[starts[at] : starts[at + 1]]
-        else:  # the same for every line of the leaf
-            line = _opening(chunk, leaf.map[0], chain, leaf)  # type: ignore[index]
-        if (not chain and leaf is None) or _goes_on(parser, line, chain, leaf):
-            return at, starts[at], node, "" if leaf is None else line
+        line = opening or chunk[starts[at] : starts[at + 1]]
+        if not chain and not opening:
+            return at, starts[at], node, opening
+        if not opening or line not in checked:  # an opening line is the same for many
+            checked[line] = _goes_on(parser, line, chain, leaf)
+        if checked[line]:
+            return at, starts[at], node, opening
     return None
 
 
@@ -437,11 +504,12 @@ def block_tokens(text: str, window: int | None = WINDOW) -> Iterator[Token]:
     object and five line entries per line of input (hundreds of bytes per byte of ``a``
     paragraphs), so the text is parsed in stretches of about ``window`` characters (None:
     in one parse), each cut after a line break; the next stretch starts at a line from
-    which a parse goes on as the whole parse does (see "Stretches" in the module notes).
-    A stretch with no such line is parsed again twice as long, so every character is
-    parsed a bounded number of times.
+    which a parse goes on as the whole parse does, after a line opening the containers
+    (and the leaf block) that line is in (see "Stretches" in the module notes). A stretch
+    with no such line is parsed again twice as long, so every character is parsed a
+    bounded number of times.
     """
-    parser = MarkdownIt("commonmark").disable("inline")
+    parser = _parser()
     source = text
     if "\r" in source:
         source = _NEWLINES.sub("\n", source)
@@ -452,11 +520,11 @@ def block_tokens(text: str, window: int | None = WINDOW) -> Iterator[Token]:
     start = 0  # offset in `source` of the stretch's first line
     line = 0  # its 0-based line number
     size = window
-    carry: _Carry | None = None
+    carry = _Carry(-1, "", [])
     while start < len(source):
         cut = source.find("\n", start + size - 1)
         end = len(source) if cut < 0 else cut + 1
-        prefix = "" if carry is None else carry.prefix
+        prefix = carry.prefix
         shift = prefix.count("\n")
         chunk = prefix + source[start:end]
         tokens = parser.parse(chunk)
@@ -468,45 +536,43 @@ def block_tokens(text: str, window: int | None = WINDOW) -> Iterator[Token]:
                 continue
             restart, offset, inside, opening = found
         groups = list(_groups(tokens))
-        on = groups[0] if carry is not None else None  # the leaf parsed on, from line 0
-        if on is not None:
-            content = _content_token(on)
-            if shift and on[0].type != "fence":  # its content starts with its opening line
-                content.content = content.content[content.content.index("\n") + 1 :]
+        on = None  # the leaf parsed on, from its opening line
+        if shift:
+            on = groups.pop(0)  # the synthetic block, or the leaf
+            if carry.start < 0:
+                on = None
+            else:
+                groups.insert(0, on)
+                content = _content_token(on)
+                if on[0].type != "fence":  # its content starts with the opening line
+                    content.content = content.content[content.content.index("\n") + 1 :]
         for group in groups:
             first = group[0].map[0]  # type: ignore[index]
             if first >= restart or (inside is not None and group[0] is tokens[inside]):
                 continue
             for token in group:
                 if token.map is not None:
-                    begin = carry.start if group is on and carry else token.map[0] + line - shift
+                    begin = carry.start if group is on else token.map[0] + line - shift
                     token.map = [begin, token.map[1] + line - shift]
-            if group is on and carry is not None:
+            if group is on:
                 content = _content_token(group)
                 content.content = "".join([*carry.parts, content.content])
             yield from group
         if end == len(source):
             return
         if inside is None:
-            carry = None
+            carry = _Carry(-1, opening, [])
         else:
             leaf = tokens[inside]
             group = next(g for g in groups if g[0] is leaf)
             origin = shift if group is on else leaf.map[0] + (leaf.type == "fence")  # type: ignore[index]
             head = _head(_content_token(group).content, restart - origin)
-            if group is on and carry is not None:
+            if group is on:
                 carry = _Carry(carry.start, carry.prefix, [*carry.parts, head])
             else:
                 carry = _Carry(line + leaf.map[0] - shift, opening, [head])  # type: ignore[index]
         del tokens, groups
         start, line, size = start + offset - len(prefix), line + restart - shift, window
-
-
-def _nth_line(chunk: str, n: int) -> int:
-    at = 0
-    for _ in range(n):
-        at = chunk.index("\n", at) + 1
-    return at
 
 
 def extract_markdown(text: str, path: str, options: ExtractOptions) -> Extracted:
