@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import dataclasses
 import random
+import tracemalloc
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -267,3 +268,34 @@ def test_repeated_link_spans_are_reported_once() -> None:
         (3, 6, "markdown-reference"),
     ]
     assert dataclasses.replace(extracted) == extracted
+
+
+# One Markdown block as big as the document (issue 24 item 11): a loose list, a blockquote,
+# a list in a quote, an item of many paragraphs, a quote in an item, lazy lines, a fence
+# in an item, one paragraph. A whole parse holds 40 to 550 bytes per byte of them.
+ONE_BLOCK = {
+    "list": ("", "- a\n\n"),
+    "quote": ("", "> a\n"),
+    "ordered": ("", "1. a\n\n"),
+    "quote-list": ("", "> - a\n>\n"),
+    "item-paragraphs": ("- a\n\n", "  b\n\n"),
+    "item-quote": ("- > a\n", "  > a\n"),
+    "lazy": ("> a\n", "b\n"),
+    "item-fence": ("- ```\n", "  a\n"),
+    "paragraph": ("", "a\n"),
+}
+
+
+@pytest.mark.parametrize("shape", sorted(ONE_BLOCK))
+def test_one_block_as_big_as_the_document_is_parsed_in_stretches(shape: str) -> None:
+    head, unit = ONE_BLOCK[shape]
+    text = head + unit * (16_384 // len(unit))
+    assert _signature(block_tokens(text, 256)) == _signature(block_tokens(text, None))
+    tracemalloc.start()
+    try:
+        for _ in block_tokens(text, 256):
+            pass
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert peak < 15 * len(text), (shape, peak / len(text))  # a whole parse: 40x to 550x
