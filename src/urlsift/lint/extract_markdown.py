@@ -19,6 +19,46 @@ definition followed by words) is not a link for CommonMark, and is reported as o
 whitespace in it (``URL004``). Destinations without a scheme (relative links, ``#anchors``)
 are not URLs and are ignored. Backslash escapes and entities in destinations are decoded,
 as CommonMark does.
+
+Stretches (:func:`block_tokens`). What lint takes from markdown-it is its leaf blocks
+(code, HTML blocks, headings: type, ``map``, fence info, heading text), so only those are
+yielded; containers (blockquotes, lists, items) are left out, which lets a stretch end
+inside one. A stretch is cut after a line break; the tokens before the line it is chosen
+to end at are yielded, the next stretch starts at that line, parsed after one *opening
+line* (none, or a synthetic one, whose own tokens are dropped or merged). markdown-it's
+block rules only look forward, and every container and leaf rule decides whether line n
+belongs to it from line n itself and a few values set by the lines before it, so a parse
+from line n goes on as the whole parse does once it is in the same state there. The lines
+a stretch may end at, each with why that state is the same (markdown-it-py's block rules,
+read for version 4):
+
+* the end of a top-level block another one follows (the top-level loop keeps nothing
+  but the line number);
+* the start of a child of a blockquote: a block starts only on a ``>`` line (a lazy line
+  has indent -1, below every block indent, so no block starts on it), and the blockquote
+  rule treats a ``>`` line the same first or later (its stripping uses the line alone; only
+  a non-``>`` line reads the state of the lines before, ``lastLineEmpty``);
+* the start of an item of a list: the list rule runs each item with the same code, given
+  the list's kind and marker, which the line opens again (the rules tried before the list
+  rule, code, fence, blockquote, rule, are the list's own terminators);
+* the start of a child of a list item, after a synthetic line opening the same containers
+  with the item's marker at a column that gives the same content column (noted by
+  :func:`_parser`, since only the columns decide what belongs to the item) and a one-line
+  heading, after which the item's loop is at a block start as in the whole parse;
+* a line inside a leaf block (paragraph, setext heading, indented code, fence, HTML block)
+  held by containers: every such rule goes on line by line, judging each line alone,
+  given its opening line (a fence's marker, info and column; an HTML block's kind), so the
+  next stretch starts with a synthetic line opening the same containers and a leaf of
+  the same kind (for a paragraph the line ``x``, after which the line in question is a
+  continuation line as before: a lazy one for the blockquotes, whose ``lastLineEmpty`` is
+  false after a lazy line, as after ``x``). The leaf's tokens are then merged: its first
+  line and the content of its lines before the cut come from the earlier stretch. A setext
+  heading's underline is never chosen (it would be a paragraph's first line).
+
+Every chosen line is checked by parsing its opening line alone: it must open the same
+containers (kind, marker, columns) and leaf. The equivalence with one parse of the whole
+text is tested on every Markdown file of the nine doc trees and on generated hostile
+Markdown made of these constructs (``tests/test_lint_memory.py``).
 """
 
 from __future__ import annotations
