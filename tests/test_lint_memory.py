@@ -63,6 +63,7 @@ CONTAINED = (
     *("", "", "===", "---", "> > ```", "> > b", "> > <pre>", "> </pre>", "<pre>", "</pre>"),
     *("-   a", "10. a", "     b", "    b", "- - a", "    - b", "-\ta", "  ```", "  - ```", " 1) a"),
     *("  # h", "  b {#i}", "  ===", "- # h", "*    a", "  <div>", "  [r]: http://r.example/"),
+    *("  >", "  > b", "  - b", ">   - b", "- > a", "  > - c", "    > d", "  ~~~", "  >     e"),
 )
 
 
@@ -272,7 +273,8 @@ def test_repeated_link_spans_are_reported_once() -> None:
 
 # One Markdown block as big as the document (issue 24 item 11): a loose list, a blockquote,
 # a list in a quote, an item of many paragraphs, a quote in an item, lazy lines, a fence
-# in an item, one paragraph. A whole parse holds 40 to 550 bytes per byte of them.
+# in an item, one paragraph, nested containers. A whole parse holds 40 to 550 bytes per
+# byte of them.
 ONE_BLOCK = {
     "list": ("", "- a\n\n"),
     "quote": ("", "> a\n"),
@@ -283,6 +285,9 @@ ONE_BLOCK = {
     "lazy": ("> a\n", "b\n"),
     "item-fence": ("- ```\n", "  a\n"),
     "paragraph": ("", "a\n"),
+    "item-quote-paragraphs": ("- > a\n", "  >\n  > b\n"),
+    "item-list": ("- a\n", "  - b\n\n"),
+    "quote-item-list": ("> - a\n", ">   - b\n>\n"),
 }
 
 

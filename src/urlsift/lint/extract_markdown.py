@@ -478,9 +478,15 @@ def _candidates(tokens: list[Token], lines: int) -> Iterator[tuple[int, Chain, i
             for i in range(node + 1, close)
             if tokens[i].level == token.level + 1 and tokens[i].nesting >= 0 and tokens[i].map
         ]
-        # a child of a blockquote or an item of a list starts on a line opening them again
-        opening = _opening(chain, _CLOSED_BLOCK) if token.type == "list_item_open" else ""
-        found.extend((tokens[i].map[0], chain, None, opening) for i in children)  # type: ignore[index]
+        # A child of a blockquote or an item of a list starts on a line opening them again;
+        # inside a list item, after a synthetic line opening the containers (the item's
+        # list's, for an item) and a one-line block.
+        opened = chain[:-1] if token.type.endswith("_list_open") else chain
+        opening = ""
+        if any(entry[0] == "list_item_open" for entry in opened):
+            opening = _opening(opened, _CLOSED_BLOCK)
+        expected = opened if opening else chain
+        found.extend((tokens[i].map[0], expected, None, opening) for i in children)  # type: ignore[index]
         if not children:
             break
         node = children[-1]
