@@ -16,7 +16,9 @@ settings are expected to meet).
 
 ``--per-byte`` (issue 24 item 11) measures instead every lint format on mail-like text and
 the hostile families (Markdown ``a`` paragraphs, ``# H`` headings and links, reST targets,
-HTML paragraphs and links, roff ``.UR`` links: one construct every few bytes) at 1, 4 and
+HTML paragraphs and links, roff ``.UR`` links: one construct every few bytes; and one
+Markdown block as big as the file: a list, a blockquote, nested containers, lazy lines, a
+fence, indented code, an HTML block, one paragraph) at 1, 4 and
 16 MiB (``--sizes``), with ``max-file-size`` raised so each is linted: the peak RSS above
 that of linting an empty file, per input byte, against the target of issue 24 (as
 ``bench_memory.py --bodies``): at most :data:`PER_BYTE_LIMIT` times the file or

@@ -41,10 +41,13 @@ read for version 4):
 * the start of an item of a list: the list rule runs each item with the same code, given
   the list's kind and marker, which the line opens again (the rules tried before the list
   rule, code, fence, blockquote, rule, are the list's own terminators);
-* the start of a child of a list item, after a synthetic line opening the same containers
-  with the item's marker at a column that gives the same content column (noted by
-  :func:`_parser`, since only the columns decide what belongs to the item) and a one-line
-  heading, after which the item's loop is at a block start as in the whole parse;
+* the start of a child of a list item (or of a blockquote or an item of a list inside a
+  list item, which its own line cannot open again), after a synthetic line opening the
+  same containers (for an item, those of its list) with each item's marker at a column
+  that gives the same content column (noted by :func:`_parser`: only the columns decide
+  what belongs to an item) and a one-line heading, after which the innermost loop is at a
+  block start as in the whole parse (nothing but ``tight``, unused here, remembers
+  whether the line before was blank);
 * a line inside a leaf block (paragraph, setext heading, indented code, fence, HTML block)
   held by containers: every such rule goes on line by line, judging each line alone,
   given its opening line (a fence's marker, info and column; an HTML block's kind), so the
