@@ -16,7 +16,9 @@ settings are expected to meet).
 
 ``--per-byte`` (issue 24 item 11) measures instead every lint format on mail-like text and
 the hostile families (Markdown ``a`` paragraphs, ``# H`` headings and links, reST targets,
-HTML paragraphs and links, roff ``.UR`` links: one construct every few bytes) at 1, 4 and
+HTML paragraphs and links, roff ``.UR`` links: one construct every few bytes; and one
+Markdown block as big as the file: a list, a blockquote, nested containers, lazy lines, a
+fence, indented code, an HTML block, one paragraph) at 1, 4 and
 16 MiB (``--sizes``), with ``max-file-size`` raised so each is linted: the peak RSS above
 that of linting an empty file, per input byte, against the target of issue 24 (as
 ``bench_memory.py --bodies``): at most :data:`PER_BYTE_LIMIT` times the file or
@@ -86,11 +88,33 @@ PER_BYTE_CASES: dict[str, tuple[str, Callable[[Path, int], None]]] = {
     "man-links": ("1", _units(".UR http://a.example/\n.UE\n")),
 }
 """Case -> (file suffix, writer of a file of about the given size)."""
-OPEN_CASES = ("md-list", "md-quote")
-"""Cases left out unless asked for with ``--case``: one top-level Markdown block as big as
-the file (a list, a blockquote) is parsed in one piece (see ``benchmarks/README.md``)."""
+OPEN_CASES: tuple[str, ...] = ()
+"""Cases left out unless asked for with ``--case`` (none since one Markdown block as big as
+the file is parsed in stretches too, see ``benchmarks/README.md``)."""
+
+
+def _block(opening: str, unit: str) -> Callable[[Path, int], None]:
+    """One Markdown block as big as the file: ``opening``, then ``unit`` repeated."""
+
+    def write(path: Path, size: int) -> None:
+        path.write_text(opening + unit * max(1, size // len(unit)), encoding="utf-8")
+
+    return write
+
+
+# One container or leaf block as big as the file (issue 24 item 11).
 PER_BYTE_CASES["md-list"] = ("md", _units("- a\n\n"))
 PER_BYTE_CASES["md-quote"] = ("md", _units("> a\n"))
+PER_BYTE_CASES["md-ordered"] = ("md", _units("1. a\n\n"))
+PER_BYTE_CASES["md-quote-list"] = ("md", _units("> - a\n>\n"))
+PER_BYTE_CASES["md-item-paragraphs"] = ("md", _block("- a\n\n", "  b\n\n"))
+PER_BYTE_CASES["md-item-quote"] = ("md", _block("- > a\n", "  > a\n"))
+PER_BYTE_CASES["md-lazy"] = ("md", _block("> a\n", "b\n"))
+PER_BYTE_CASES["md-fence"] = ("md", _block("```\n", "a\n"))
+PER_BYTE_CASES["md-item-fence"] = ("md", _block("- ```\n", "  a\n"))
+PER_BYTE_CASES["md-indented"] = ("md", _units("    a\n"))
+PER_BYTE_CASES["md-html-block"] = ("md", _block("<div>\n", "a\n"))
+PER_BYTE_CASES["md-one-paragraph"] = ("md", _units("a\n"))
 
 
 def _generate(path: Path, size: int) -> None:

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import dataclasses
 import random
+import tracemalloc
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -49,8 +50,34 @@ PIECES = (
 )
 
 
+# Lines inside containers (issue 24 item 11): blockquotes (nested, lazy lines, markers
+# with and without a space, tabs, wide indents), lists in quotes, quotes in lists, items of
+# many paragraphs, and the leaf blocks a stretch may end inside (paragraphs, setext
+# headings, indented code, fences, HTML blocks), in quotes or not.
+CONTAINED = (
+    *("> a", "> b c", ">a", "> > a", ">> a", "> >", ">", "> ", ">\ta", ">  a", "   > a"),
+    *("    > a", "> - a", ">   - b", "> 1. a", "> 2) a", "> * a", "- > a", "  > a", "a", "B"),
+    *(">     code", ">\tcode", "> ```", "> ~~~", "> <div>", "> </div>", "> <!--", "> -->"),
+    *("> # H", "> H", "> ===", "> ---", "> [r]: http://r.example/", "- a", "  b", "1. a"),
+    *("2. b", "   c", "      code", "    code", "```", "<div>", "</div>", "<!-- x", "-->"),
+    *("", "", "===", "---", "> > ```", "> > b", "> > <pre>", "> </pre>", "<pre>", "</pre>"),
+    *("-   a", "10. a", "     b", "    b", "- - a", "    - b", "-\ta", "  ```", "  - ```", " 1) a"),
+    *("  # h", "  b {#i}", "  ===", "- # h", "*    a", "  <div>", "  [r]: http://r.example/"),
+    *("  >", "  > b", "  - b", ">   - b", "- > a", "  > - c", "    > d", "  ~~~", "  >     e"),
+)
+
+
 def _hostile(rng: random.Random) -> str:
     lines = [rng.choice(PIECES) for _ in range(rng.randint(1, 60))]
+    return "\n".join(lines) + rng.choice(("", "\n", "\n\n"))
+
+
+def _contained(rng: random.Random) -> str:
+    # runs of one line (a long quote, list, paragraph, code block), mixed with PIECES
+    lines: list[str] = []
+    for _ in range(rng.randint(1, 30)):
+        piece = rng.choice(CONTAINED if rng.random() < 0.8 else PIECES)
+        lines.extend([piece] * rng.choice((1, 1, 2, 3, 8)))
     return "\n".join(lines) + rng.choice(("", "\n", "\n\n"))
 
 
@@ -92,6 +119,16 @@ def test_stretches_give_the_whole_parse_on_hostile_markdown(seed: int) -> None:
     rng = random.Random(seed)
     for _ in range(400):
         text = _hostile(rng)
+        whole = _signature(block_tokens(text, None))
+        for window in (1, 3, 40):
+            assert _signature(block_tokens(text, window)) == whole, (text, window)
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_stretches_give_the_whole_parse_inside_containers(seed: int) -> None:
+    rng = random.Random(100 + seed)
+    for _ in range(300):
+        text = _contained(rng)
         whole = _signature(block_tokens(text, None))
         for window in (1, 3, 40):
             assert _signature(block_tokens(text, window)) == whole, (text, window)
@@ -139,7 +176,7 @@ def test_extraction_in_stretches_on_hostile_markdown(
 ) -> None:
     rng = random.Random(seed)
     for _ in range(150):
-        text = _hostile(rng)
+        text = _hostile(rng) if rng.random() < 0.5 else _contained(rng)
         whole, pieces = _extract_both(text, "x.md", monkeypatch, rng.choice((1, 7, 50)), 5)
         assert _same(whole, pieces), text
 
@@ -232,3 +269,38 @@ def test_repeated_link_spans_are_reported_once() -> None:
         (3, 6, "markdown-reference"),
     ]
     assert dataclasses.replace(extracted) == extracted
+
+
+# One Markdown block as big as the document (issue 24 item 11): a loose list, a blockquote,
+# a list in a quote, an item of many paragraphs, a quote in an item, lazy lines, a fence
+# in an item, one paragraph, nested containers. A whole parse holds 40 to 550 bytes per
+# byte of them.
+ONE_BLOCK = {
+    "list": ("", "- a\n\n"),
+    "quote": ("", "> a\n"),
+    "ordered": ("", "1. a\n\n"),
+    "quote-list": ("", "> - a\n>\n"),
+    "item-paragraphs": ("- a\n\n", "  b\n\n"),
+    "item-quote": ("- > a\n", "  > a\n"),
+    "lazy": ("> a\n", "b\n"),
+    "item-fence": ("- ```\n", "  a\n"),
+    "paragraph": ("", "a\n"),
+    "item-quote-paragraphs": ("- > a\n", "  >\n  > b\n"),
+    "item-list": ("- a\n", "  - b\n\n"),
+    "quote-item-list": ("> - a\n", ">   - b\n>\n"),
+}
+
+
+@pytest.mark.parametrize("shape", sorted(ONE_BLOCK))
+def test_one_block_as_big_as_the_document_is_parsed_in_stretches(shape: str) -> None:
+    head, unit = ONE_BLOCK[shape]
+    text = head + unit * (16_384 // len(unit))
+    assert _signature(block_tokens(text, 256)) == _signature(block_tokens(text, None))
+    tracemalloc.start()
+    try:
+        for _ in block_tokens(text, 256):
+            pass
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert peak < 15 * len(text), (shape, peak / len(text))  # a whole parse: 40x to 550x

@@ -19,6 +19,49 @@ definition followed by words) is not a link for CommonMark, and is reported as o
 whitespace in it (``URL004``). Destinations without a scheme (relative links, ``#anchors``)
 are not URLs and are ignored. Backslash escapes and entities in destinations are decoded,
 as CommonMark does.
+
+Stretches (:func:`block_tokens`). What lint takes from markdown-it is its leaf blocks
+(code, HTML blocks, headings: type, ``map``, fence info, heading text), so only those are
+yielded; containers (blockquotes, lists, items) are left out, which lets a stretch end
+inside one. A stretch is cut after a line break; the tokens before the line it is chosen
+to end at are yielded, the next stretch starts at that line, parsed after one *opening
+line* (none, or a synthetic one, whose own tokens are dropped or merged). markdown-it's
+block rules only look forward, and every container and leaf rule decides whether line n
+belongs to it from line n itself and a few values set by the lines before it, so a parse
+from line n goes on as the whole parse does once it is in the same state there. The lines
+a stretch may end at, each with why that state is the same (markdown-it-py's block rules,
+read for version 4):
+
+* the end of a top-level block another one follows (the top-level loop keeps nothing
+  but the line number);
+* the start of a child of a blockquote: a block starts only on a ``>`` line (a lazy line
+  has indent -1, below every block indent, so no block starts on it), and the blockquote
+  rule treats a ``>`` line the same first or later (its stripping uses the line alone; only
+  a non-``>`` line reads the state of the lines before, ``lastLineEmpty``);
+* the start of an item of a list: the list rule runs each item with the same code, given
+  the list's kind and marker, which the line opens again (the rules tried before the list
+  rule, code, fence, blockquote, rule, are the list's own terminators);
+* the start of a child of a list item (or of a blockquote or an item of a list inside a
+  list item, which its own line cannot open again), after a synthetic line opening the
+  same containers (for an item, those of its list) with each item's marker at a column
+  that gives the same content column (noted by :func:`_parser`: only the columns decide
+  what belongs to an item) and a one-line heading, after which the innermost loop is at a
+  block start as in the whole parse (nothing but ``tight``, unused here, remembers
+  whether the line before was blank);
+* a line inside a leaf block (paragraph, setext heading, indented code, fence, HTML block)
+  held by containers: every such rule goes on line by line, judging each line alone,
+  given its opening line (a fence's marker, info and column; an HTML block's kind), so the
+  next stretch starts with a synthetic line opening the same containers and a leaf of
+  the same kind (for a paragraph the line ``x``, after which the line in question is a
+  continuation line as before: a lazy one for the blockquotes, whose ``lastLineEmpty`` is
+  false after a lazy line, as after ``x``). The leaf's tokens are then merged: its first
+  line and the content of its lines before the cut come from the earlier stretch. A setext
+  heading's underline is never chosen (it would be a paragraph's first line).
+
+Every chosen line is checked by parsing its opening line alone: it must open the same
+containers (kind, marker, columns) and leaf. The equivalence with one parse of the whole
+text is tested on every Markdown file of the nine doc trees and on generated hostile
+Markdown made of these constructs (``tests/test_lint_memory.py``).
 """
 
 from __future__ import annotations
@@ -28,8 +71,10 @@ import html
 import re
 from array import array
 from collections.abc import Iterator
+from dataclasses import dataclass
 
 from markdown_it import MarkdownIt
+from markdown_it.rules_block import StateBlock
 from markdown_it.token import Token
 
 from ..grammar.context import scheme_name
@@ -281,66 +326,307 @@ WINDOW = 8192
 
 # markdown-it's own normalisation (rules_core.normalize): its line numbers count these.
 _NEWLINES = re.compile(r"\r\n?")
+_CONTAINERS = frozenset(
+    f"{kind}_{side}"
+    for kind in ("blockquote", "bullet_list", "ordered_list", "list_item")
+    for side in ("open", "close")
+)
+# Leaf blocks a stretch may end inside: each goes on line by line, judging every line by
+# itself, after an opening line parsed first, inside the same containers: a synthetic one
+# (paragraphs, setext headings, indented code), or one like their own (fences, HTML blocks).
+_SYNTHETIC_OPENINGS = {"paragraph_open": "x\n", "heading_open": "x\n", "code_block": "    x\n"}
+_OWN_OPENINGS = frozenset({"fence", "html_block"})
+_CLOSED_BLOCK = "# x\n"  # a one-line block, after which the next line starts a block
+Chain = list[tuple[str, str, str, object]]
+"""Containers from the top: opening token type, markup, info and, for a list item, the
+columns (of its list, of its content) markdown-it gave it (see :func:`_parser`)."""
+
+
+@dataclass
+class _Carry:
+    """Where the next stretch starts: after a line opening its containers (and a leaf)."""
+
+    start: int  # in the whole text, the first line of the leaf parsed on (or -1: none)
+    prefix: str  # the line parsed before the next stretch
+    parts: list[str]  # the leaf's content for its lines before the next stretch
+
+
+def _parser() -> MarkdownIt:
+    """markdown-it's CommonMark block parser, noting on each list item the columns of its
+    list and of its content (``meta["indents"]``): what a line opening the same item needs.
+    """
+    parser = MarkdownIt("commonmark").disable("inline")
+    tokenize = parser.block.tokenize
+
+    def noting(state: StateBlock, start: int, end: int) -> None:
+        if state.parentType == "list" and state.tokens[-1].type == "list_item_open":
+            state.tokens[-1].meta = {"indents": (state.listIndent, state.blkIndent)}
+        tokenize(state, start, end)
+
+    parser.block.tokenize = noting  # type: ignore[method-assign,assignment]
+    rule = next(r for r in parser.block.ruler.__rules__ if r.name == "fence")
+    fence = rule.fn
+
+    def fence_noting(state: StateBlock, start: int, end: int, silent: bool) -> bool:
+        at = len(state.tokens)
+        if not fence(state, start, end, silent):
+            return False
+        if not silent:  # the column of the opening fence: its content loses as many
+            state.tokens[at].meta = {"indent": state.sCount[start]}
+        return True
+
+    parser.block.ruler.at("fence", fence_noting, {"alt": list(rule.alt)})
+    return parser
+
+
+def _groups(tokens: list[Token]) -> Iterator[list[Token]]:
+    """The leaf blocks of ``tokens``: an opening token, its content and its closing token,
+    or one token. Containers (blockquotes, lists, items) are left out."""
+    i = 0
+    while i < len(tokens):
+        token = tokens[i]
+        if token.type in _CONTAINERS:
+            i += 1
+            continue
+        j = i
+        if token.nesting == 1:
+            while tokens[j].nesting != -1 or tokens[j].level != token.level:
+                j += 1
+        yield tokens[i : j + 1]
+        i = j + 1
+
+
+def _content_token(group: list[Token]) -> Token:
+    return group[1] if len(group) == 3 else group[0]
+
+
+def _head(content: str, lines: int) -> str:
+    """The first ``lines`` lines of ``content``, their line breaks included."""
+    at = -1
+    for _ in range(lines):
+        at = content.index("\n", at + 1)
+    return content[: at + 1]
+
+
+def _entry(token: Token) -> tuple[str, str, str, object]:
+    return (token.type, token.markup, token.info, token.meta.get("indents"))
+
+
+def _chain(tokens: list[Token]) -> Chain:
+    """The containers a parse opens before anything else."""
+    chain: Chain = []
+    for token in tokens:
+        if token.nesting != 1 or token.type not in _CONTAINERS:
+            break
+        chain.append(_entry(token))
+    return chain
+
+
+def _opening(chain: Chain, leaf: str | Token) -> str:
+    """A line opening the containers of ``chain`` (markers at the columns they had), then
+    ``leaf`` (or a line opening the same block as the fence or HTML block ``leaf``)."""
+    line: list[str] = []
+    column = 0  # in the innermost blockquote's content
+    for kind, markup, info, indents in chain:
+        if kind == "blockquote_open":
+            line.append("> ")
+            column = 0
+        elif kind == "list_item_open":
+            assert isinstance(indents, tuple)
+            outer, inner = indents  # content columns of the list's container, of the item
+            marker = info + markup
+            at = max(outer, inner - len(marker) - 4)  # 0-3 columns in, 1-4 spaces after
+            line.append(" " * (at - column) + marker + " " * (inner - at - len(marker)))
+            column = inner
+    if isinstance(leaf, str):
+        return "".join(line) + leaf
+    if leaf.type == "html_block":  # its first line, the container's indent taken out
+        return "".join(line) + leaf.content[: leaf.content.index("\n") + 1]
+    indent = int(leaf.meta["indent"]) - column  # a fence: as far in, its marker and info
+    return "".join(line) + " " * indent + leaf.markup + leaf.info + "\n"
+
+
+def _candidates(tokens: list[Token], lines: int) -> Iterator[tuple[int, Chain, int | None, str]]:
+    """Lines a stretch may end before, latest first: (its line, the containers a parse
+    from there opens first, the index of the leaf block it is inside or None, the line
+    parsed before it: "" for its own line).
+
+    Along the stretch's last top-level block and each container's last child: the start
+    of each child of a container (inside a list item, after a synthetic opening line), the
+    lines of the last leaf block, and the end of the top-level block before the last one.
+    """
+    top = [i for i, t in enumerate(tokens) if t.level == 0 and t.nesting >= 0 and t.map]
+    found: list[tuple[int, Chain, int | None, str]] = []
+    if len(top) >= 2:
+        found.append((tokens[top[-2]].map[1], [], None, ""))  # type: ignore[index]
+    chain: Chain = []
+    node = top[-1] if top else None
+    while node is not None:
+        token = tokens[node]
+        if token.type not in _CONTAINERS:
+            first, end = token.map  # type: ignore[misc]
+            if token.type in _SYNTHETIC_OPENINGS:
+                opening = _opening(chain, _SYNTHETIC_OPENINGS[token.type])
+            elif token.type in _OWN_OPENINGS:
+                opening = _opening(chain, token)
+            else:
+                break
+            if token.type == "heading_open":
+                end -= 1  # a setext heading's underline is no paragraph line
+            yield from ((at, chain, node, opening) for at in range(min(end, lines) - 1, first, -1))
+            break
+        chain = [*chain, _entry(token)]
+        if token.type == "list_item_open" and not isinstance(token.meta.get("indents"), tuple):
+            break  # an empty item
+        close = node + 1
+        while tokens[close].nesting != -1 or tokens[close].level != token.level:
+            close += 1
+        children = [
+            i
+            for i in range(node + 1, close)
+            if tokens[i].level == token.level + 1 and tokens[i].nesting >= 0 and tokens[i].map
+        ]
+        # A child of a blockquote or an item of a list starts on a line opening them again;
+        # inside a list item, after a synthetic line opening the containers (the item's
+        # list's, for an item) and a one-line block.
+        opened = chain[:-1] if token.type.endswith("_list_open") else chain
+        opening = ""
+        if any(entry[0] == "list_item_open" for entry in opened):
+            opening = _opening(opened, _CLOSED_BLOCK)
+        expected = opened if opening else chain
+        found.extend((tokens[i].map[0], expected, None, opening) for i in children)  # type: ignore[index]
+        if not children:
+            break
+        node = children[-1]
+    found.sort(key=lambda candidate: -candidate[0])
+    yield from found
+
+
+def _goes_on(parser: MarkdownIt, line: str, chain: Chain, leaf: Token | None) -> bool:
+    """Whether a parse of ``line`` opens the containers of ``chain`` (with the same
+    columns) and then a block of ``leaf``'s kind (None: anything)."""
+    tokens = parser.parse(line)
+    opened = _chain(tokens)
+    if leaf is None:
+        return opened[: len(chain)] == chain
+    kind = "paragraph_open" if leaf.type == "heading_open" else leaf.type
+    if opened != chain or len(tokens) <= len(chain) or tokens[len(chain)].type != kind:
+        return False
+    block = tokens[len(chain)]
+    return kind != "fence" or (block.markup, block.info, block.meta) == (
+        leaf.markup,
+        leaf.info,
+        leaf.meta,
+    )
+
+
+def _next_stretch(
+    parser: MarkdownIt, chunk: str, tokens: list[Token], shift: int
+) -> tuple[int, int, int | None, str] | None:
+    """Where the stretch ``chunk`` (parsed as ``tokens``, its first ``shift`` lines an
+    opening line) ends: (its line, its offset in ``chunk``, the index in ``tokens`` of the
+    leaf block the stretch ends inside or None, the line to parse before the next
+    stretch); None: nowhere."""
+    starts = array("q", [0])
+    starts.extend(m.end() for m in _LINE_END.finditer(chunk))
+    lines = len(starts) - 1 if chunk.endswith("\n") else len(starts)
+    checked: dict[str, bool] = {}
+    for at, chain, node, opening in _candidates(tokens, lines):
+        if at <= shift:
+            continue
+        leaf = None if node is None else tokens[node]
+        line = opening or chunk[starts[at] : starts[at + 1]]
+        if not chain and not opening:
+            return at, starts[at], node, opening
+        if not opening or line not in checked:  # an opening line is the same for many
+            checked[line] = _goes_on(parser, line, chain, leaf)
+        if checked[line]:
+            return at, starts[at], node, opening
+    return None
+
+
+_LINE_END = re.compile("\n")
 
 
 def block_tokens(text: str, window: int | None = WINDOW) -> Iterator[Token]:
-    """Yield markdown-it's block tokens of ``text``, as one parse of the whole text gives
-    them (``map`` in the whole text's lines), holding one stretch's tokens at a time.
+    """Yield markdown-it's leaf block tokens of ``text`` (containers left out) as one parse
+    of the whole text gives them (``map`` in the whole text's lines), holding one
+    stretch's tokens at a time.
 
     Only the block structure is parsed: markdown-it's inline rules are not run (``]("``
     * n costs them time quadratic in n). A parse of the whole text holds about one token
     object and five line entries per line of input (hundreds of bytes per byte of ``a``
     paragraphs), so the text is parsed in stretches of about ``window`` characters (None:
-    in one parse), each cut after a line break. A top-level block that another one
-    follows inside the stretch ended where it ends in the whole text (every block rule
-    stops at a line it has seen; only the stretch's last block can reach its end), so the
-    tokens before the stretch's last top-level block are final; the next stretch starts
-    where the block before that last one ended (reference definitions, which make no
-    token, and blank lines in between are parsed again). A stretch with fewer than two
-    top-level blocks is parsed again twice as long, so every character is parsed a
+    in one parse), each cut after a line break; the next stretch starts at a line from
+    which a parse goes on as the whole parse does, after a line opening the containers
+    (and the leaf block) that line is in (see "Stretches" in the module notes). A stretch
+    with no such line is parsed again twice as long, so every character is parsed a
     bounded number of times.
     """
-    parser = MarkdownIt("commonmark").disable("inline")
+    parser = _parser()
     source = text
     if "\r" in source:
         source = _NEWLINES.sub("\n", source)
     if window is None:
-        yield from parser.parse(source)
+        for group in _groups(parser.parse(source)):
+            yield from group
         return
     start = 0  # offset in `source` of the stretch's first line
     line = 0  # its 0-based line number
     size = window
+    carry = _Carry(-1, "", [])
     while start < len(source):
         cut = source.find("\n", start + size - 1)
         end = len(source) if cut < 0 else cut + 1
-        tokens = parser.parse(source[start:end])
-        if end == len(source):
-            last = len(tokens)
-        else:
-            opens = [
-                i
-                for i, token in enumerate(tokens)
-                if token.level == 0 and token.nesting >= 0 and token.map is not None
-            ]
-            if len(opens) < 2:
+        prefix = carry.prefix
+        shift = prefix.count("\n")
+        chunk = prefix + source[start:end]
+        tokens = parser.parse(chunk)
+        restart, offset, inside, opening = len(chunk) + 1, len(chunk), None, ""
+        if end < len(source):
+            found = _next_stretch(parser, chunk, tokens, shift)
+            if found is None:
                 size *= 2
                 continue
-            last = opens[-1]
-            restart = tokens[opens[-2]].map[1]  # type: ignore[index]
-        for i in range(last):
-            token = tokens[i]
-            if token.map is not None:
-                token.map = [token.map[0] + line, token.map[1] + line]
-            yield token
+            restart, offset, inside, opening = found
+        groups = list(_groups(tokens))
+        on = None  # the leaf parsed on, from its opening line
+        if shift:
+            on = groups.pop(0)  # the synthetic block, or the leaf
+            if carry.start < 0:
+                on = None
+            else:
+                groups.insert(0, on)
+                content = _content_token(on)
+                if on[0].type != "fence":  # its content starts with the opening line
+                    content.content = content.content[content.content.index("\n") + 1 :]
+        for group in groups:
+            first = group[0].map[0]  # type: ignore[index]
+            if first >= restart or (inside is not None and group[0] is tokens[inside]):
+                continue
+            for token in group:
+                if token.map is not None:
+                    begin = carry.start if group is on else token.map[0] + line - shift
+                    token.map = [begin, token.map[1] + line - shift]
+            if group is on:
+                content = _content_token(group)
+                content.content = "".join([*carry.parts, content.content])
+            yield from group
         if end == len(source):
             return
-        del tokens
-        # back from the stretch's end to the start of its 0-based line `restart`
-        back = source.count("\n", start, end) - restart
-        pos = end
-        for _ in range(back):
-            pos = max(start, source.rfind("\n", start, pos - 1) + 1)
-        start, line, size = pos, line + restart, window
+        if inside is None:
+            carry = _Carry(-1, opening, [])
+        else:
+            leaf = tokens[inside]
+            group = next(g for g in groups if g[0] is leaf)
+            origin = shift if group is on else leaf.map[0] + (leaf.type == "fence")  # type: ignore[index]
+            head = _head(_content_token(group).content, restart - origin)
+            if group is on:
+                carry = _Carry(carry.start, carry.prefix, [*carry.parts, head])
+            else:
+                carry = _Carry(line + leaf.map[0] - shift, opening, [head])  # type: ignore[index]
+        del tokens, groups
+        start, line, size = start + offset - len(prefix), line + restart - shift, window
 
 
 def extract_markdown(text: str, path: str, options: ExtractOptions) -> Extracted:
