@@ -69,6 +69,13 @@ benchmarks/README.md; one case per shape in ``corpora/wrapjoin/shapes.txt``):
    break of text left encoded ("both", the ``=`` left out) unless it ends a half-written
    query on a line without quoted-printable escapes (``=3D``). A run of three ``_`` or
    ``=`` ends the URL (a rule line).
+7. *Code and records* (seen in outside projects' sources and data files, where 108 of
+   110 joins were wrong before these rules): a URL in a code comment (``# ``, ``// ``,
+   ``-- `` opening the line, or ``#``/``//`` after code) ends with the line; a quote
+   opened before the URL and closed at its end (``'file:///tmp/x'``) ends it; a line of
+   "name URL" records (``third_party2 -r3 file:///...``) or a setting (``url = ...`` over
+   ``revision=head``) is not continued by a weak word; a path after a whole fragment
+   (``#whatisword`` + ``/JT``) is only "both".
 """
 
 from __future__ import annotations
@@ -191,6 +198,20 @@ _QP_ESCAPE = compile_on_use(r"=[0-9A-F]{2}")
 # A query half written at the line's end: "?os=", "&type=".
 _HALF_WRITTEN = compile_on_use(r"[?&][^?&=/\s]{1,64}=\Z")
 _RULES = frozenset({"_" * _RULE_RUN, "=" * _RULE_RUN})
+# A code comment the URL is written in: a line comment opened at the line's start (after a
+# quote prefix and indentation: "# ", "// ", "-- ") or after code ("x = 1  # see ...").
+# A comment ends at the line end; a wrapped one goes on behind its own marker, never in
+# the next line's code ("# https://host/issues/475" + "self.make_file(").
+_COMMENT_START = compile_on_use(r"(?:#{1,6}|/{2,4}|--)[ \t]")
+_COMMENT_AFTER_CODE = compile_on_use(r"[ \t](?:#|//)[ \t]")
+_COMMENT_LOOKBACK = 256  # characters before the URL searched for a comment marker
+# The text before a URL on its line is a record's fields, not prose, when it is one to
+# three words, each holding a character that is no letter ("third_party2 -r3 file:///...").
+_RECORD_FIELDS = 3
+_LONGEST_RECORD_HEAD = 192
+# A configuration line's assignment before the URL ("url = https://...", "url=..."): the
+# next line's "revision=head" is the next setting.
+_ASSIGNMENT = compile_on_use(r"[A-Za-z][\w.-]{0,63}[ \t]{0,8}=[ \t]{0,8}")
 
 
 JOIN, BOTH, SOFT_BOTH = 0, 1, 2
@@ -254,6 +275,26 @@ def _quoted(url: str, line: str, next_line: str, after: int) -> bool:
     return next_line[after : after + 1] == closer or next_line[after - 1 : after] == closer
 
 
+_QUOTE_ENDS = frozenset(_QUOTE_CLOSERS.values())
+
+
+def _record_head(before: str) -> bool:
+    """Is ``before`` (a line's text before its URL) a record's fields, not prose?"""
+    if len(before) > _LONGEST_RECORD_HEAD:
+        return False
+    words = before.split()
+    return 0 < len(words) <= _RECORD_FIELDS and not any(word.isalpha() for word in words)
+
+
+def _in_comment(line: str, head: int, url_start: int) -> bool:
+    """Is the URL starting at ``line[url_start]`` inside a code comment (``line[:head]``
+    is the line's quote prefix and indentation)?"""
+    if _COMMENT_START.match(line, head, url_start) is not None:
+        return True
+    start = max(head, url_start - _COMMENT_LOOKBACK)
+    return _COMMENT_AFTER_CODE.search(line, max(0, start - 1), url_start) is not None
+
+
 def continuation(
     url: str, line: str, next_line: str, *, spaced: bool = False
 ) -> Continuation | None:
@@ -293,6 +334,8 @@ def continuation(
     last = url[-1]
     if not word or last in _SENTENCE_STOPS:
         return None  # "ftp://oss.sgi.com." ends a sentence
+    if last in _QUOTE_ENDS and _QUOTE_CLOSERS.get(line[-len(url) - 1 : -len(url)]) == last:
+        return None  # "url = 'file:///tmp/index'": the quote opened before it closed it
     if spaced and last not in _HALF_QUERY:
         return None  # a space before the break: the URL was complete
     material = _MATERIAL.search(word) is not None or last in _OPEN_ENDINGS
@@ -350,6 +393,8 @@ def continuation(
         prefix, indent = head.group(1, 2)
     else:  # most lines: no quote prefix, no indentation
         prefix = indent = ""
+    if _in_comment(line, len(prefix) + len(indent), len(line) - len(url)):
+        return None  # a comment ends at the line end; code or a comment marker follows
     if _ALNUM.search(word) is None or (
         len(raw) <= _LONGEST_LIST_ITEM and _LIST_ITEM.fullmatch(raw)
     ):
@@ -368,6 +413,13 @@ def continuation(
         return None  # a table row in aligned columns ("C#     Compression     https://...")
     if rest and _ATTRIBUTE.match(word) and _ATTRIBUTE.match(rest[0]):
         return None  # an attribute list: "width=300 height=200"
+    if (
+        _ATTRIBUTE.match(word)
+        and last not in _OPEN_ENDINGS
+        and "?" not in url
+        and _ASSIGNMENT.fullmatch(line, len(prefix) + len(indent), len(line) - len(url))
+    ):
+        return None  # settings: "url = https://host/x.git" over "revision=head"
     signs = not _URL_SIGNS.isdisjoint(word)
     # Another quote depth: a client re-wrapped a reply (the continuation lost its "> " or
     # took another one), or another speaker. Only URL signs in the continuation tell.
@@ -388,6 +440,14 @@ def continuation(
         word.count("/") > 1 or _DIGIT_OR_DOT.search(word) is not None or word[0] == "/"
     )
     strong = signs or slash or _has_extension(word) or gains_extension or last in _OPEN_ENDINGS
+    if (
+        not strong
+        and _record_head(line[len(prefix) + len(indent) : len(line) - len(url)])
+        and any(_HAS_URL.search(w) for w in rest)
+    ):
+        # A list of "name URL" records ("third_party3 file:///..." over "third_party2 -r3
+        # file:///..."): the next line names a URL of its own, a weak word is its name.
+        return None
     width = _line_width(line[len(prefix) :])
     full = (
         MIN_URL_LINE <= width <= WRAP_COLUMN_MAX
@@ -395,7 +455,10 @@ def continuation(
         # The line after a wrap was wrapped at the same column (or ends the paragraph).
         and _line_width(next_line[len(next_prefix) :]) <= WRAP_COLUMN_MAX
     )
-    decisive = same_depth and not spaced and not hyphen_led
+    # A path after a whole fragment ("...#whatisword" + "/JT"): a fragment comes last, so
+    # only a route in it ("#/settings" + "/users") goes on so; not decisive.
+    path_after_fragment = word[0] == "/" and "#" in url and "/" not in url[url.rfind("#") :]
+    decisive = same_depth and not spaced and not hyphen_led and not path_after_fragment
     wrapped = decisive and (
         (indent == next_indent and full and (material or gains_extension))
         # Inside a quote opened before the URL and closed after the continuation.
