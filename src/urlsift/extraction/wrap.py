@@ -289,10 +289,16 @@ def _record_head(before: str) -> bool:
 def _in_comment(line: str, head: int, url_start: int) -> bool:
     """Is the URL starting at ``line[url_start]`` inside a code comment (``line[:head]``
     is the line's quote prefix and indentation)?"""
+    start = max(0, head - 1, url_start - _COMMENT_LOOKBACK)
+    if (
+        line.find("#", start, url_start) < 0
+        and line.find("//", start, url_start) < 0
+        and line.find("--", head, head + 2) < 0
+    ):
+        return False  # (most lines: no marker before the URL: three finds)
     if _COMMENT_START.match(line, head, url_start) is not None:
         return True
-    start = max(head, url_start - _COMMENT_LOOKBACK)
-    return _COMMENT_AFTER_CODE.search(line, max(0, start - 1), url_start) is not None
+    return _COMMENT_AFTER_CODE.search(line, start, url_start) is not None
 
 
 def continuation(
