@@ -460,6 +460,11 @@ _MAX_TRAILING_SPACE = 16
 # tuple, while it is in every string).
 _BLANK_STARTS = ("\r", "\n")
 _SPACES = (" ", "\t")
+# ASCII characters that cannot start a next line's word nor its head (where _NEXT_WORD
+# fails at once).
+_NO_WORD_STARTS = frozenset(
+    char for char in map(chr, range(128)) if char not in _HEAD_CHARS and not _NEXT_WORD.match(char)
+)
 
 
 WrapAnswers = dict[tuple[int, str, str, bool], tuple[int, int]]
@@ -528,8 +533,11 @@ def wrapped_continuation(
         if buf[k] != "\n":
             return NO_CONTINUATION  # more text on the line, or a space before the break
         following = k + 1
-    if buf[following : following + 1] in _BLANK_STARTS:
-        return NO_CONTINUATION  # a blank line ends the paragraph (the cheapest test: first)
+    head = buf[following : following + 1]
+    if head in _BLANK_STARTS or head in _NO_WORD_STARTS:
+        # A blank line ends the paragraph; a line that starts with "<", a quote mark or
+        # another stop holds no word to go on with (continuation's first test).
+        return NO_CONTINUATION
     # Where the line holding ``end`` starts: the URL's first line, or a line it was
     # carried to; looked for no further back than a wrap column allows.
     low = end - _LINE_LOOKBACK
@@ -555,8 +563,10 @@ def wrapped_continuation(
         stop = n
     if buf[stop - 1] == "\r":
         stop -= 1
-    line = buf[start:end]
     next_line = buf[following:stop]
+    if not next_line.strip(_HEAD_CHARS):
+        return NO_CONTINUATION  # a quoted blank line ("> "): no word (the same test)
+    line = buf[start:end]
     url_from = url_start if url_start > start else start
     if answers is None:
         at, answer = _answer(buf[url_from:end], line, next_line, spaced)
