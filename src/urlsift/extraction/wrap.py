@@ -164,6 +164,7 @@ _CONTINUATION_START = frozenset("/%=&?._~#;")
 _OPEN_ENDINGS = frozenset("-_?&=%")
 # A letter or digit, and a digit, "." or "_" (the word is ASCII when they are asked).
 _ALNUM = compile_on_use(r"[A-Za-z0-9]")
+_ASCII_ALNUM = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789")
 _DIGIT_OR_DOT = compile_on_use(r"[0-9._]")
 # Signs in the continuation that it is part of a URL, not prose.
 _URL_SIGNS = frozenset("?=&%#~")
@@ -256,13 +257,14 @@ def _line_width(text: str) -> int:
 
 def _has_extension(text: str) -> bool:
     """Does ``text`` end in a file name extension (``.html``, ``.tar.gz``...)?"""
-    dot = text.rfind(".", max(0, len(text) - _LONGEST_EXTENSION))
+    end = text[-_LONGEST_EXTENSION:]
+    dot = end.rfind(".")
     if dot < 0:
         return False
-    tail = text[dot + 1 :]
-    if tail.isascii():  # the pattern's own answer, from a table (it is asked often)
-        return tail.lower() in _EXTENSIONS
-    return _EXTENSION.fullmatch(text, dot) is not None
+    name = end[dot + 1 :]
+    if name.isascii():  # the pattern's own answer, from a table (it is asked often)
+        return name.lower() in _EXTENSIONS
+    return _EXTENSION.fullmatch(text, len(text) - len(end) + dot) is not None
 
 
 def _quoted(url: str, line: str, next_line: str, after: int) -> bool:
@@ -401,7 +403,7 @@ def continuation(
         prefix = indent = ""
     if _in_comment(line, len(prefix) + len(indent), len(line) - len(url)):
         return None  # a comment ends at the line end; code or a comment marker follows
-    if _ALNUM.search(word) is None or (
+    if (word[0] not in _ASCII_ALNUM and _ALNUM.search(word) is None) or (
         len(raw) <= _LONGEST_LIST_ITEM and _LIST_ITEM.fullmatch(raw)
     ):
         return None  # a rule ("______") or a list item ("2) https://...")
@@ -411,16 +413,20 @@ def continuation(
         return None  # "e.g.", "12:30", "joe@example.com"
     if word[0] == "#" and (":" in word or _DIRECTIVE.match(word)):
         return None  # a directive ("#EXTINF:9.0", "#EXT-X-ENDLIST"), not "#L2685"
-    rest = next_line[after : after + MAX_NEXT_LINE].split()
-    if rest and (rest[0] in _TABLE_SEPARATORS or _HAS_URL.search(rest[0])):
-        return None  # a table row ("g?y  =  http://a/b/c/g?y") or a list of URLs
-    gap = next_line[after : after + 2]
-    if rest and (gap == "  " or "\t" in gap) and any(_HAS_URL.search(w) for w in rest):
-        return None  # a table row in aligned columns ("C#     Compression     https://...")
-    if rest and _ATTRIBUTE.match(word) and _ATTRIBUTE.match(rest[0]):
-        return None  # an attribute list: "width=300 height=200"
+    tail = next_line[after : after + MAX_NEXT_LINE]
+    rest = tail.split(None, 1)  # the next word, and the line after it
+    if rest:
+        first = rest[0]
+        if first in _TABLE_SEPARATORS or _HAS_URL.search(first):
+            return None  # a table row ("g?y  =  http://a/b/c/g?y") or a list of URLs
+        gap = tail[:2]
+        if (gap == "  " or "\t" in gap) and any(_HAS_URL.search(w) for w in tail.split()):
+            return None  # a table row in aligned columns ("C#     Compression     https://...")
+        if "=" in word and _ATTRIBUTE.match(word) and _ATTRIBUTE.match(first):
+            return None  # an attribute list: "width=300 height=200"
     if (
-        _ATTRIBUTE.match(word)
+        "=" in word
+        and _ATTRIBUTE.match(word)
         and last not in _OPEN_ENDINGS
         and "?" not in url
         and _ASSIGNMENT.fullmatch(line, len(prefix) + len(indent), len(line) - len(url))
@@ -520,6 +526,15 @@ NO_CONTINUATION = (-1, JOIN)
 
 # Most spaces read between a half-written query's end and the line break.
 _MAX_TRAILING_SPACE = 16
+# What a blank next line starts with, and the spaces before a break (tuples: "" is in no
+# tuple, while it is in every string).
+_BLANK_STARTS = ("\r", "\n")
+_SPACES = (" ", "\t")
+# ASCII characters that cannot start a next line's word nor its head (where _NEXT_WORD
+# fails at once).
+_NO_WORD_STARTS = frozenset(
+    char for char in map(chr, range(128)) if char not in _HEAD_CHARS and not _NEXT_WORD.match(char)
+)
 
 
 WrapAnswers = dict[tuple[int, str, str, bool], tuple[int, int]]
@@ -562,39 +577,53 @@ def wrapped_continuation(
         does not continue; None when the answer needs text not yet in the buffer.
     """
     # The cheapest answer first, from the URL's first line alone: the line holding ``end``
-    # starts at or after it, so if the first line is too short or soft-broken, so is that
-    # one, whatever comes next (the same "no" as the test on that line below).
+    # starts at or after it, so if the first line is too short, so is that one, whatever
+    # comes next (the same "no" as the test on that line below).
     if line_start >= 0 and _unwrapped_line(buf, line_start, end):
         return NO_CONTINUATION
     n = len(buf)
-    k = end
-    spaced = False
-    if k < n and buf[k] in " \t" and buf[end - 1] in _HALF_QUERY:
-        # "forum.php? " + "thread=77114": a client wrapped at a space after a half-written
-        # query (bounded: a longer run of spaces is a layout, not a wrap).
-        stop = min(n, k + _MAX_TRAILING_SPACE)
-        while k < stop and buf[k] in " \t":
+    char = buf[end : end + 1]
+    if char == "\n":  # most calls: the URL ends its line
+        following = end + 1
+        spaced = False
+    else:
+        k = end
+        spaced = False
+        if char in _SPACES and buf[end - 1] in _HALF_QUERY:
+            # "forum.php? " + "thread=77114": a client wrapped at a space after a
+            # half-written query (bounded: a longer run of spaces is a layout, not a wrap).
+            stop = min(n, k + _MAX_TRAILING_SPACE)
+            while k < stop and buf[k] in " \t":
+                k += 1
+            spaced = True
+        if k < n and buf[k] == "\r":
             k += 1
-        spaced = True
-    if k < n and buf[k] == "\r":
-        k += 1
-    if k >= n:
-        return None if not final else NO_CONTINUATION
-    if buf[k] != "\n":
-        return NO_CONTINUATION  # more text on the line, or a space before the break
-    following = k + 1
-    if following < n and buf[following] in "\r\n":
-        return NO_CONTINUATION  # a blank line ends the paragraph (the cheapest test: first)
-    low = max(line_start, end - _LINE_LOOKBACK, 0)
+        if k >= n:
+            return None if not final else NO_CONTINUATION
+        if buf[k] != "\n":
+            return NO_CONTINUATION  # more text on the line, or a space before the break
+        following = k + 1
+    head = buf[following : following + 1]
+    if head in _BLANK_STARTS or head in _NO_WORD_STARTS:
+        # A blank line ends the paragraph; a line that starts with "<", a quote mark or
+        # another stop holds no word to go on with (continuation's first test).
+        return NO_CONTINUATION
+    # Where the line holding ``end`` starts: the URL's first line, or a line it was
+    # carried to; looked for no further back than a wrap column allows.
+    low = end - _LINE_LOOKBACK
+    if low < line_start:
+        low = line_start
+    if low < 0:
+        low = 0
     newline = buf.rfind("\n", low, end)
     if newline >= 0:
         start = newline + 1
+        if start != line_start and _unwrapped_line(buf, start, end):  # (else: asked above)
+            return NO_CONTINUATION
     elif low == line_start:
         start = line_start
     else:
         return NO_CONTINUATION  # the line is longer than any wrap column
-    if start != line_start and _unwrapped_line(buf, start, end):  # (else: asked above)
-        return NO_CONTINUATION
     stop = buf.find("\n", following, following + MAX_NEXT_LINE)
     if stop < 0:
         if following + MAX_NEXT_LINE > n and not final:
@@ -602,25 +631,26 @@ def wrapped_continuation(
         if following + MAX_NEXT_LINE <= n:
             return NO_CONTINUATION  # a next line this long was not wrapped
         stop = n
+    if buf[stop - 1] == "\r":
+        stop -= 1
     next_line = buf[following:stop]
-    if next_line.endswith("\r"):
-        next_line = next_line[:-1]
+    if not next_line.strip(_HEAD_CHARS):
+        return NO_CONTINUATION  # a quoted blank line ("> "): no word (the same test)
     line = buf[start:end]
-    url_from = max(url_start, start)
+    url_from = url_start if url_start > start else start
     if answers is None:
-        known = _answer(buf[url_from:end], line, next_line, spaced)
+        at, answer = _answer(buf[url_from:end], line, next_line, spaced)
     else:
         # The answer is a function of the two lines and where the URL starts on the first
         # (bounded: a cleared memo only costs the asking again).
         key = (end - url_from, line, next_line, spaced)
-        kept = answers.get(key)
-        if kept is None:
-            kept = _answer(buf[url_from:end], line, next_line, spaced)
+        known = answers.get(key)
+        if known is None:
+            known = _answer(buf[url_from:end], line, next_line, spaced)
             if len(answers) >= MAX_ANSWERS:
                 answers.clear()
-            answers[key] = kept
-        known = kept
-    at, answer = known
+            answers[key] = known
+        at, answer = known
     return NO_CONTINUATION if at < 0 else (following + at, answer)
 
 
