@@ -334,3 +334,15 @@ def test_url_alone_as_scheme_gives_no_glue_branch() -> None:
     scanner = Scanner(["url"])
     found = scanner.feed("see url://x.y Xurl://q .url://z and URL:http://a.b/ ") + scanner.close()
     assert [c.raw for c in found] == ["URL:http://a.b/"]
+
+
+def test_white_space_is_what_str_isspace_and_re_s_call_white_space() -> None:
+    # BARE_STOP spells white space out (a class of characters compiles to one lookup
+    # table, `\s` is tested apart): the same characters as `\s` and str.isspace, so a
+    # Python whose Unicode tables differ would fail here, not scan differently.
+    spelled = re.compile(f"[{_context.WHITE_SPACE}]")
+    category = re.compile(r"\s")
+    for code in range(0x110000):
+        char = chr(code)
+        assert (spelled.match(char) is not None) == char.isspace(), hex(code)
+        assert (category.match(char) is not None) == char.isspace(), hex(code)

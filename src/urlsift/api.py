@@ -17,7 +17,7 @@ from typing import Protocol
 
 from ._model import Candidate, Defect, MessageContext, Parts, Policy, TextUnit, Url
 from .errors import check_names
-from .extraction.rejoin import ReadingsMemo, rejoin_lines, single_reading_of
+from .extraction.rejoin import MAX_READINGS, rejoin_lines, single_reading_of
 from .extraction.scanner import DEFAULT_MAX_URL_LENGTH, Scanner
 from .validation.normalize import normalize
 from .validation.rules import (
@@ -89,6 +89,13 @@ _Verdict = tuple[
 ]
 
 
+# A verdict's fields as a record takes them (the verdict less its index).
+_Fields = tuple[str, str, tuple[str, ...], str, tuple[Defect, ...], bool, str | None, Parts]
+
+# The fields of rejoined candidates by (body, its type, kind, quote prefix, terminated).
+_JoinMemo = dict[tuple[str, type[str], str, str, bool], _Fields]
+
+
 class Judge:
     """Rejoin and validate candidates, producing :class:`Url` records.
 
@@ -130,8 +137,8 @@ class Judge:
         # text whose URLs are all distinct (prose) pays one set insertion per URL instead
         # of keeping thousands of verdicts alive for the garbage collector to walk.
         self._seen: set[str | tuple[str, ...]] = set()
-        # The readings of the candidates rejoined last (rejoin_lines' memo), if caching.
-        self._readings: ReadingsMemo | None = {} if cache_size else None
+        # The verdicts on the candidates rejoined last (see _joined), if caching.
+        self._joins: _JoinMemo | None = {} if cache_size else None
 
     def _remember(self, key: str | tuple[str, ...], found: _Verdict) -> None:
         if not self._cache_size:
@@ -224,7 +231,12 @@ class Judge:
             kind, raw, body, start, end, line, column, end_line, _, terminated, truncated = (
                 candidate
             )
-            single = one_reading(kind, body, terminated, truncated)  # single_reading's test
+            # single_reading's test; its commonest case (a bare URL on one line) without
+            # the call.
+            if kind == "bare" and "\n" not in body and not truncated:
+                single: str | None = body
+            else:
+                single = one_reading(kind, body, terminated, truncated)
             if single is not None and not extra_defects:  # most URLs
                 _, url, normalized, alternatives, scheme, defects, valid, fragment, parts = cached(
                     single
@@ -259,23 +271,53 @@ class Judge:
 
     def _rejoined(
         self, candidate: Candidate, single: str | None, extra_defects: tuple[Defect, ...]
-    ) -> tuple[str, str, tuple[str, ...], str, tuple[Defect, ...], bool, str | None, Parts]:
+    ) -> _Fields:
         """The verdict's fields for a candidate off the shortest path: one that needs
         rejoining (its rejoin defects added), or any candidate with unit defects."""
         if single is not None:
             _, url, normalized, alternatives, scheme, defects, valid, fragment, parts = self._one(
                 single
             )
-            rejoin_defects: tuple[Defect, ...] = ()
         else:
-            readings = rejoin_lines(candidate, self._readings)  # rejoin() less its test
-            index, url, normalized, alternatives, scheme, defects, valid, fragment, parts = (
-                self._choose((readings.primary, *readings.alternatives))
-                if readings.alternatives
-                else self._one(readings.primary)
+            url, normalized, alternatives, scheme, defects, valid, fragment, parts = self._joined(
+                candidate
             )
-            rejoin_defects = readings.defects
-            if index and rejoin_defects:
+        if extra_defects:  # rare: most URLs carry only their own
+            defects = (*extra_defects, *defects)
+            valid = valid and not any(d.severity == "error" for d in extra_defects)
+        return url, normalized, alternatives, scheme, defects, valid, fragment, parts
+
+    def _joined(self, candidate: Candidate) -> _Fields:
+        """:meth:`_rejoined` for a candidate that needs rejoining, without unit defects.
+
+        The fields are a function of the candidate's kind, body (and its type: a possible
+        wrap's), quote prefix and ends, and mail quotes the same wrapped URLs in reply
+        after reply: they are kept from the first sighting (bounded; a cleared memo only
+        costs judging again). A truncated candidate (rare, and long) is not kept.
+        """
+        memo = self._joins
+        if memo is None or candidate.truncated:
+            return self._join_now(candidate)
+        body = candidate.body
+        key = (body, type(body), candidate.kind, candidate.quote_prefix, candidate.terminated)
+        known = memo.get(key)
+        if known is None:
+            known = self._join_now(candidate)
+            if len(memo) >= MAX_READINGS:
+                memo.clear()
+            memo[key] = known
+        return known
+
+    def _join_now(self, candidate: Candidate) -> _Fields:
+        readings = rejoin_lines(candidate)  # rejoin() less its test
+        index, url, normalized, alternatives, scheme, defects, valid, fragment, parts = (
+            self._choose((readings.primary, *readings.alternatives))
+            if readings.alternatives
+            else self._one(readings.primary)
+        )
+        rejoin_defects = readings.defects
+        if rejoin_defects:
+            if index:
                 # An alternative was promoted: its offsets, not the primary's.
                 rejoin_defects = tuple(
                     d
@@ -283,10 +325,8 @@ class Judge:
                     else replace(d, offset=readings.offset_in(index, d.offset))
                     for d in rejoin_defects
                 )
-        if extra_defects or rejoin_defects:  # rare: most URLs carry only their own
-            text_defects = (*extra_defects, *rejoin_defects)
-            defects = (*text_defects, *defects)
-            valid = valid and not any(d.severity == "error" for d in text_defects)
+            defects = (*rejoin_defects, *defects)
+            valid = valid and not any(d.severity == "error" for d in rejoin_defects)
         return url, normalized, alternatives, scheme, defects, valid, fragment, parts
 
     def __call__(

@@ -51,6 +51,7 @@ from ..grammar.context import (
     MAX_SCHEME_LENGTH,
     PAGE_BREAK_SPAN,
     PSEUDO_SCHEMES,
+    QUOTE_PREFIX_CHARS,
     REGISTERED_SCHEMES,
     SCHEME_NAME,
     TRAILING_PUNCT,
@@ -120,6 +121,9 @@ _BRACE_SIGILS = frozenset("$%@")
 _EMPHASIS = frozenset("*_~")
 _LINE_ENDS = ("\n", "\r")
 _SPACES = (" ", "\t")
+# What may follow a URL that goes on: a line end, or the spaces before one (the hyphen rule
+# and the wrap evidence both answer "no" after anything else).
+_GOES_ON = frozenset("\n\r \t")
 # A bare URL ending in one of these before spaces and a line break may go on (see _wrap).
 _HALF_QUERY = frozenset("?=&")
 # A continuation line of a hyphen-broken bare URL must hold more than prose punctuation.
@@ -650,9 +654,14 @@ class Scanner:
         # A double colon is a Perl or C++ name ("HTTP::Request", "File::Find").
         if buf.startswith(":", colon + 1):
             return -1
-        line, line_start = self._text.line_at(start)
-        prefix = self._text.quote_prefix(line_start, start)
-        key = quote_key(prefix) if prefix else ""
+        text = self._text
+        line, line_start = text.line_at(start)
+        first = line_start - text.base
+        if first >= 0 and buf[first] not in QUOTE_PREFIX_CHARS:
+            prefix = key = ""  # most lines: no quote prefix (the buffer's own first test)
+        else:
+            prefix = text.quote_prefix(line_start, start)
+            key = quote_key(prefix) if prefix else ""
         cap = url_start + self._max_url + 1  # reaching it means the URL is too long
         limit = cap if cap < n else n
         segment = self._p.bare_segment
@@ -706,6 +715,8 @@ class Scanner:
             if closed or e == i:
                 break
             after = buf[e : e + 1]
+            if after not in _GOES_ON:  # most URLs: neither rule reads on past other text
+                break
             if buf[e - 1] == "-":
                 j = self._next_line(e, key, final)
             elif (after in _LINE_ENDS and buf[e + 1 : e + 2] != after) or (
@@ -716,9 +727,7 @@ class Scanner:
                 # It answers "join", "both" (a possible wrap: the cut reading stays the
                 # URL) or no. A possible wrap after decided joins ends the URL; after a
                 # possible one, the URL goes on over decided and possible ones alike.
-                found = wrapped_continuation(
-                    buf, url_start, e, line_start - self._text.base, final, self._answers
-                )
+                found = wrapped_continuation(buf, url_start, e, first, final, self._answers)
                 if found is None:
                     return None
                 j, answer = found

@@ -69,6 +69,13 @@ benchmarks/README.md; one case per shape in ``corpora/wrapjoin/shapes.txt``):
    break of text left encoded ("both", the ``=`` left out) unless it ends a half-written
    query on a line without quoted-printable escapes (``=3D``). A run of three ``_`` or
    ``=`` ends the URL (a rule line).
+7. *Code and records* (seen in outside projects' sources and data files, where 108 of
+   110 joins were wrong before these rules): a URL in a code comment (``# ``, ``// ``,
+   ``-- `` opening the line, or ``#``/``//`` after code) ends with the line; a quote
+   opened before the URL and closed at its end (``'file:///tmp/x'``) ends it; a line of
+   "name URL" records (``third_party2 -r3 file:///...``) or a setting (``url = ...`` over
+   ``revision=head``) is not continued by a weak word; a path after a whole fragment
+   (``#whatisword`` + ``/JT``) is only "both".
 """
 
 from __future__ import annotations
@@ -157,6 +164,7 @@ _CONTINUATION_START = frozenset("/%=&?._~#;")
 _OPEN_ENDINGS = frozenset("-_?&=%")
 # A letter or digit, and a digit, "." or "_" (the word is ASCII when they are asked).
 _ALNUM = compile_on_use(r"[A-Za-z0-9]")
+_ASCII_ALNUM = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789")
 _DIGIT_OR_DOT = compile_on_use(r"[0-9._]")
 # Signs in the continuation that it is part of a URL, not prose.
 _URL_SIGNS = frozenset("?=&%#~")
@@ -191,6 +199,20 @@ _QP_ESCAPE = compile_on_use(r"=[0-9A-F]{2}")
 # A query half written at the line's end: "?os=", "&type=".
 _HALF_WRITTEN = compile_on_use(r"[?&][^?&=/\s]{1,64}=\Z")
 _RULES = frozenset({"_" * _RULE_RUN, "=" * _RULE_RUN})
+# A code comment the URL is written in: a line comment opened at the line's start (after a
+# quote prefix and indentation: "# ", "// ", "-- ") or after code ("x = 1  # see ...").
+# A comment ends at the line end; a wrapped one goes on behind its own marker, never in
+# the next line's code ("# https://host/issues/475" + "self.make_file(").
+_COMMENT_START = compile_on_use(r"(?:#{1,6}|/{2,4}|--)[ \t]")
+_COMMENT_AFTER_CODE = compile_on_use(r"[ \t](?:#|//)[ \t]")
+_COMMENT_LOOKBACK = 256  # characters before the URL searched for a comment marker
+# The text before a URL on its line is a record's fields, not prose, when it is one to
+# three words, each holding a character that is no letter ("third_party2 -r3 file:///...").
+_RECORD_FIELDS = 3
+_LONGEST_RECORD_HEAD = 192
+# A configuration line's assignment before the URL ("url = https://...", "url=..."): the
+# next line's "revision=head" is the next setting.
+_ASSIGNMENT = compile_on_use(r"[A-Za-z][\w.-]{0,63}[ \t]{0,8}=[ \t]{0,8}")
 
 
 JOIN, BOTH, SOFT_BOTH = 0, 1, 2
@@ -235,13 +257,14 @@ def _line_width(text: str) -> int:
 
 def _has_extension(text: str) -> bool:
     """Does ``text`` end in a file name extension (``.html``, ``.tar.gz``...)?"""
-    dot = text.rfind(".", max(0, len(text) - _LONGEST_EXTENSION))
+    end = text[-_LONGEST_EXTENSION:]
+    dot = end.rfind(".")
     if dot < 0:
         return False
-    tail = text[dot + 1 :]
-    if tail.isascii():  # the pattern's own answer, from a table (it is asked often)
-        return tail.lower() in _EXTENSIONS
-    return _EXTENSION.fullmatch(text, dot) is not None
+    name = end[dot + 1 :]
+    if name.isascii():  # the pattern's own answer, from a table (it is asked often)
+        return name.lower() in _EXTENSIONS
+    return _EXTENSION.fullmatch(text, len(text) - len(end) + dot) is not None
 
 
 def _quoted(url: str, line: str, next_line: str, after: int) -> bool:
@@ -252,6 +275,32 @@ def _quoted(url: str, line: str, next_line: str, after: int) -> bool:
     if closer is None or closer in url:
         return False
     return next_line[after : after + 1] == closer or next_line[after - 1 : after] == closer
+
+
+_QUOTE_ENDS = frozenset(_QUOTE_CLOSERS.values())
+
+
+def _record_head(before: str) -> bool:
+    """Is ``before`` (a line's text before its URL) a record's fields, not prose?"""
+    if len(before) > _LONGEST_RECORD_HEAD:
+        return False
+    words = before.split()
+    return 0 < len(words) <= _RECORD_FIELDS and not any(word.isalpha() for word in words)
+
+
+def _in_comment(line: str, head: int, url_start: int) -> bool:
+    """Is the URL starting at ``line[url_start]`` inside a code comment (``line[:head]``
+    is the line's quote prefix and indentation)?"""
+    start = max(0, head - 1, url_start - _COMMENT_LOOKBACK)
+    if (
+        line.find("#", start, url_start) < 0
+        and line.find("//", start, url_start) < 0
+        and line.find("--", head, head + 2) < 0
+    ):
+        return False  # (most lines: no marker before the URL: three finds)
+    if _COMMENT_START.match(line, head, url_start) is not None:
+        return True
+    return _COMMENT_AFTER_CODE.search(line, start, url_start) is not None
 
 
 def continuation(
@@ -293,6 +342,8 @@ def continuation(
     last = url[-1]
     if not word or last in _SENTENCE_STOPS:
         return None  # "ftp://oss.sgi.com." ends a sentence
+    if last in _QUOTE_ENDS and _QUOTE_CLOSERS.get(line[-len(url) - 1 : -len(url)]) == last:
+        return None  # "url = 'file:///tmp/index'": the quote opened before it closed it
     if spaced and last not in _HALF_QUERY:
         return None  # a space before the break: the URL was complete
     material = _MATERIAL.search(word) is not None or last in _OPEN_ENDINGS
@@ -350,7 +401,9 @@ def continuation(
         prefix, indent = head.group(1, 2)
     else:  # most lines: no quote prefix, no indentation
         prefix = indent = ""
-    if _ALNUM.search(word) is None or (
+    if _in_comment(line, len(prefix) + len(indent), len(line) - len(url)):
+        return None  # a comment ends at the line end; code or a comment marker follows
+    if (word[0] not in _ASCII_ALNUM and _ALNUM.search(word) is None) or (
         len(raw) <= _LONGEST_LIST_ITEM and _LIST_ITEM.fullmatch(raw)
     ):
         return None  # a rule ("______") or a list item ("2) https://...")
@@ -360,14 +413,25 @@ def continuation(
         return None  # "e.g.", "12:30", "joe@example.com"
     if word[0] == "#" and (":" in word or _DIRECTIVE.match(word)):
         return None  # a directive ("#EXTINF:9.0", "#EXT-X-ENDLIST"), not "#L2685"
-    rest = next_line[after : after + MAX_NEXT_LINE].split()
-    if rest and (rest[0] in _TABLE_SEPARATORS or _HAS_URL.search(rest[0])):
-        return None  # a table row ("g?y  =  http://a/b/c/g?y") or a list of URLs
-    gap = next_line[after : after + 2]
-    if rest and (gap == "  " or "\t" in gap) and any(_HAS_URL.search(w) for w in rest):
-        return None  # a table row in aligned columns ("C#     Compression     https://...")
-    if rest and _ATTRIBUTE.match(word) and _ATTRIBUTE.match(rest[0]):
-        return None  # an attribute list: "width=300 height=200"
+    tail = next_line[after : after + MAX_NEXT_LINE]
+    rest = tail.split(None, 1)  # the next word, and the line after it
+    if rest:
+        first = rest[0]
+        if first in _TABLE_SEPARATORS or _HAS_URL.search(first):
+            return None  # a table row ("g?y  =  http://a/b/c/g?y") or a list of URLs
+        gap = tail[:2]
+        if (gap == "  " or "\t" in gap) and any(_HAS_URL.search(w) for w in tail.split()):
+            return None  # a table row in aligned columns ("C#     Compression     https://...")
+        if "=" in word and _ATTRIBUTE.match(word) and _ATTRIBUTE.match(first):
+            return None  # an attribute list: "width=300 height=200"
+    if (
+        "=" in word
+        and _ATTRIBUTE.match(word)
+        and last not in _OPEN_ENDINGS
+        and "?" not in url
+        and _ASSIGNMENT.fullmatch(line, len(prefix) + len(indent), len(line) - len(url))
+    ):
+        return None  # settings: "url = https://host/x.git" over "revision=head"
     signs = not _URL_SIGNS.isdisjoint(word)
     # Another quote depth: a client re-wrapped a reply (the continuation lost its "> " or
     # took another one), or another speaker. Only URL signs in the continuation tell.
@@ -388,6 +452,14 @@ def continuation(
         word.count("/") > 1 or _DIGIT_OR_DOT.search(word) is not None or word[0] == "/"
     )
     strong = signs or slash or _has_extension(word) or gains_extension or last in _OPEN_ENDINGS
+    if (
+        not strong
+        and _record_head(line[len(prefix) + len(indent) : len(line) - len(url)])
+        and any(_HAS_URL.search(w) for w in rest)
+    ):
+        # A list of "name URL" records ("third_party3 file:///..." over "third_party2 -r3
+        # file:///..."): the next line names a URL of its own, a weak word is its name.
+        return None
     width = _line_width(line[len(prefix) :])
     full = (
         MIN_URL_LINE <= width <= WRAP_COLUMN_MAX
@@ -395,7 +467,10 @@ def continuation(
         # The line after a wrap was wrapped at the same column (or ends the paragraph).
         and _line_width(next_line[len(next_prefix) :]) <= WRAP_COLUMN_MAX
     )
-    decisive = same_depth and not spaced and not hyphen_led
+    # A path after a whole fragment ("...#whatisword" + "/JT"): a fragment comes last, so
+    # only a route in it ("#/settings" + "/users") goes on so; not decisive.
+    path_after_fragment = word[0] == "/" and "#" in url and "/" not in url[url.rfind("#") :]
+    decisive = same_depth and not spaced and not hyphen_led and not path_after_fragment
     wrapped = decisive and (
         (indent == next_indent and full and (material or gains_extension))
         # Inside a quote opened before the URL and closed after the continuation.
@@ -451,6 +526,15 @@ NO_CONTINUATION = (-1, JOIN)
 
 # Most spaces read between a half-written query's end and the line break.
 _MAX_TRAILING_SPACE = 16
+# What a blank next line starts with, and the spaces before a break (tuples: "" is in no
+# tuple, while it is in every string).
+_BLANK_STARTS = ("\r", "\n")
+_SPACES = (" ", "\t")
+# ASCII characters that cannot start a next line's word nor its head (where _NEXT_WORD
+# fails at once).
+_NO_WORD_STARTS = frozenset(
+    char for char in map(chr, range(128)) if char not in _HEAD_CHARS and not _NEXT_WORD.match(char)
+)
 
 
 WrapAnswers = dict[tuple[int, str, str, bool], tuple[int, int]]
@@ -493,39 +577,53 @@ def wrapped_continuation(
         does not continue; None when the answer needs text not yet in the buffer.
     """
     # The cheapest answer first, from the URL's first line alone: the line holding ``end``
-    # starts at or after it, so if the first line is too short or soft-broken, so is that
-    # one, whatever comes next (the same "no" as the test on that line below).
+    # starts at or after it, so if the first line is too short, so is that one, whatever
+    # comes next (the same "no" as the test on that line below).
     if line_start >= 0 and _unwrapped_line(buf, line_start, end):
         return NO_CONTINUATION
     n = len(buf)
-    k = end
-    spaced = False
-    if k < n and buf[k] in " \t" and buf[end - 1] in _HALF_QUERY:
-        # "forum.php? " + "thread=77114": a client wrapped at a space after a half-written
-        # query (bounded: a longer run of spaces is a layout, not a wrap).
-        stop = min(n, k + _MAX_TRAILING_SPACE)
-        while k < stop and buf[k] in " \t":
+    char = buf[end : end + 1]
+    if char == "\n":  # most calls: the URL ends its line
+        following = end + 1
+        spaced = False
+    else:
+        k = end
+        spaced = False
+        if char in _SPACES and buf[end - 1] in _HALF_QUERY:
+            # "forum.php? " + "thread=77114": a client wrapped at a space after a
+            # half-written query (bounded: a longer run of spaces is a layout, not a wrap).
+            stop = min(n, k + _MAX_TRAILING_SPACE)
+            while k < stop and buf[k] in " \t":
+                k += 1
+            spaced = True
+        if k < n and buf[k] == "\r":
             k += 1
-        spaced = True
-    if k < n and buf[k] == "\r":
-        k += 1
-    if k >= n:
-        return None if not final else NO_CONTINUATION
-    if buf[k] != "\n":
-        return NO_CONTINUATION  # more text on the line, or a space before the break
-    following = k + 1
-    if following < n and buf[following] in "\r\n":
-        return NO_CONTINUATION  # a blank line ends the paragraph (the cheapest test: first)
-    low = max(line_start, end - _LINE_LOOKBACK, 0)
+        if k >= n:
+            return None if not final else NO_CONTINUATION
+        if buf[k] != "\n":
+            return NO_CONTINUATION  # more text on the line, or a space before the break
+        following = k + 1
+    head = buf[following : following + 1]
+    if head in _BLANK_STARTS or head in _NO_WORD_STARTS:
+        # A blank line ends the paragraph; a line that starts with "<", a quote mark or
+        # another stop holds no word to go on with (continuation's first test).
+        return NO_CONTINUATION
+    # Where the line holding ``end`` starts: the URL's first line, or a line it was
+    # carried to; looked for no further back than a wrap column allows.
+    low = end - _LINE_LOOKBACK
+    if low < line_start:
+        low = line_start
+    if low < 0:
+        low = 0
     newline = buf.rfind("\n", low, end)
     if newline >= 0:
         start = newline + 1
+        if start != line_start and _unwrapped_line(buf, start, end):  # (else: asked above)
+            return NO_CONTINUATION
     elif low == line_start:
         start = line_start
     else:
         return NO_CONTINUATION  # the line is longer than any wrap column
-    if start != line_start and _unwrapped_line(buf, start, end):  # (else: asked above)
-        return NO_CONTINUATION
     stop = buf.find("\n", following, following + MAX_NEXT_LINE)
     if stop < 0:
         if following + MAX_NEXT_LINE > n and not final:
@@ -533,25 +631,26 @@ def wrapped_continuation(
         if following + MAX_NEXT_LINE <= n:
             return NO_CONTINUATION  # a next line this long was not wrapped
         stop = n
+    if buf[stop - 1] == "\r":
+        stop -= 1
     next_line = buf[following:stop]
-    if next_line.endswith("\r"):
-        next_line = next_line[:-1]
+    if not next_line.strip(_HEAD_CHARS):
+        return NO_CONTINUATION  # a quoted blank line ("> "): no word (the same test)
     line = buf[start:end]
-    url_from = max(url_start, start)
+    url_from = url_start if url_start > start else start
     if answers is None:
-        known = _answer(buf[url_from:end], line, next_line, spaced)
+        at, answer = _answer(buf[url_from:end], line, next_line, spaced)
     else:
         # The answer is a function of the two lines and where the URL starts on the first
         # (bounded: a cleared memo only costs the asking again).
         key = (end - url_from, line, next_line, spaced)
-        kept = answers.get(key)
-        if kept is None:
-            kept = _answer(buf[url_from:end], line, next_line, spaced)
+        known = answers.get(key)
+        if known is None:
+            known = _answer(buf[url_from:end], line, next_line, spaced)
             if len(answers) >= MAX_ANSWERS:
                 answers.clear()
-            answers[key] = kept
-        known = kept
-    at, answer = known
+            answers[key] = known
+        at, answer = known
     return NO_CONTINUATION if at < 0 else (following + at, answer)
 
 

@@ -223,7 +223,13 @@ TRAILING_PUNCT = frozenset(".,;:!?'\u00bb\u201d\u2019\u203a\u3002\uff0c")
 # IP_LITERAL). Inside a wrapper the appendix's rules stand: the wrapper's content is kept
 # whole and the validator flags the unsafe characters.
 UNSAFE = r"{}|\\^\[\]`"
-BARE_STOP = r"\s<>\"\x00-\x1f\x7f\u200b\u200e\u200f\u202a-\u202e\u2060-\u2069\ufeff" + UNSAFE
+# White space as ``str.isspace`` and ``re``'s ``\s`` know it, written out: a class of
+# characters and ranges alone compiles to one lookup table, while ``\s`` (a category) is
+# tested apart for every character, and these classes walk every bare URL.
+WHITE_SPACE = r"\t\n\x0b\x0c\r\x1c-\x1f \x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000"
+BARE_STOP = (
+    WHITE_SPACE + r"<>\"\x00-\x1f\x7f\u200b\u200e\u200f\u202a-\u202e\u2060-\u2069\ufeff" + UNSAFE
+)
 
 # RFC 3986 §3.2.2:  IP-literal = "[" ( IPv6address / IPvFuture ) "]"
 #                   IPvFuture  = "v" 1*HEXDIG "." 1*( unreserved / sub-delims / ":" )
