@@ -86,29 +86,42 @@ def test_calls_per_file_do_not_grow_with_depth(tmp_path: Path, walk: Any) -> Non
     assert deep < shallow * 1.1, (shallow, deep)
 
 
-def _deep_calls(run: Callable[[], int], monkeypatch: pytest.MonkeyPatch, levels: int) -> int:
-    # System calls whose path names more than `levels` folders: the system resolves each
-    # level of such a path again.
-    count = 0
+def _with_paths_seen(
+    run: Callable[[], int], monkeypatch: pytest.MonkeyPatch, seen: Callable[[str], None]
+) -> int:
+    # Run with every path named to stat, lstat, open, scandir, listdir (and the built-in
+    # open) shown to `seen` first; returns what run returns.
+    import builtins
 
     def counting(real: Callable[..., Any]) -> Callable[..., Any]:
         def call(path: Any, *args: Any, **kwargs: Any) -> Any:
-            nonlocal count
-            if isinstance(path, (str, os.PathLike)) and os.fspath(path).count(os.sep) > levels:
-                count += 1
+            if isinstance(path, (str, os.PathLike)):
+                text = os.fspath(path)
+                if isinstance(text, str):
+                    seen(text)
             return real(path, *args, **kwargs)
 
         return call
-
-    import builtins
 
     for name in ("stat", "lstat", "open", "scandir", "listdir"):
         monkeypatch.setattr(os, name, counting(getattr(os, name)))
     monkeypatch.setattr(builtins, "open", counting(builtins.open))
     try:
-        run()
+        return run()
     finally:
         monkeypatch.undo()
+
+
+def _deep_calls(run: Callable[[], int], monkeypatch: pytest.MonkeyPatch, levels: int) -> int:
+    # System calls whose path names more than `levels` folders: the system resolves each
+    # level of such a path again.
+    count = 0
+
+    def seen(text: str) -> None:
+        nonlocal count
+        count += text.count(os.sep) > levels
+
+    _with_paths_seen(run, monkeypatch, seen)
     return count
 
 
@@ -130,31 +143,17 @@ def _components_per_file(
 ) -> float:
     # The folders the system resolves for the calls that name a path, per file found: a
     # path below root counts its levels below it (a name in a folder's descriptor, 1).
-    import builtins
-
     count = 0
     prefix = os.path.join(root, "")
 
-    def counting(real: Callable[..., Any]) -> Callable[..., Any]:
-        def call(path: Any, *args: Any, **kwargs: Any) -> Any:
-            nonlocal count
-            if isinstance(path, (str, os.PathLike)):
-                text = os.fspath(path)
-                if isinstance(text, str) and text.startswith(prefix):
-                    count += text.count(os.sep) - prefix.count(os.sep) + 1
-                elif isinstance(text, str):
-                    count += text.count(os.sep) + 1
-            return real(path, *args, **kwargs)
+    def seen(text: str) -> None:
+        nonlocal count
+        if text.startswith(prefix):
+            count += text.count(os.sep) - prefix.count(os.sep) + 1
+        else:
+            count += text.count(os.sep) + 1
 
-        return call
-
-    for name in ("stat", "lstat", "open", "scandir", "listdir"):
-        monkeypatch.setattr(os, name, counting(getattr(os, name)))
-    monkeypatch.setattr(builtins, "open", counting(builtins.open))
-    try:
-        files = run()
-    finally:
-        monkeypatch.undo()
+    files = _with_paths_seen(run, monkeypatch, seen)
     assert files > 0
     return count / files
 
