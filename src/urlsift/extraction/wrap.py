@@ -267,11 +267,15 @@ def _has_extension(text: str) -> bool:
     return _EXTENSION.fullmatch(text, len(text) - len(end) + dot) is not None
 
 
+def _opener(url: str, line: str) -> str:
+    """The character right before the URL on its line ("" at the line's start)."""
+    return line[-len(url) - 1 : -len(url)] if len(line) > len(url) else ""
+
+
 def _quoted(url: str, line: str, next_line: str, after: int) -> bool:
     """Is the URL inside a quote opened right before it and closed right after the
     continuation (``"https://x/`` + ``Users"``, TeX's `` `http://x/`` + ``y.html'``)?"""
-    opener = line[-len(url) - 1 : -len(url)] if len(line) > len(url) else ""
-    closer = _QUOTE_CLOSERS.get(opener)
+    closer = _QUOTE_CLOSERS.get(_opener(url, line))
     if closer is None or closer in url:
         return False
     return next_line[after : after + 1] == closer or next_line[after - 1 : after] == closer
@@ -342,7 +346,7 @@ def continuation(
     last = url[-1]
     if not word or last in _SENTENCE_STOPS:
         return None  # "ftp://oss.sgi.com." ends a sentence
-    if last in _QUOTE_ENDS and _QUOTE_CLOSERS.get(line[-len(url) - 1 : -len(url)]) == last:
+    if last in _QUOTE_ENDS and _QUOTE_CLOSERS.get(_opener(url, line)) == last:
         return None  # "url = 'file:///tmp/index'": the quote opened before it closed it
     if spaced and last not in _HALF_QUERY:
         return None  # a space before the break: the URL was complete
@@ -401,7 +405,9 @@ def continuation(
         prefix, indent = head.group(1, 2)
     else:  # most lines: no quote prefix, no indentation
         prefix = indent = ""
-    if _in_comment(line, len(prefix) + len(indent), len(line) - len(url)):
+    # The line's text before the URL, after its quote prefix and indentation.
+    head_end, url_start = len(prefix) + len(indent), len(line) - len(url)
+    if _in_comment(line, head_end, url_start):
         return None  # a comment ends at the line end; code or a comment marker follows
     if (word[0] not in _ASCII_ALNUM and _ALNUM.search(word) is None) or (
         len(raw) <= _LONGEST_LIST_ITEM and _LIST_ITEM.fullmatch(raw)
@@ -429,7 +435,7 @@ def continuation(
         and _ATTRIBUTE.match(word)
         and last not in _OPEN_ENDINGS
         and "?" not in url
-        and _ASSIGNMENT.fullmatch(line, len(prefix) + len(indent), len(line) - len(url))
+        and _ASSIGNMENT.fullmatch(line, head_end, url_start)
     ):
         return None  # settings: "url = https://host/x.git" over "revision=head"
     signs = not _URL_SIGNS.isdisjoint(word)
@@ -454,7 +460,7 @@ def continuation(
     strong = signs or slash or _has_extension(word) or gains_extension or last in _OPEN_ENDINGS
     if (
         not strong
-        and _record_head(line[len(prefix) + len(indent) : len(line) - len(url)])
+        and _record_head(line[head_end:url_start])
         and any(_HAS_URL.search(w) for w in rest)
     ):
         # A list of "name URL" records ("third_party3 file:///..." over "third_party2 -r3
