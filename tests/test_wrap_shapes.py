@@ -66,7 +66,8 @@ def test_every_shape_of_the_issue_has_a_case_and_real_ones_name_their_source() -
     assert {shape.answer for shape in SHAPE_CASES} == {"join", "both", "keep", "none"}
     for shape in SHAPE_CASES:
         assert shape.origin.startswith("made-up") or re.match(
-            r"(mbox|mail-samples|rfc-[a-z-]+)/\S+ \((judged|drawn)\.txt ", shape.origin
+            r"(mbox|mail-samples|rfc-[a-z-]+)/\S+ \((judged\.txt |drawn\.txt |message-id <)",
+            shape.origin,
         ), shape.name
 
 

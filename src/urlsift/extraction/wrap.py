@@ -67,7 +67,10 @@ benchmarks/README.md; one case per shape in ``corpora/wrapjoin/shapes.txt``):
 6. *Ends.* A half-written query (``?os=``) before a space and the break may go on
    ("both"). A line of at most 76 characters ending in ``=`` is a quoted-printable soft
    break of text left encoded ("both", the ``=`` left out) unless it ends a half-written
-   query on a line without quoted-printable escapes (``=3D``). A run of three ``_`` or
+   query on a line without quoted-printable escapes (``=3D``); the URL then goes on as
+   decoding reads it, with the next line's first run of URL characters (after the quote
+   prefix a reply added to both lines), whatever word that is: an encoder cuts where the
+   line is full, so the prose signs above say nothing there. A run of three ``_`` or
    ``=`` ends the URL (a rule line).
 7. *Code and records* (seen in outside projects' sources and data files, where 108 of
    110 joins were wrong before these rules): a URL in a code comment (``# ``, ``// ``,
@@ -199,6 +202,7 @@ _QP_ESCAPE = compile_on_use(r"=[0-9A-F]{2}")
 # A query half written at the line's end: "?os=", "&type=".
 _HALF_WRITTEN = compile_on_use(r"[?&][^?&=/\s]{1,64}=\Z")
 _RULES = frozenset({"_" * _RULE_RUN, "=" * _RULE_RUN})
+_SOFT_RULES = frozenset({"=" * (_RULE_RUN + 1)})  # a rule's run of "=", the break's one more
 # A code comment the URL is written in: a line comment opened at the line's start (after a
 # quote prefix and indentation: "# ", "// ", "-- ") or after code ("x = 1  # see ...").
 # A comment ends at the line end; a wrapped one goes on behind its own marker, never in
@@ -530,6 +534,38 @@ def _soft_break(line: str) -> bool:
 NO_CONTINUATION = (-1, JOIN)
 """:func:`wrapped_continuation`'s answer when the URL ends at its line end."""
 
+
+def _soft_continuation(url: str, line: str, next_line: str, spaced: bool) -> tuple[int, int]:
+    """The answer after a quoted-printable soft line break of text left encoded (``line``
+    ends in its ``=``): ``(start in next_line or -1, answer)``.
+
+    Decoding removes the ``=`` and the line break and nothing else, whatever the words
+    around them: an encoder cuts lines at 76 characters, not where prose allows. So the URL
+    goes on as the decoded text reads, with the next line's first run of URL characters
+    when it starts right there (after the quote prefix a reply added to both lines), and
+    the prose evidence of :func:`continuation` is not asked. Never more than "both": the
+    text is not decoded, so the break may be an ``=`` that ends the URL.
+    """
+    if spaced or url[-_RULE_RUN - 1 :] in _SOFT_RULES:
+        return NO_CONTINUATION  # white space or a rule of "=" before the break: not soft
+    at = 0
+    if line[:1] in _HEAD_CHARS and next_line[:1] in _HEAD_CHARS:
+        head, next_head = _HEAD.match(line), _HEAD.match(next_line)
+        assert head is not None  # the pattern matches ""
+        assert next_head is not None
+        prefix, next_prefix = head.group(1), next_head.group(1)
+        if prefix and (prefix == next_prefix or quote_key(prefix) == quote_key(next_prefix)):
+            # A reply quoted the encoded lines: the same prefix on both is not the text's
+            # (a prefix on the URL's line alone is: the encoder cut the quoted text).
+            if next_head.group(2):
+                return NO_CONTINUATION  # the encoded line starts with a space
+            at = len(next_prefix)
+    word = _NEXT_WORD.match(next_line, at)
+    if word is None or not word.group().rstrip(_SENTENCE_END):
+        return NO_CONTINUATION  # a stop, or only punctuation the scanner would trim
+    return at, SOFT_BOTH
+
+
 # Most spaces read between a half-written query's end and the line break.
 _MAX_TRAILING_SPACE = 16
 # What a blank next line starts with, and the spaces before a break (tuples: "" is in no
@@ -664,10 +700,7 @@ def _answer(url: str, line: str, next_line: str, spaced: bool) -> tuple[int, int
     """:func:`wrapped_continuation`'s answer from the URL's part on its line, that line up
     to the URL's end and the next line: ``(start in next_line or -1, answer)``."""
     if _soft_break(line):
-        # A soft line break of quoted-printable text left encoded: its "=" is no URL's.
-        # The join is what decoding would do, but the text is not decoded: at most "both".
-        found = continuation(url[:-1], line[:-1], next_line, spaced=spaced)
-        return NO_CONTINUATION if found is None else (found.start, SOFT_BOTH)
+        return _soft_continuation(url, line, next_line, spaced)
     found = continuation(url, line, next_line, spaced=spaced)
     if found is None:
         return NO_CONTINUATION
