@@ -18,7 +18,14 @@ import pytest
 from click.testing import CliRunner
 
 from urlsift.cli import main
-from urlsift.lint.sites import GENERATORS, SiteFinder, opaque_reason, read_mapping
+from urlsift.lint.sites import (
+    GENERATORS,
+    Localized,
+    SiteFinder,
+    _localized,
+    opaque_reason,
+    read_mapping,
+)
 from urlsift.lint.slugs import heading_anchors
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -92,6 +99,34 @@ EXPECTED: dict[str, tuple[list[str], list[str]]] = {
     "mkdocs-plugins": (
         ["mkdocs-plugins/docs/index.md:4:24: URL015"],  # redirect_maps' old pages are served
         [],
+    ),
+    "mkdocs-i18n": (  # mkdocs-static-i18n, suffix structure: index.fr.md links logo.png
+        [
+            # the French page is served for a French link: its heading is "Details FR"
+            "mkdocs-i18n/docs/index.fr.md:5:79: URL016",
+            "mkdocs-i18n/docs/index.md:5:17: URL015",
+            "mkdocs-i18n/docs/index.md:5:81: URL016",
+        ],
+        [
+            "mkdocs-i18n/docs/index.md:5:51: URL017",  # the theme may serve files
+            "mkdocs-i18n/docs/index.md:7:65: URL017",  # only.fr.png: not for English
+        ],
+    ),
+    "mkdocs-i18n-folder": (  # folder structure: en/, fr/, untranslated files at the root
+        [
+            "mkdocs-i18n-folder/docs/en/index.md:5:17: URL015",
+            "mkdocs-i18n-folder/docs/fr/index.md:5:20: URL015",
+        ],
+        ["mkdocs-i18n-folder/docs/en/index.md:5:47: URL017"],
+    ),
+    "mkdocs-monorepo": (  # mkdocs-monorepo-plugin: !include and *include mount sub-sites
+        [
+            "mkdocs-monorepo/docs/index.md:5:15: URL015",  # no such sub-site
+            "mkdocs-monorepo/docs/index.md:5:65: URL015",  # the sub-site lacks the page
+            "mkdocs-monorepo/docs/index.md:5:104: URL016",  # read in the mounted page
+        ],
+        # a sub-site's page does not know where the parent mounts it
+        ["mkdocs-monorepo/components/auth/pages/index.md:3:21: URL017"],
     ),
     "mkdocs-gen": (
         [],
@@ -401,3 +436,57 @@ def test_includes_and_templates_are_read_from_markup_only() -> None:
     assert partial.includes == ("7:options",)
     rst = extract_document(".. include:: ../defs.rst\n\nText\n", "a.rst", "rst")
     assert rst.includes == ("6:../defs.rst",)
+
+
+@pytest.mark.parametrize(
+    ("settings", "expected"),
+    [
+        # mkdocs-static-i18n 1.x: a list of locales, one marked default
+        (
+            {"languages": [{"locale": "fr", "name": "FR"}, {"locale": "en", "default": True}]},
+            Localized("suffix", "en", frozenset({"en", "fr"})),
+        ),
+        # 0.x: default_language and a mapping of locales
+        (
+            {"default_language": "en", "languages": {"de": "Deutsch"}, "docs_structure": "folder"},
+            Localized("folder", "en", frozenset({"en", "de"})),
+        ),
+        # no default marked: the first; fallback switched off
+        (
+            {"languages": [{"locale": "ja"}, {"locale": "en"}], "fallback_to_default": False},
+            Localized("suffix", "ja", frozenset({"ja", "en"}), fallback=False),
+        ),
+        ({"docs_structure": "folder"}, None),  # no languages: nothing to resolve
+        ({"languages": "en"}, None),  # a value of another shape
+    ],
+)
+def test_i18n_settings_are_read_in_both_formats(
+    settings: dict[str, object], expected: Localized | None
+) -> None:
+    assert _localized(settings) == expected
+
+
+def test_i18n_targets_in_the_plugins_order() -> None:
+    source = Path("/site/docs")
+    suffix = Localized("suffix", "en", frozenset({"en", "fr"}))
+    # a French page: its own language, then the default's, then the file itself
+    assert suffix.targets(source, source / "a.fr.md", source / "img/x.png") == [
+        source / "img/x.fr.png",
+        source / "img/x.en.png",
+        source / "img/x.png",
+    ]
+    # a page of the default language (no suffix); a name without extension
+    assert suffix.targets(source, source / "a.md", source / "NOTICE") == [
+        source / "NOTICE.en",
+        source / "NOTICE",
+    ]
+    folder = Localized("folder", "en", frozenset({"en", "fr"}))
+    assert folder.targets(source, source / "fr/a.md", source / "fr/img/x.png") == [
+        source / "fr/img/x.png",
+        source / "en/img/x.png",
+        source / "img/x.png",
+    ]
+    # outside the source folder: only the target itself
+    assert folder.targets(source, source / "fr/a.md", Path("/elsewhere/x.png")) == [
+        Path("/elsewhere/x.png")
+    ]

@@ -41,7 +41,7 @@ import os
 import re
 from collections.abc import Callable, Iterable
 from collections.abc import Set as AbstractSet
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 from urllib.parse import unquote
 
 from .findings import Extracted, LocalLink
@@ -209,7 +209,16 @@ class LocalLinkChecker:
         url_folder = None if site is None else site.url_folder(path)
         if url_folder is not None:
             bases.append(url_folder)
-        return self._file_problem(link.target, [base / target for base in bases], fragment, site)
+        candidates = [base / target for base in bases]
+        if site is not None and site.localized is not None:  # a language's own file first
+            candidates = [
+                served
+                for candidate in candidates
+                for served in site.localized.targets(
+                    site.source, path, Path(os.path.normpath(candidate))
+                )
+            ]
+        return self._file_problem(link.target, candidates, fragment, site)
 
     def _generator_link_problem(
         self, path: Path, site: Site | None, written: str, placeholder: re.Match[str]
@@ -246,7 +255,7 @@ class LocalLinkChecker:
             if site is not None:
                 verdict, reason = site.judge_missing(resolved)
                 if verdict == "found":
-                    found = site.page_source(resolved) or resolved
+                    found = site.page_source(resolved) or site.mounted_file(resolved) or resolved
                     break
                 if verdict == "unknown" and unknown is None:
                     unknown = reason
@@ -260,6 +269,13 @@ class LocalLinkChecker:
             return None
         if not fragment or found.suffix.lower() not in _ANCHORED_SUFFIXES or not is_file(found):
             return None
+        localized = None if site is None else site.localized
+        if (
+            localized is not None
+            and found.name != PurePosixPath(target).name
+            and localized.locale_of(found.name) is not None
+        ):
+            target = f"{target} (served from {found.name})"  # a translation is served
         return self._anchor_problem(written, fragment, found, target)
 
     def _absolute_problem(

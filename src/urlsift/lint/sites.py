@@ -321,6 +321,100 @@ def opaque_reason(text: str) -> str | None:
 
 
 @dataclass(frozen=True, slots=True)
+class Localized:
+    """mkdocs-static-i18n's settings: where a page of one language finds what it links.
+
+    With ``docs_structure: suffix`` a translation sits beside its original (``index.fr.md``,
+    ``image.fr.png``) and a link names the file without the language (``image.png``): the
+    page's own language's file is served, else the default language's, else the file
+    itself. With ``folder`` each language has a folder (``en/``, ``fr/``) and a link is
+    tried in the page's language folder, the default language's (``fallback_to_default``)
+    and the source folder's root (files not translated).
+    """
+
+    structure: Literal["suffix", "folder"]
+    default: str
+    """The default language's locale (``en``)."""
+    languages: frozenset[str]
+    """Every configured locale, the default's included."""
+    fallback: bool = True
+    """``fallback_to_default``: a page missing in one language is the default's."""
+
+    def locale_of(self, name: str) -> str | None:
+        """The locale a suffix-structured file name carries (``index.fr.md`` -> ``fr``)."""
+        return _locale_suffix(name, self.languages) if self.structure == "suffix" else None
+
+    def targets(self, source: Path, document: Path, target: Path) -> list[Path]:
+        """The files served for ``target`` (absolute, normalised) when ``document``
+        (absolute, under ``source``) links it, in the plugin's order (the first that
+        exists is the one served; ``target`` itself among them)."""
+        if self.structure == "suffix":
+            language = self.locale_of(document.name)
+            name = target.name
+            stem, dot, extension = name.rpartition(".")
+            if not dot or not stem:
+                stem, extension = name, ""
+            return [
+                target.with_name(
+                    f"{stem}.{locale}.{extension}" if extension else f"{stem}.{locale}"
+                )
+                for locale in dict.fromkeys(
+                    (language, self.default) if language else (self.default,)
+                )
+            ] + [target]
+        if source != target and source not in target.parents:
+            return [target]
+        parts = target.relative_to(source).parts
+        inside = document.relative_to(source).parts if source in document.parents else ()
+        language = inside[0] if len(inside) > 1 and inside[0] in self.languages else None
+        rest = parts[1:] if parts and parts[0] in (language, self.default) else parts
+        folders = [language] if language else []
+        if self.fallback:
+            folders.append(self.default)
+        found = [target, *(source.joinpath(folder, *rest) for folder in folders)]
+        found.append(source.joinpath(*rest))
+        return list(dict.fromkeys(found))
+
+
+def _locale_suffix(name: str, languages: frozenset[str]) -> str | None:
+    """The locale a suffix-structured file name carries (``index.fr.md`` -> ``fr``), or None."""
+    parts = name.split(".")
+    if len(parts) >= 3 and parts[-2] in languages:
+        return parts[-2]
+    if len(parts) == 2 and parts[-1] in languages:  # a file without extension: "NOTICE.fr"
+        return parts[-1]
+    return None
+
+
+def _localized(settings: dict[str, Any]) -> Localized | None:
+    """mkdocs-static-i18n's settings (1.x ``languages`` as a list of ``locale`` mappings,
+    0.x as a mapping of locales and ``default_language``), or None without languages."""
+    configured = settings.get("languages")
+    locales: list[str] = []
+    default = settings.get("default_language")
+    if isinstance(configured, list):
+        for entry in configured:
+            locale = entry.get("locale") if isinstance(entry, dict) else None
+            if isinstance(locale, str) and locale:
+                locales.append(locale)
+                if entry.get("default") is True and not isinstance(default, str):
+                    default = locale
+    elif isinstance(configured, dict):
+        locales.extend(name for name in configured if isinstance(name, str) and name)
+    if not isinstance(default, str) or not default:
+        if not locales:
+            return None
+        default = locales[0]
+    structure = settings.get("docs_structure", "suffix")
+    return Localized(
+        "folder" if structure == "folder" else "suffix",
+        default,
+        frozenset((*locales, default)),
+        settings.get("fallback_to_default", True) is not False,
+    )
+
+
+@dataclass(frozen=True, slots=True)
 class Site:
     """A generator's configuration as found, and what it says about link resolution."""
 
@@ -361,6 +455,8 @@ class Site:
     content_roots: tuple[Path, ...] = ()
     """Hugo's per-language content folders (``languages.<lang>.contentDir``, absolute):
     a site-absolute path written in a page of one is read from that folder."""
+    localized: Localized | None = None
+    """mkdocs-static-i18n's settings: a link may reach another language's file."""
     _pages: dict[Path, Path | None] = field(default_factory=dict, compare=False, repr=False)
     """:meth:`page_source` answers so far."""
 
@@ -389,6 +485,8 @@ class Site:
         if self.page_names is not None and suffix in self.generator.page_suffixes:
             return "unknown", self.page_names
         mounted = self._mounted(target)
+        if isinstance(mounted, Path):
+            return "found", ""
         if mounted is not None:
             return mounted
         for folder in self.generated:
@@ -446,7 +544,14 @@ class Site:
         found = self._pages[target] = next((c for c in candidates if is_file(c)), None)
         return found
 
-    def _mounted(self, target: Path) -> tuple[Verdict, str] | None:
+    def mounted_file(self, target: Path) -> Path | None:
+        """The file a mount serves as ``target`` (absolute), when it exists."""
+        found = self._mounted(target)
+        return found if isinstance(found, Path) else None
+
+    def _mounted(self, target: Path) -> Path | tuple[Verdict, str] | None:
+        """What a mount serves as ``target``: the real path when it exists, ``unknown``
+        with the reason when its source is outside the site's folder, else None."""
         if not self.mounts:
             return None
         virtual = _virtual(target, self.root, self.mounts)
@@ -457,7 +562,7 @@ class Site:
                 rest = virtual.relative_to(into)
                 real = source / rest if rest.parts else source
                 if path_exists(real):
-                    return "found", ""
+                    return real
                 if real != self.root and self.root not in real.parents:
                     where = _relative(source, self.root)
                     return "unknown", f"mounted from {where}, outside the site's folder"
@@ -654,6 +759,8 @@ def _mkdocs_site(generator: Generator, config: Path, root: Path, data: dict[str,
     )
     theme = data.get("theme", "mkdocs")
     name = theme.get("name") if isinstance(theme, dict) else theme
+    localized = _localized(_settings(data.get("plugins"), "i18n")) if "i18n" in plugins else None
+    mounts = _monorepo_mounts(data.get("nav"), config.parent) if "monorepo" in plugins else ()
     return Site(
         generator,
         config,
@@ -667,7 +774,59 @@ def _mkdocs_site(generator: Generator, config: Path, root: Path, data: dict[str,
         else f"the {title} theme {name!r} serves its own files beside the pages",
         options=options,
         extra_pages=old_pages,
+        localized=localized,
+        mounts=((PurePosixPath("."), source), *mounts) if mounts else (),
     )
+
+
+MAX_MOUNTED_SITES = 256
+"""Most configurations mkdocs-monorepo-plugin's ``!include`` entries are followed to."""
+
+_INCLUDE_ENTRY = re.compile(r"([!*])include\s+(\S.*)")
+
+
+def _monorepo_mounts(
+    nav: object, folder: Path, depth: int = 0
+) -> tuple[tuple[PurePosixPath, Path], ...]:
+    """mkdocs-monorepo-plugin's mounts: each ``'!include path/mkdocs.yml'`` (or
+    ``'*include glob/mkdocs.yml'``) in ``nav`` serves that configuration's ``docs_dir``
+    under its ``site_name`` (and its own includes under that), read from ``folder``."""
+    entries: list[str] = []
+    stack, seen = [nav], 0
+    while stack and seen < 10_000:  # a nav is small; a hostile one is cut short
+        value = stack.pop()
+        seen += 1
+        if isinstance(value, str):
+            entries.append(value)
+        elif isinstance(value, dict):
+            stack.extend(value.values())
+        elif isinstance(value, list):
+            stack.extend(reversed(value))
+    mounts: list[tuple[PurePosixPath, Path]] = []
+    for entry in entries:
+        m = _INCLUDE_ENTRY.fullmatch(entry.strip())
+        if m is None or depth > 3:
+            continue
+        pattern = m.group(2).strip()
+        if m.group(1) == "*":
+            if "**" in pattern:
+                continue  # (the plugin's globs name one level: "components/*/mkdocs.yml")
+            configs = sorted(folder.glob(pattern))[:MAX_MOUNTED_SITES]
+        else:
+            configs = [folder / pattern]
+        for included in configs:
+            if len(mounts) >= MAX_MOUNTED_SITES or not is_file(included):
+                continue
+            sub = read_mapping(included)
+            name = sub.get("site_name")
+            if not isinstance(name, str) or not name.strip("/ "):
+                continue
+            into = PurePosixPath(name.strip("/ "))
+            docs = (included.parent / _str(sub.get("docs_dir"), "docs")).resolve()
+            mounts.append((into, docs))
+            nested = _monorepo_mounts(sub.get("nav"), included.parent, depth + 1)
+            mounts.extend((into / below, where) for below, where in nested)
+    return tuple(mounts)
 
 
 def _hook_rewrites(path: Path) -> str | None:
