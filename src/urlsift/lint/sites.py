@@ -702,9 +702,10 @@ def _settings(values: object, name: str) -> dict[str, Any]:
     return {}
 
 
-MKDOCS_PAGE_PLUGINS = frozenset({"gen-files", "api-autonav", "blog", "tags"})
+MKDOCS_PAGE_PLUGINS = frozenset({"gen-files", "api-autonav", "blog", "tags", "coverage"})
 """MkDocs plugins that write pages at build time (mkdocs-gen-files' scripts, generated API
-navigation, Material's blog archive and tag index): a missing page is not judged."""
+navigation, Material's blog archive and tag index, mkdocs-coverage's report page): a
+missing page is not judged."""
 
 
 def _listed(value: object) -> str:
