@@ -490,3 +490,19 @@ def test_i18n_targets_in_the_plugins_order() -> None:
     assert folder.targets(source, source / "fr/a.md", Path("/elsewhere/x.png")) == [
         Path("/elsewhere/x.png")
     ]
+
+
+def test_monorepo_includes_stay_inside_the_sites_folder(tmp_path: Path) -> None:
+    outside = tmp_path / "outside"
+    (outside / "docs").mkdir(parents=True)
+    (outside / "mkdocs.yml").write_text("site_name: secret\n")
+    site = tmp_path / "site"
+    (site / "docs").mkdir(parents=True)
+    (site / "mkdocs.yml").write_text(
+        "site_name: top\nplugins: [monorepo]\nnav:\n"
+        f"  - a: '!include ../outside/mkdocs.yml'\n  - b: '!include {outside}/mkdocs.yml'\n"
+        "  - c: '*include ../*/mkdocs.yml'\n"
+    )
+    found = SiteFinder().site_of((site / "docs" / "index.md").resolve())
+    assert found is not None
+    assert found.mounts == ()

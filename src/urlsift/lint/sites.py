@@ -791,7 +791,9 @@ def _monorepo_mounts(
 ) -> tuple[tuple[PurePosixPath, Path], ...]:
     """mkdocs-monorepo-plugin's mounts: each ``'!include path/mkdocs.yml'`` (or
     ``'*include glob/mkdocs.yml'``) in ``nav`` serves that configuration's ``docs_dir``
-    under its ``site_name`` (and its own includes under that), read from ``folder``."""
+    under its ``site_name`` (and its own includes under that), read from ``folder``. A path
+    that leaves ``folder`` (absolute, or through ``..``) is not followed: a configuration
+    found by discovery may change what is checked, not what files are read."""
     entries: list[str] = []
     stack, seen = [nav], 0
     while stack and seen < 10_000:  # a nav is small; a hostile one is cut short
@@ -809,6 +811,8 @@ def _monorepo_mounts(
         if m is None or depth > 3:
             continue
         pattern = m.group(2).strip()
+        if os.path.isabs(pattern) or ".." in PurePosixPath(pattern).parts:
+            continue  # only configurations inside the including one's folder are read
         if m.group(1) == "*":
             if "**" in pattern:
                 continue  # (the plugin's globs name one level: "components/*/mkdocs.yml")
