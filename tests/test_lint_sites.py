@@ -67,12 +67,15 @@ EXPECTED: dict[str, tuple[list[str], list[str]]] = {
         [
             "hugo/content/_index.md:6:27: URL016",
             "hugo/content/_index.md:6:66: URL015",
+            "hugo/content/docs/refs.md:5:19: URL015",  # relref to no page
+            "hugo/content/docs/refs.md:5:61: URL016",  # ref to a page without the anchor
         ],
         [
             "hugo/content/_index.md:3:99: URL017",  # /images/gone.png: no static file
             "hugo/content/_index.md:4:43: URL017",  # mounted from outside the site
             "hugo/content/_index.md:7:27: URL017",  # a shortcode placeholder
             "hugo/content/docs/other.md:3:20: URL017",  # heading made by a shortcode
+            "hugo/content/docs/refs.md:7:32: URL017",  # a ref with named parameters
         ],
     ),
     "docusaurus/docs": (

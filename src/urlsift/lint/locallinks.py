@@ -48,6 +48,7 @@ from .findings import Extracted, LocalLink
 from .model import RULE_BY_CODE, Diagnostic
 from .sites import (
     GENERATOR_LINK,
+    HUGO_REF,
     SOURCE_LINKS,
     TEMPLATE_PLACEHOLDER,
     Site,
@@ -183,6 +184,10 @@ class LocalLinkChecker:
         return problem
 
     def _problem(self, path: Path, site: Site | None, link: LocalLink) -> Problem | None:
+        if site is not None and site.generator.name == "hugo":
+            ref = HUGO_REF.fullmatch(link.target.strip())
+            if ref is not None:
+                return self._hugo_ref_problem(path, site, link.target, ref.group(2))
         if TEMPLATE_PLACEHOLDER.search(link.target):
             return _unjudged(
                 link.target, "a template placeholder: the target is made at build time"
@@ -219,6 +224,23 @@ class LocalLinkChecker:
                 )
             ]
         return self._file_problem(link.target, candidates, fragment, site)
+
+    def _hugo_ref_problem(self, path: Path, site: Site, written: str, ref: str) -> Problem | None:
+        """Hugo's ``ref``/``relref`` shortcode: the page it names must exist (Hugo fails the
+        build otherwise), and so must the anchor in it."""
+        target, _, fragment = ref.partition("#")
+        target = unquote(target)
+        if not target:
+            return self._anchor_problem(written, fragment, path, "this document")
+        found = site.hugo_ref(path, target)
+        if found is None:
+            return "URL015", (
+                f"{written}: no page {target!r} (Hugo's ref looks from this document's folder, "
+                "the content folder and the pages' paths)"
+            )
+        if not is_file(found):  # a section's list page, made by Hugo: no anchors to read
+            return None
+        return self._anchor_problem(written, fragment, found, target)
 
     def _generator_link_problem(
         self, path: Path, site: Site | None, written: str, placeholder: re.Match[str]

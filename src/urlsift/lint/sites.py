@@ -208,6 +208,15 @@ GENERATOR_LINK = re.compile(r"\A(?:\{(\w+)\}|%7B(\w+)%7D|\|(\w+)\|)", re.IGNOREC
 ``{tag}``, ``{category}``, ``{author}``, ``{index}`` ..., which name pages it makes. A
 Markdown renderer may have percent-encoded the braces (``%7Bfilename%7D``)."""
 
+_MAX_LOGICAL_PAGES = 100_000
+"""Most content pages indexed by logical path for Hugo's ``ref`` (a bigger site is cut)."""
+
+HUGO_REF = re.compile(r"\{\{([<%])-?[ \t]*(?:rel)?ref[ \t]+\"([^\"\n]{0,1024})\"[ \t]*-?[>%]\}\}")
+"""Hugo's ``ref`` and ``relref`` shortcodes with one quoted path (``{{< relref "x.md#y" >}}``):
+Hugo resolves the path to a content page when it builds (a missing one fails the build), so
+the linter resolves it too: from the page's folder, from the content folder, then by the
+page's logical path anywhere in the site (an unambiguous ``"page-bundles"``)."""
+
 SOURCE_LINKS = frozenset({"filename", "static", "attach"})
 """Placeholders of :data:`GENERATOR_LINK` followed by a source path: relative to the
 document, or to the site's content folder when it starts with ``/``."""
@@ -459,6 +468,12 @@ class Site:
     """mkdocs-static-i18n's settings: a link may reach another language's file."""
     _pages: dict[Path, Path | None] = field(default_factory=dict, compare=False, repr=False)
     """:meth:`page_source` answers so far."""
+    _logical: dict[Path, dict[str, str]] = field(default_factory=dict, compare=False, repr=False)
+    """:meth:`_logical_pages` by content folder."""
+    _bases: dict[Path, dict[str, list[str]]] = field(
+        default_factory=dict, compare=False, repr=False
+    )
+    """:meth:`_logical_bases` by content folder."""
 
     def holds(self, path: Path) -> bool:
         """True when ``path`` (absolute) is under the source folder."""
@@ -507,6 +522,80 @@ class Site:
         """The source files under the source folder (hidden and ``_build`` folders left out),
         sorted, at most ``limit``."""
         return sorted(_sources(self.source, suffixes, limit))
+
+    def hugo_ref(self, document: Path, ref: str) -> Path | None:
+        """The content file Hugo's ``ref``/``relref`` shortcode names from ``document``
+        (``ref`` without its fragment), or None when no page has that path.
+
+        As Hugo looks it up: from the page's folder (a path without a leading ``/``), from
+        the content folder, then (a path without ``/`` or ``.`` first) by the end of a
+        page's logical path anywhere in the site; paths compare without case, as Hugo's
+        page paths do.
+        """
+        target = ref.strip()
+        roots = [root for root in (self.source, *self.content_roots) if root.is_dir()]
+        own = [root for root in roots if root in document.parents]
+        roots = own + [root for root in roots if root not in own]
+        relative = target.strip("/")
+        bases = roots if target.startswith("/") else [document.parent, *roots]
+        for base in bases:  # as written (most refs)
+            found = self._content_page(base / relative if relative else base)
+            if found is not None:
+                return found
+        stem, suffix = os.path.splitext(relative)
+        wanted = (stem if suffix.lower() in self.generator.sources else relative).lower()
+        wanted = os.path.normpath(wanted).replace(os.sep, "/") if wanted else ""
+        for root in roots:
+            pages = self._logical_pages(root)
+            here = ""
+            if root in document.parents:
+                here = document.parent.relative_to(root).as_posix().lower()
+            exact = [wanted] if target.startswith("/") or not here else [f"{here}/{wanted}", wanted]
+            for name in exact:
+                name = os.path.normpath(name).replace(os.sep, "/").strip("/.")
+                if name in pages:
+                    return root / pages[name]
+            if target.startswith(("/", ".")) or not wanted:
+                continue
+            tail = "/" + wanted
+            for name in self._logical_bases(root).get(wanted.rpartition("/")[2], ()):
+                if name.endswith(tail):
+                    return root / pages[name]
+        return None
+
+    def _content_page(self, path: Path) -> Path | None:
+        """The content file of a page path: itself, with a source suffix, or its folder's
+        index (a bundle); a folder without one (a section whose page Hugo makes)."""
+        candidates = [path] if path.suffix.lower() in self.generator.sources else []
+        candidates.extend(path.with_name(path.name + s) for s in self.generator.sources)
+        candidates.extend(path / name for name in self.generator.index_sources)
+        found = next((c for c in candidates if is_file(c)), None)
+        if found is None and path.is_dir():
+            return path  # a section without an _index.md: Hugo makes its list page
+        return found
+
+    def _logical_pages(self, root: Path) -> dict[str, str]:
+        """Every content page under ``root``: its logical path in lower case (no suffix; a
+        bundle's index by its folder) -> its file's path from ``root``; read once."""
+        known = self._logical.get(root)
+        if known is None:
+            known = self._logical[root] = {}
+            for path in _sources(root, self.generator.sources, _MAX_LOGICAL_PAGES):
+                rel = path.relative_to(root)
+                logical = rel.parent if rel.name in self.generator.index_sources else rel
+                name = logical.with_suffix("").as_posix() if logical is rel else logical.as_posix()
+                known.setdefault(name.lower().strip("/."), rel.as_posix())
+        return known
+
+    def _logical_bases(self, root: Path) -> dict[str, list[str]]:
+        """:meth:`_logical_pages`' names by their last step: a name ends with ``/x`` only
+        if its last step is ``x``, so a lookup by the end reads the few with that step."""
+        known = self._bases.get(root)
+        if known is None:
+            known = self._bases[root] = {}
+            for name in self._logical_pages(root):
+                known.setdefault(name.rpartition("/")[2], []).append(name)
+        return known
 
     def served_folders(self) -> list[tuple[str, Path]]:
         """(URL path prefix, folder) of the folders whose files the site serves: the source
