@@ -88,6 +88,10 @@ EXPECTED: dict[str, tuple[list[str], list[str]]] = {
         ],
         ["docs/intro.md:5:41: URL017"],  # an MDX document
     ),
+    "docusaurus/website/i18n": (  # a translation: an untranslated page is the original's
+        ["i18n/fr/docusaurus-plugin-content-docs/current/intro.md:5:20: URL015"],
+        [],
+    ),
     "jekyll": (
         [
             "jekyll/_includes/note.md:1:41: URL015",  # index.md resolves from guide.md's folder

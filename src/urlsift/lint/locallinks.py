@@ -214,6 +214,10 @@ class LocalLinkChecker:
         url_folder = None if site is None else site.url_folder(path)
         if url_folder is not None:
             bases.append(url_folder)
+        if site is None and "i18n" in path.parts:  # a Docusaurus translation
+            original = self._sites.original_folder(path)
+            if original is not None:
+                bases.append(original)
         candidates = [base / target for base in bases]
         if site is not None and site.localized is not None:  # a language's own file first
             candidates = [

@@ -1216,6 +1216,9 @@ _READERS = {
 _MAX_PARENTS = 32
 
 
+_DOCUSAURUS_PLUGIN = "docusaurus-plugin-content-"
+
+
 class SiteFinder:
     """Finds the site a document belongs to (each folder looked at once per run).
 
@@ -1251,6 +1254,40 @@ class SiteFinder:
             parent = above
         self._of_folder[key] = found
         return found if found is None or found.holds(path) else None
+
+    def original_folder(self, document: Path) -> Path | None:
+        """The folder a Docusaurus translation's folder stands for, or None.
+
+        A translated file sits in ``i18n/<locale>/docusaurus-plugin-content-docs/current/``
+        (the docs folder), ``.../docusaurus-plugin-content-docs/version-X/``
+        (``versioned_docs/version-X/``), ``.../docusaurus-plugin-content-blog/`` (``blog/``) or
+        ``.../docusaurus-plugin-content-pages/`` (``src/pages/``) of the site's folder, and a
+        page not translated is the original's: Docusaurus resolves a relative file link in
+        the translation's folder, then in the original's.
+        """
+        parts = document.parts
+        for index in range(len(parts) - 3, 0, -1):
+            plugin = parts[index + 2]
+            if parts[index] != "i18n" or not plugin.startswith(_DOCUSAURUS_PLUGIN):
+                continue
+            root = Path(*parts[:index])
+            site = next(
+                (s for s in self._sites_at(str(root)) if s.generator.name == "docusaurus"), None
+            )
+            if site is None:
+                return None
+            kind, rest = plugin[len(_DOCUSAURUS_PLUGIN) :], parts[index + 3 : -1]
+            if kind == "docs" and rest:
+                version, rest = rest[0], rest[1:]
+                base = site.source if version == "current" else root / "versioned_docs" / version
+            elif kind == "blog":
+                base = root / "blog"
+            elif kind == "pages":
+                base = root / "src" / "pages"
+            else:
+                return None
+            return base.joinpath(*rest)
+        return None
 
     def _sites_at(self, folder: str) -> tuple[Site, ...]:
         known = self._here.get(folder)
