@@ -97,10 +97,14 @@ EXPECTED: dict[str, tuple[list[str], list[str]]] = {
             "jekyll/_includes/note.md:1:41: URL015",  # index.md resolves from guide.md's folder
             "jekyll/index.md:9:21: URL016",
             "jekyll/index.md:9:56: URL015",
+            "jekyll/tags.md:8:19: URL015",  # {% link %} to no file
+            "jekyll/tags.md:8:53: URL015",  # {% post_url %} to no post
+            "jekyll/tags.md:8:98: URL016",  # the anchor after the tag
         ],
         [
             "jekyll/index.md:10:21: URL017",  # _site/ is gitignored (the build)
             "jekyll/index.md:10:47: URL017",  # a Liquid placeholder
+            "jekyll/tags.md:10:26: URL017",  # a tag naming a variable
         ],
     ),
     "mkdocs-plugins": (

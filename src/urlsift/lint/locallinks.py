@@ -49,6 +49,7 @@ from .model import RULE_BY_CODE, Diagnostic
 from .sites import (
     GENERATOR_LINK,
     HUGO_REF,
+    JEKYLL_LINK,
     SOURCE_LINKS,
     TEMPLATE_PLACEHOLDER,
     Site,
@@ -188,6 +189,10 @@ class LocalLinkChecker:
             ref = HUGO_REF.fullmatch(link.target.strip())
             if ref is not None:
                 return self._hugo_ref_problem(path, site, link.target, ref.group(2))
+        if site is not None and site.generator.name == "jekyll":
+            tag = JEKYLL_LINK.fullmatch(link.target.strip())
+            if tag is not None:
+                return self._jekyll_link_problem(site, link.target, tag)
         if TEMPLATE_PLACEHOLDER.search(link.target):
             return _unjudged(
                 link.target, "a template placeholder: the target is made at build time"
@@ -245,6 +250,16 @@ class LocalLinkChecker:
         if not is_file(found):  # a section's list page, made by Hugo: no anchors to read
             return None
         return self._anchor_problem(written, fragment, found, target)
+
+    def _jekyll_link_problem(self, site: Site, written: str, tag: re.Match[str]) -> Problem | None:
+        """Jekyll's ``link``/``post_url`` tag: the file must exist (Jekyll stops the build
+        otherwise), and the anchor after the tag in it."""
+        kind, name, fragment = tag.group(1), tag.group(2), tag.group(3) or ""
+        found = site.jekyll_link(kind, name)
+        if found is None:
+            where = "the site's folder" if kind == "link" else "_posts"
+            return "URL015", f"{written}: no file {name!r} in {where} (Jekyll's {kind} tag)"
+        return self._anchor_problem(written, fragment[1:], found, name)
 
     def _generator_link_problem(
         self, path: Path, site: Site | None, written: str, placeholder: re.Match[str]

@@ -217,6 +217,16 @@ Hugo resolves the path to a content page when it builds (a missing one fails the
 the linter resolves it too: from the page's folder, from the content folder, then by the
 page's logical path anywhere in the site (an unambiguous ``"page-bundles"``)."""
 
+JEKYLL_LINK = re.compile(
+    r"(?:\{\{-?[ \t]*site\.baseurl[ \t]*-?\}\})?"
+    r"\{%-?[ \t]*(link|post_url)[ \t]+([^\s%{}]{1,1024})[ \t]*-?%\}(#\S{0,1024})?"
+)
+"""Jekyll's ``{% link path %}`` and ``{% post_url name %}`` tags (after an optional
+``{{ site.baseurl }}``, before an optional ``#fragment``): Jekyll resolves them when it builds
+and stops on a missing one, so the linter resolves them too. ``link`` names a file by its
+path from the site's source folder, extension included; ``post_url`` a post of ``_posts``
+by its name without extension (after its subfolder, if any)."""
+
 SOURCE_LINKS = frozenset({"filename", "static", "attach"})
 """Placeholders of :data:`GENERATOR_LINK` followed by a source path: relative to the
 document, or to the site's content folder when it starts with ``/``."""
@@ -561,6 +571,26 @@ class Site:
             for name in self._logical_bases(root).get(wanted.rpartition("/")[2], ()):
                 if name.endswith(tail):
                     return root / pages[name]
+        return None
+
+    def jekyll_link(self, tag: str, name: str) -> Path | None:
+        """The file a Jekyll ``link`` or ``post_url`` tag names, or None when there is none."""
+        relative = name.strip("/")
+        if tag == "link":
+            found = self.source / relative
+            return found if relative and is_file(found) else None
+        posts = self.source / "_posts"
+        folder, _, base = relative.rpartition("/")
+        for suffix in (*self.generator.sources, ".textile"):
+            candidate = posts / folder / (base + suffix) if folder else posts / (base + suffix)
+            if is_file(candidate):
+                return candidate
+        if folder:
+            return None
+        # Jekyll 4 still finds a post by its name in a subfolder (with a deprecation warning)
+        for path in _sources(posts, (*self.generator.sources, ".textile"), _MAX_LOGICAL_PAGES):
+            if os.path.splitext(path.name)[0] == base:
+                return path
         return None
 
     def _content_page(self, path: Path) -> Path | None:
