@@ -517,3 +517,17 @@ def test_monorepo_includes_stay_inside_the_sites_folder(tmp_path: Path) -> None:
     found = SiteFinder().site_of((site / "docs" / "index.md").resolve())
     assert found is not None
     assert found.mounts == ()
+
+
+def test_jekyll_tags_resolve_as_jekyll_does() -> None:
+    site = SiteFinder().site_of((SITES / "jekyll" / "tags.md").resolve())
+    assert site is not None
+    posts = (SITES / "jekyll" / "_posts").resolve()
+    assert site.jekyll_link("link", "/guide.md") == (SITES / "jekyll" / "guide.md").resolve()
+    assert site.jekyll_link("link", "guide.html") is None  # the file's own extension only
+    assert site.jekyll_link("post_url", "2024-01-05-hello") == posts / "2024-01-05-hello.md"
+    # a post in a subfolder: by its path, or (Jekyll 4, deprecated) by its name alone
+    later = posts / "2024" / "2024-03-01-later.md"
+    assert site.jekyll_link("post_url", "2024/2024-03-01-later") == later
+    assert site.jekyll_link("post_url", "2024-03-01-later") == later
+    assert site.jekyll_link("post_url", "2023/2024-01-05-hello") is None

@@ -484,6 +484,8 @@ class Site:
         default_factory=dict, compare=False, repr=False
     )
     """:meth:`_logical_bases` by content folder."""
+    _posts: dict[Path, dict[str, Path]] = field(default_factory=dict, compare=False, repr=False)
+    """Jekyll's posts by name (without suffix), by ``_posts`` folder, read once."""
 
     def holds(self, path: Path) -> bool:
         """True when ``path`` (absolute) is under the source folder."""
@@ -588,10 +590,13 @@ class Site:
         if folder:
             return None
         # Jekyll 4 still finds a post by its name in a subfolder (with a deprecation warning)
-        for path in _sources(posts, (*self.generator.sources, ".textile"), _MAX_LOGICAL_PAGES):
-            if os.path.splitext(path.name)[0] == base:
-                return path
-        return None
+        named = self._posts.get(posts)
+        if named is None:
+            named = self._posts[posts] = {}
+            suffixes = (*self.generator.sources, ".textile")
+            for path in _sources(posts, suffixes, _MAX_LOGICAL_PAGES):
+                named.setdefault(os.path.splitext(path.name)[0], path)
+        return named.get(base)
 
     def _content_page(self, path: Path) -> Path | None:
         """The content file of a page path: itself, with a source suffix, or its folder's
