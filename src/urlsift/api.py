@@ -412,9 +412,27 @@ def _scan_units(
     max_url_length: int,
 ) -> Iterator[Url]:
     decide = Judge(policy=policy)
+    scanner = Scanner(schemes, max_url_length=max_url_length)
     for unit in units:
-        scanner = Scanner(schemes, max_url_length=max_url_length, origin=unit.origin)
-        yield from scan_unit(unit, scanner, decide, extra_defects=unit.defects)
+        yield from scan_reset(unit, scanner, decide, extra_defects=unit.defects)
+
+
+def scan_reset(
+    unit: TextUnit, scanner: Scanner, decide: Judge, *, extra_defects: tuple[Defect, ...] = ()
+) -> Iterable[Url]:
+    """:func:`scan_unit` with ``scanner`` (one used for unit after unit) reset first.
+
+    A unit whose text is one piece in which the scanner is sure to find nothing
+    (:meth:`~urlsift.extraction.scanner.Scanner.finds_nothing_in`: most parts of a mail
+    archive) gives no record without being scanned: no scanning state is built for it.
+    """
+    chunks = unit.chunks
+    if type(chunks) is tuple and (
+        not chunks or (len(chunks) == 1 and scanner.finds_nothing_in(chunks[0]))
+    ):
+        return ()
+    scanner.reset(unit.origin)
+    return scan_unit(unit, scanner, decide, extra_defects=extra_defects)
 
 
 def scan_unit(

@@ -60,7 +60,7 @@ from .._model import (
     UnitDefects,
     Url,
 )
-from ..api import Judge, scan_unit
+from ..api import Judge, scan_reset
 from ..errors import failure_reason
 from ..extraction.scanner import Scanner
 from ..sources.archive import folder_units, open_units, raw_message_units, text_chunks
@@ -118,6 +118,7 @@ def scan_text_units(
     """
     message: tuple[str, int] | None = None
     reported: set[Defect] = set()  # the defects of ``message`` already in a record
+    scanner = Scanner(config.schemes)  # one for all units (see scan_reset)
     for unit in units:
         if unit.defects:
             key = (unit.source, unit.context.message if unit.context else 0)
@@ -127,7 +128,7 @@ def scan_text_units(
             elif new := tuple(d for d in unit.defects if d not in reported):
                 reported.update(new)
                 yield UnitDefects(unit.source, unit.context, new)
-        yield from scan_unit(unit, Scanner(config.schemes, origin=unit.origin), judge)
+        yield from scan_reset(unit, scanner, judge)
 
 
 @lru_cache(maxsize=8)
