@@ -403,7 +403,7 @@ def check_transfer_encoding(cte: str, path: str, own: list[Defect]) -> None:
 # "base64 " (RFC 2045 allows white space around the token) would pass undecoded: the
 # value is stripped (unfolded) here first (decoded_encoding), and a part whose value
 # differs is given the stripped one before the stdlib decodes it.
-_DECODED_TRANSFER_ENCODINGS = frozenset(
+DECODED_TRANSFER_ENCODINGS = frozenset(
     {"quoted-printable", "base64", "x-uuencode", "uuencode", "uue", "x-uue"}
 )
 
@@ -411,7 +411,7 @@ _DECODED_TRANSFER_ENCODINGS = frozenset(
 def decoded_encoding(value: object) -> str | None:
     # The transfer encoding get_payload(decode=True) is to decode, stripped, or None.
     name = transfer_encoding_of(value) if isinstance(value, str) else header_text(value).lower()
-    return name if name in _DECODED_TRANSFER_ENCODINGS else None
+    return name if name in DECODED_TRANSFER_ENCODINGS else None
 
 
 # The RFC 5322 date almost every message has ("Thu, 13 Sep 2001 12:30:05 -0700", day

@@ -1,0 +1,89 @@
+"""The per-message shortcuts of the part walk give what their long forms give.
+
+* Context values: an ASCII value on one line is stripped and cut without
+  :func:`~urlsift.sources.headers.header_text`'s steps, and a ``Subject`` without ``=?``
+  skips :func:`~urlsift.sources.headers.decode_subject`; on any value (folded, 8-bit as
+  surrogate escapes, white space around) the result is the long form's.
+* Transfer encodings: a fast-path leaf reads its ``Content-Transfer-Encoding`` once; every
+  kind of value (known, decoded, padded, folded, unknown, upper case) gives the units,
+  defects and counts of the reference (stdlib) path.
+"""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from test_sources_mime_fastpath import HEAD
+from urlsift.sources.headers import decode_subject, header_text
+from urlsift.sources.options import MAX_CONTEXT_CHARS, MailOptions
+from urlsift.sources.parts import _context_text, message_units
+
+VALUES = st.text(st.sampled_from("ab =?:\t\n\r<>é\udcff"), max_size=40) | st.text(max_size=20)
+
+
+@settings(max_examples=300, deadline=None)
+@given(VALUES)
+def test_context_text_is_header_text_cut(value: str) -> None:
+    assert _context_text(value) == header_text(value)[:MAX_CONTEXT_CHARS]
+
+
+def test_context_text_cuts_long_values() -> None:
+    value = " " + "x" * (MAX_CONTEXT_CHARS + 10) + " "
+    assert _context_text(value) == header_text(value)[:MAX_CONTEXT_CHARS]
+    assert _context_text(None) is None
+
+
+@settings(max_examples=200, deadline=None)
+@given(VALUES)
+def test_subject_without_encoded_words_is_as_decoded(value: str) -> None:
+    subject = header_text(value)[:MAX_CONTEXT_CHARS]
+    if "=?" not in subject:
+        assert decode_subject(subject) == (subject, [])
+
+
+ENCODINGS = [
+    b"7bit",
+    b"8BIT",
+    b"binary",
+    b"base64",
+    b" base64 ",
+    b"Base64",
+    b"quoted-printable",
+    b"Quoted-Printable ",
+    b"x-uuencode",
+    b"uue",
+    b"x-unknown",
+    b"",
+    b"base64\n\t",
+    b"7bit (plain)",
+]
+BODIES = [b"aHR0cDovL2EuZXhhbXBsZS8K\n", b"see http://a.example/=\n page\n", b"plain\n"]
+
+
+@pytest.mark.parametrize("encoding", ENCODINGS)
+@pytest.mark.parametrize("body", BODIES)
+@pytest.mark.parametrize("subject", [b"plain words", b"=?utf-8?q?caf=C3=A9?=", b"=?bad"])
+def test_transfer_encodings_fast_as_reference(encoding: bytes, body: bytes, subject: bytes) -> None:
+    message = (
+        HEAD.replace(b"Subject: a subject", b"Subject: " + subject)
+        + b"Content-Type: text/plain\nContent-Transfer-Encoding: "
+        + encoding
+        + b"\n\n"
+        + body
+    )
+    for options in (MailOptions(), MailOptions(scan_headers=True)):
+        results = [
+            message_units(message, source="m", number=1, offset=0, options=options, fast=fast)
+            for fast in (True, False)
+        ]
+        fast_result, reference = results
+        assert [(u.context, u.defects, tuple(u.chunks)) for u in fast_result.units] == [
+            (u.context, u.defects, tuple(u.chunks)) for u in reference.units
+        ]
+        assert (fast_result.text_parts, fast_result.defects, fast_result.skipped) == (
+            reference.text_parts,
+            reference.defects,
+            reference.skipped,
+        )
