@@ -7,6 +7,8 @@
 * Transfer encodings: a fast-path leaf reads its ``Content-Transfer-Encoding`` once; every
   kind of value (known, decoded, padded, folded, unknown, upper case) gives the units,
   defects and counts of the reference (stdlib) path.
+* Part header blocks: looked for in a short prefix of the part first, they give what one
+  long prefix gives, wherever the block ends around the short prefix's end.
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from test_sources_mime_fastpath import HEAD
+from urlsift.sources import parts
 from urlsift.sources.headers import decode_subject, header_text
 from urlsift.sources.options import MAX_CONTEXT_CHARS, MailOptions
 from urlsift.sources.parts import _context_text, message_units
@@ -87,3 +90,25 @@ def test_transfer_encodings_fast_as_reference(encoding: bytes, body: bytes, subj
             reference.defects,
             reference.skipped,
         )
+
+
+# A part's header block is looked for in a short prefix first: at every length around that
+# prefix's end, with LF or CRLF blank lines and a URL line, the result is the one-prefix
+# reading's.
+@pytest.mark.parametrize("line_end", [b"\n", b"\r\n"])
+@pytest.mark.parametrize("shift", range(-4, 5))
+@pytest.mark.parametrize("tail", [b"", b"http://a.example/ no blank line\n"])
+def test_a_part_header_is_found_wherever_the_short_prefix_ends(
+    monkeypatch: pytest.MonkeyPatch, line_end: bytes, shift: int, tail: bytes
+) -> None:
+    head = b"Content-Type: text/plain" + line_end
+    filler = b"X-Filler: " + b"y" * 60 + line_end
+    while len(head) + len(filler) < parts._SHORT_HEADER + shift:
+        head += filler
+    pad = parts._SHORT_HEADER + shift - len(head)
+    if pad > len(b"X-P: " + line_end):
+        head += b"X-P: " + b"z" * (pad - len(b"X-P: " + line_end)) + line_end
+    entity = head + tail + line_end + b"body" + line_end
+    got = parts._entity_values(entity, 0, len(entity))
+    monkeypatch.setattr(parts, "_SHORT_HEADER", parts.MAX_LIFTED_HEADER)
+    assert got == parts._entity_values(entity, 0, len(entity))

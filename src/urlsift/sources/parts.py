@@ -440,13 +440,22 @@ def _plan_multipart(
     return ""
 
 
+_SHORT_HEADER = 2048  # bytes of a part first searched for its header block's end
+
+
 def _entity_values(data: bytes, start: int, end: int) -> tuple[int, dict[str, str], str] | str:
     # (body start, first header values, content type) of the entity data[start:end] (a part, or the
     # message a message/rfc822 part holds) whose header block is clean, as the root's
     # (.headers.kept_fields), ended by a blank line, with ASCII Content-Type and
     # Content-Transfer-Encoding values; else why the fast path declines it.
-    prefix = data[start : min(end, start + MAX_LIFTED_HEADER)]
+    # A part's header block is short: it is looked for in a short prefix first (a result
+    # before the prefix's end is the whole entity's, see find_body), in the longest one
+    # only when it is not found there, so that a part is not copied whole for it.
+    prefix = data[start : min(end, start + _SHORT_HEADER)]
     header_len, body_start = find_body(prefix)
+    if header_len == len(prefix) and end - start > _SHORT_HEADER:
+        prefix = data[start : min(end, start + MAX_LIFTED_HEADER)]
+        header_len, body_start = find_body(prefix)
     if header_len == body_start:
         return "part-header"  # no blank line within reach, or a URL line ends it
     fields = kept_fields(prefix[:header_len], False)
