@@ -425,12 +425,19 @@ def scan_reset(
     A unit whose text is one piece in which the scanner is sure to find nothing
     (:meth:`~urlsift.extraction.scanner.Scanner.finds_nothing_in`: most parts of a mail
     archive) gives no record without being scanned: no scanning state is built for it.
+    Another unit of one piece is scanned whole and its candidates judged in one call (the
+    scanner never reads the judge's state, so the records are those of scan_unit).
     """
     chunks = unit.chunks
-    if type(chunks) is tuple and (
-        not chunks or (len(chunks) == 1 and scanner.finds_nothing_in(chunks[0]))
-    ):
-        return ()
+    if type(chunks) is tuple and len(chunks) <= 1:
+        if not chunks or scanner.finds_nothing_in(chunks[0]):
+            return ()
+        scanner.reset(unit.origin)
+        found = scanner.feed(chunks[0])
+        found += scanner.close()
+        return decide.judge_all(
+            found, source=unit.source, context=unit.context, extra_defects=extra_defects
+        )
     scanner.reset(unit.origin)
     return scan_unit(unit, scanner, decide, extra_defects=extra_defects)
 
