@@ -1,8 +1,9 @@
 """The library's entry points: text in, :class:`Url` records out.
 
 Strategy: data flows one way, text chunks -> :class:`Scanner` -> :class:`Candidate` ->
-:func:`rejoin` -> readings -> RFC 1738 validation (:func:`judge`) -> :class:`Url`. One
-scanner per text unit, so a URL never spans two files, two MIME parts or two messages.
+:func:`rejoin` -> readings -> RFC 1738 validation (:func:`judge`) -> :class:`Url`. Each
+text unit is scanned from a fresh start (one scanner, reset per unit: :func:`scan_reset`),
+so a URL never spans two files, two MIME parts or two messages.
 Everything is lazy: records are yielded as soon as the scanner decides them, so memory
 stays bounded whatever the input size.
 """
@@ -389,7 +390,7 @@ def scan_units(
     """Scan text units (files, MIME parts) one after the other.
 
     Args:
-        units: the units; each gets a fresh scanner.
+        units: the units; each is scanned from a fresh start (:func:`scan_reset`).
         schemes: schemes recognised in bare URLs (default: RFC 1738's plus https).
         policy: validation strictness.
         max_url_length: cap on a bare URL's length.

@@ -10,9 +10,11 @@ The result stream holds three kinds of record:
   bad charset, truncation ...): the problems are reported once, not copied onto each URL;
 * :class:`ReadFailure` for a path that could not be read (the other paths go on).
 
-Each text unit gets a fresh scanner (a URL never spans two parts or two messages) and every
-candidate goes through one :class:`~urlsift.api.Judge` per policy and process (its
-validation cache only saves time, so results do not depend on which process judged them).
+Each text unit is scanned from a fresh start (one scanner, reset per unit; a unit of one
+piece in which it can find nothing is not scanned: :func:`~urlsift.api.scan_reset`), so a
+URL never spans two parts or two messages, and every candidate goes through one
+:class:`~urlsift.api.Judge` per policy and process (its validation cache only saves time,
+so results do not depend on which process judged them).
 
 **Ranges.** :func:`message_start` finds the first message boundary at or after a nominal
 offset of an uncompressed mbox by the rules of the sequential splitter
