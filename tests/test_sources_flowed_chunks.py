@@ -11,7 +11,7 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from urlsift.sources.flowed import unflow, unflow_chunks
+from urlsift.sources.flowed import WHOLE_TEXT_CHARS, _unflow_lines, unflow, unflow_chunks
 
 PIECES = st.sampled_from(["a", " ", ">", "> ", "-- ", "\n", "\r\n", "x ", "\n\n", ">>", " >", "  "])
 
@@ -54,3 +54,21 @@ def test_a_long_paragraph_goes_out_in_pieces() -> None:
     assert max(map(len, chunks)) < 1 << 13
     assert "".join(chunks) == unflow(text)
     assert unflow(text).count("\n") == 1  # one logical line
+
+
+# Quoted text up to WHOLE_TEXT_CHARS: unflow's list of lines (_unflow_lines) against the
+# streaming loop; a longer text is unflow_chunks' own.
+@settings(max_examples=500, deadline=None)
+@given(st.lists(PIECES, max_size=60).map("".join), st.booleans())
+def test_the_line_list_gives_the_streaming_loops_text(text: str, delsp: bool) -> None:
+    assert _unflow_lines(text, delsp) == "".join(unflow_chunks(text, delsp))
+
+
+def test_a_text_longer_than_a_whole_text_is_streamed() -> None:
+    text = "> quoted soft \n> end\n" * (WHOLE_TEXT_CHARS // 10)
+    assert len(text) > WHOLE_TEXT_CHARS
+    assert (
+        unflow(text)
+        == "".join(unflow_chunks(text))
+        == "> quoted soft end\n" * (WHOLE_TEXT_CHARS // 10)
+    )

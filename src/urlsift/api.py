@@ -1,8 +1,9 @@
 """The library's entry points: text in, :class:`Url` records out.
 
 Strategy: data flows one way, text chunks -> :class:`Scanner` -> :class:`Candidate` ->
-:func:`rejoin` -> readings -> RFC 1738 validation (:func:`judge`) -> :class:`Url`. One
-scanner per text unit, so a URL never spans two files, two MIME parts or two messages.
+:func:`rejoin` -> readings -> RFC 1738 validation (:func:`judge`) -> :class:`Url`. Each
+text unit is scanned from a fresh start (one scanner, reset per unit: :func:`scan_reset`),
+so a URL never spans two files, two MIME parts or two messages.
 Everything is lazy: records are yielded as soon as the scanner decides them, so memory
 stays bounded whatever the input size.
 """
@@ -389,7 +390,7 @@ def scan_units(
     """Scan text units (files, MIME parts) one after the other.
 
     Args:
-        units: the units; each gets a fresh scanner.
+        units: the units; each is scanned from a fresh start (:func:`scan_reset`).
         schemes: schemes recognised in bare URLs (default: RFC 1738's plus https).
         policy: validation strictness.
         max_url_length: cap on a bare URL's length.
@@ -412,9 +413,34 @@ def _scan_units(
     max_url_length: int,
 ) -> Iterator[Url]:
     decide = Judge(policy=policy)
+    scanner = Scanner(schemes, max_url_length=max_url_length)
     for unit in units:
-        scanner = Scanner(schemes, max_url_length=max_url_length, origin=unit.origin)
-        yield from scan_unit(unit, scanner, decide, extra_defects=unit.defects)
+        yield from scan_reset(unit, scanner, decide, extra_defects=unit.defects)
+
+
+def scan_reset(
+    unit: TextUnit, scanner: Scanner, decide: Judge, *, extra_defects: tuple[Defect, ...] = ()
+) -> Iterable[Url]:
+    """:func:`scan_unit` with ``scanner`` (one used for unit after unit) reset first.
+
+    A unit whose text is one piece in which the scanner is sure to find nothing
+    (:meth:`~urlsift.extraction.scanner.Scanner.finds_nothing_in`: most parts of a mail
+    archive) gives no record without being scanned: no scanning state is built for it.
+    Another unit of one piece is scanned whole and its candidates judged in one call (the
+    scanner never reads the judge's state, so the records are those of scan_unit).
+    """
+    chunks = unit.chunks
+    if type(chunks) is tuple and len(chunks) <= 1:
+        if not chunks or scanner.finds_nothing_in(chunks[0]):
+            return ()
+        scanner.reset(unit.origin)
+        found = scanner.feed(chunks[0])
+        found += scanner.close()
+        return decide.judge_all(
+            found, source=unit.source, context=unit.context, extra_defects=extra_defects
+        )
+    scanner.reset(unit.origin)
+    return scan_unit(unit, scanner, decide, extra_defects=extra_defects)
 
 
 def scan_unit(

@@ -10,9 +10,11 @@ The result stream holds three kinds of record:
   bad charset, truncation ...): the problems are reported once, not copied onto each URL;
 * :class:`ReadFailure` for a path that could not be read (the other paths go on).
 
-Each text unit gets a fresh scanner (a URL never spans two parts or two messages) and every
-candidate goes through one :class:`~urlsift.api.Judge` per policy and process (its
-validation cache only saves time, so results do not depend on which process judged them).
+Each text unit is scanned from a fresh start (one scanner, reset per unit; a unit of one
+piece in which it can find nothing is not scanned: :func:`~urlsift.api.scan_reset`), so a
+URL never spans two parts or two messages, and every candidate goes through one
+:class:`~urlsift.api.Judge` per policy and process (its validation cache only saves time,
+so results do not depend on which process judged them).
 
 **Ranges.** :func:`message_start` finds the first message boundary at or after a nominal
 offset of an uncompressed mbox by the rules of the sequential splitter
@@ -60,7 +62,7 @@ from .._model import (
     UnitDefects,
     Url,
 )
-from ..api import Judge, scan_unit
+from ..api import Judge, scan_reset
 from ..errors import failure_reason
 from ..extraction.scanner import Scanner
 from ..sources.archive import folder_units, open_units, raw_message_units, text_chunks
@@ -118,6 +120,7 @@ def scan_text_units(
     """
     message: tuple[str, int] | None = None
     reported: set[Defect] = set()  # the defects of ``message`` already in a record
+    scanner = Scanner(config.schemes)  # one for all units (see scan_reset)
     for unit in units:
         if unit.defects:
             key = (unit.source, unit.context.message if unit.context else 0)
@@ -127,7 +130,7 @@ def scan_text_units(
             elif new := tuple(d for d in unit.defects if d not in reported):
                 reported.update(new)
                 yield UnitDefects(unit.source, unit.context, new)
-        yield from scan_unit(unit, Scanner(config.schemes, origin=unit.origin), judge)
+        yield from scan_reset(unit, scanner, judge)
 
 
 @lru_cache(maxsize=8)

@@ -271,6 +271,19 @@ class Scanner:
         self._max_wrapper = max_wrapper_length
         self._block_size = block_size
         self._p: Patterns = compile_patterns(self.schemes, max_url_length)
+        self.reset(origin)
+
+    # -- public API ---------------------------------------------------------------------
+
+    def reset(self, origin: tuple[int, int] = (0, 1)) -> None:
+        """Forget the text so far and start a new one, as a new scanner of this
+        configuration would (a pipeline scanning many short texts, such as the parts of a
+        mail archive, makes one scanner and resets it per text).
+
+        Args:
+            origin: ``(offset, line)`` of the new text's first character (see the
+                constructor).
+        """
         self._text = TextBuffer(origin)  # the undecided text, its offsets and lines
         self._pos = 0  # scanning resumes here (index into self._text.text)
         # Undecided text after the resume position: the next pass waits until at least as
@@ -283,7 +296,26 @@ class Scanner:
         # memo): this scanner's text only, so one scan never reuses another's work.
         self._answers: WrapAnswers = {}
 
-    # -- public API ---------------------------------------------------------------------
+    def finds_nothing_in(self, text: str) -> bool:
+        """Whether a new scanner of this configuration, fed ``text`` whole and closed, is
+        sure to return no candidate (a cheap test before any scanning state is built).
+
+        True only when ``text`` is shorter than a block (so that the scanner's one pass
+        would read it whole, from its start) and neither trigger (``<`` before a scheme,
+        a scheme word before ``:``) matches anywhere in it: that pass would then end at
+        once, since every candidate starts at a trigger. Most parts of a mail archive
+        hold no URL; this turns them away with two searches, each stopping at the first
+        trigger it finds.
+
+        Args:
+            text: the whole text.
+        """
+        patterns = self._p
+        return (
+            len(text) < self._block_size
+            and patterns.colon_trigger.search(text) is None
+            and patterns.angle_trigger.search(text) is None
+        )
 
     def feed(self, text: str) -> list[Candidate]:
         """Add text; return the candidates that are now decided.

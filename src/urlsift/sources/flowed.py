@@ -55,7 +55,44 @@ def unflow(text: str, delsp: bool = False) -> str:
         if body.endswith(" "):  # DelSp: a flowed last line loses its space too
             body = body[:-1]
         return body.replace(" \n", "") + end  # and each soft break its space
-    return "".join(unflow_chunks(text, delsp))
+    if len(text) > WHOLE_TEXT_CHARS:
+        return "".join(unflow_chunks(text, delsp))
+    return _unflow_lines(text, delsp)
+
+
+WHOLE_TEXT_CHARS = 1 << 16
+"""Longest text :func:`unflow` reads as a list of its lines (a longer one goes through
+:func:`unflow_chunks`, which holds no copy of it)."""
+
+
+def _unflow_lines(text: str, delsp: bool) -> str:
+    # unflow_chunks' loop, its result joined, for a text short enough to be split into
+    # lines at once: the paragraphs in local lists, no _Output (a test holds the two to
+    # the same result).
+    final_newline = text.endswith("\n")
+    written: list[str] = []  # rendered paragraphs (logical lines)
+    pieces: list[str] = []  # the open paragraph's
+    para_depth = -1
+    for line in (text[:-1] if final_newline else text).split("\n"):
+        if line.endswith("\r"):
+            line = line[:-1]
+        depth = len(line) - len(line.lstrip(">"))
+        content = line[depth:] if depth else line
+        if content.startswith(" "):
+            content = content[1:]  # §4.4: the stuffing space goes after the quote test
+        is_signature = content == SIGNATURE_SEPARATOR
+        flowed = content.endswith(" ") and not is_signature
+        if pieces and (depth != para_depth or is_signature):
+            written.append(_render(para_depth, pieces))  # §4.5, §4.1 (see unflow_chunks)
+            pieces = []
+        para_depth = depth
+        pieces.append(content[:-1] if flowed and delsp else content)
+        if not flowed:
+            written.append(_render(depth, pieces))
+            pieces = []
+    if pieces:
+        written.append(_render(para_depth, pieces))
+    return "\n".join(written) + ("\n" if final_newline else "")
 
 
 def _unquoted(body: str) -> bool:

@@ -403,7 +403,7 @@ def check_transfer_encoding(cte: str, path: str, own: list[Defect]) -> None:
 # "base64 " (RFC 2045 allows white space around the token) would pass undecoded: the
 # value is stripped (unfolded) here first (decoded_encoding), and a part whose value
 # differs is given the stripped one before the stdlib decodes it.
-_DECODED_TRANSFER_ENCODINGS = frozenset(
+DECODED_TRANSFER_ENCODINGS = frozenset(
     {"quoted-printable", "base64", "x-uuencode", "uuencode", "uue", "x-uue"}
 )
 
@@ -411,7 +411,7 @@ _DECODED_TRANSFER_ENCODINGS = frozenset(
 def decoded_encoding(value: object) -> str | None:
     # The transfer encoding get_payload(decode=True) is to decode, stripped, or None.
     name = transfer_encoding_of(value) if isinstance(value, str) else header_text(value).lower()
-    return name if name in _DECODED_TRANSFER_ENCODINGS else None
+    return name if name in DECODED_TRANSFER_ENCODINGS else None
 
 
 # The RFC 5322 date almost every message has ("Thu, 13 Sep 2001 12:30:05 -0700", day
@@ -422,21 +422,26 @@ def decoded_encoding(value: object) -> str | None:
 # zone ignored (a test holds the two to the same result).
 _MONTHS = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec")
 _MONTH_NUMBER = {name: number for number, name in enumerate(_MONTHS, 1)}
+# Groups: 1 the day as written ("13 Sep 2001"), 2-4 its day, month and year, 5 the hour
+# and minute ("12:30"), 6 the seconds, 7 the zone.
 _COMMON_DATE = re.compile(
-    r"(?:(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun), )?([0-9][0-9]?) (" + "|".join(_MONTHS) + ") "
-    r"([1-9][0-9]{3}) ([0-9]{2}):([0-9]{2})(?::([0-9]{2}))? ([+-][0-9]{4})(?: .*)?",
+    r"(?:(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun), )?(([0-9][0-9]?) (" + "|".join(_MONTHS) + ") "
+    r"([1-9][0-9]{3})) ([0-9]{2}:[0-9]{2})(?::([0-9]{2}))? ([+-][0-9]{4})(?: .*)?",
     re.DOTALL,
 )
 # What _common_date has worked out before, in dictionaries (an archive's dates share few
-# days and zones; each is emptied when full): the ISO form of a day as written ((day,
-# month, year) -> "YYYY-MM-DD", None for one datetime refuses) and the seconds a zone
-# adds to reach UTC ("-0700" -> 25200, None for a zone of a day or more).
-_DAYS: dict[tuple[str, str, str], str | None] = {}
+# days and zones; each is emptied when full): the ISO form of a day as written ("13 Sep
+# 2001" -> "2001-09-13", None for one datetime refuses) and the seconds a zone adds to
+# reach UTC ("-0700" -> 25200, None for a zone of a day or more).
+_DAYS: dict[str, str | None] = {}
 _ZONES: dict[str, int | None] = {}
 _MAX_REMEMBERED = 4096
-# "THH:MM:" for each minute of a day, "SSZ" for each second of a minute.
+# "THH:MM:" for each minute of a day, "SSZ" for each second of a minute; the minute of
+# the day of each valid "HH:MM", the second of each valid "SS".
 _CLOCK = tuple(f"T{minute // 60:02d}:{minute % 60:02d}:" for minute in range(1440))
 _SECONDS = tuple(f"{second:02d}Z" for second in range(60))
+_MINUTE_OF = {clock[1:6]: minute for minute, clock in enumerate(_CLOCK)}
+_SECOND_OF = {f"{second:02d}": second for second in range(60)}
 
 
 def _remember(table: dict[_K, _V], key: _K, value: _V) -> _V:
@@ -466,23 +471,25 @@ def _common_date(match: re.Match[str]) -> str | None:
     # reports why. An instant on the day written (most: a zone moves it by hours) is
     # written from the day's ISO form and the second of the day, without a datetime; one
     # on another day, or a time datetime refuses, by datetime arithmetic.
-    day, month, year, hour, minute, second, zone = match.groups()
+    written_day, clock, second, zone = match.group(1, 5, 6, 7)
     shift = _ZONES.get(zone, 1)  # 1: not seen yet (a zone's shift is whole minutes)
     if shift == 1:
         shift = _remember(_ZONES, zone, _zone_shift(zone))
     if shift is None:
         return None
-    key = (day, month, year)
-    iso_day = _DAYS.get(key, "")
+    iso_day = _DAYS.get(written_day, "")
     if iso_day == "":
-        iso_day = _remember(_DAYS, key, _iso_day(day, month, year))
+        iso_day = _remember(_DAYS, written_day, _iso_day(*match.group(2, 3, 4)))
     if iso_day is None:
         return None  # a day datetime refuses (31 February)
-    hours, minutes, seconds = int(hour), int(minute), int(second or 0)
-    if hours < 24 and minutes < 60 and seconds < 60:
-        instant = hours * 3600 + minutes * 60 + seconds + shift
+    minute_of_day = _MINUTE_OF.get(clock)  # None: an hour or minute out of range
+    seconds = 0 if second is None else _SECOND_OF.get(second)
+    if minute_of_day is not None and seconds is not None:
+        instant = minute_of_day * 60 + seconds + shift
         if 0 <= instant < 86400:
             return iso_day + _CLOCK[instant // 60] + _SECONDS[instant % 60]
+    day, month, year = match.group(2, 3, 4)
+    hours, minutes, seconds = int(clock[:2]), int(clock[3:]), int(second or 0)
     try:
         when = datetime(int(year), _MONTH_NUMBER[month], int(day), hours, minutes, seconds)
         when += timedelta(0, shift)

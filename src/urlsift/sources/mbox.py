@@ -37,7 +37,7 @@ import re
 from dataclasses import dataclass
 from typing import Literal
 
-from .._model import Defect
+from .._model import Defect, _direct_init
 from .options import DEFAULT_MAX_MESSAGE_BYTES
 
 MboxFormat = Literal["mbox", "mmdf"]
@@ -111,6 +111,7 @@ def _line_at(region: bytes, start: int) -> tuple[bytes, int, int]:
     return line, end, line_end + 1 if end >= 0 else line_end
 
 
+@_direct_init  # one per message: its slots set directly (see urlsift._model)
 @dataclass(frozen=True, slots=True)
 class RawMessage:
     """One message cut out of an archive, before any MIME parsing."""
@@ -327,10 +328,10 @@ class MboxSplitter:
     @staticmethod
     def _message_end(region: bytes, start: int, stop: int) -> int:
         # Where region[start:stop] ends less its final empty line (see _finish).
-        if stop - start >= 4 and region[stop - 4 : stop] == b"\r\n\r\n":
-            return stop - 2
-        if stop - start >= 2 and region[stop - 2 : stop] == b"\n\n":
+        if region.endswith(b"\n\n", start, stop):
             return stop - 1
+        if region.endswith(b"\r\n\r\n", start, stop):
+            return stop - 2
         return stop
 
     def _finish(self, out: list[RawMessage]) -> None:
@@ -353,6 +354,13 @@ class MboxSplitter:
         mbox = self._format == "mbox"
         if not (data and not data.isspace()) and not (mbox and self._started):
             # Blank lines before the first message, or between MMDF delimiters.
+            return
+        if self._started and not (self._truncated or self._from_in_body or unquote):
+            # Most messages: nothing to report, nothing to unquote.
+            self._number += 1
+            out.append(
+                RawMessage(self._number, self._offset, data, self._envelope, self._size, False, ())
+            )
             return
         defects: list[Defect] = []
         if not self._started:

@@ -55,6 +55,8 @@ from .._model import Defect, MessageContext, TextUnit
 from .charsets import LINE_END, decode_text
 from .flowed import unflow, unflow_chunks
 from .headers import (
+    DECODED_TRANSFER_ENCODINGS,
+    KNOWN_TRANSFER_ENCODINGS,
     TextParams,
     cap_header,
     check_transfer_encoding,
@@ -179,6 +181,29 @@ def _emit(walk: Walk, path: str, content_type: str, text: str, defects: list[Def
     if len(text) > TEXT_PIECE_CHARS:
         chunks = _pieces(text)
     emit_chunks(walk, path, content_type, chunks, defects)
+
+
+def _emit_text(walk: Walk, path: str, content_type: str, text: str, defects: list[Defect]) -> None:
+    # _emit for a text of one piece (most): its unit and context built here, positionally
+    # (one call per part instead of four; the fields in their declared order).
+    if len(text) > TEXT_PIECE_CHARS:
+        emit_chunks(walk, path, content_type, _pieces(text), defects)
+        return
+    context = MessageContext(
+        walk.number,
+        walk.offset,
+        walk.message_id,
+        walk.date,
+        walk.sender,
+        walk.subject,
+        path,
+        content_type,
+        walk.date_utc,
+    )
+    walk.result.units.append(
+        TextUnit(walk.source, (text,) if text else (), context, tuple(defects))
+    )
+    walk.result.text_parts += 1
 
 
 def emit_chunks(
@@ -310,8 +335,11 @@ def _text_unit(
         text = unflow(text, delsp)
     elif content_type == "text/calendar" and "\n" in text:
         text = unfold_calendar(text)
-    walk.found.extend(own)
-    _emit(walk, path, content_type, text, inherited + own if own else inherited)
+    if own:
+        walk.found.extend(own)
+        _emit_text(walk, path, content_type, text, inherited + own)
+    else:
+        _emit_text(walk, path, content_type, text, inherited)
 
 
 def _fast_leaf(
@@ -333,11 +361,16 @@ def _fast_leaf(
     # uuencode). A body is decoded in slices (.transfer), without a copy. ``parsed``: the
     # defects the feed parser would have given the part (before any of decoding).
     own: list[Defect] = []
-    if not part_is_scanned(walk, path, content_type, own):
+    if not content_type.startswith("text/") and not part_is_scanned(walk, path, content_type, own):
         return
     end = len(data) if body_end is None else body_end
-    check_transfer_encoding(transfer_encoding_of(cte_value or ""), path, own)
-    decoded_cte = None if cte_value is None else decoded_encoding(cte_value)
+    decoded_cte = None
+    if cte_value is not None:  # as check_transfer_encoding and decoded_encoding read it
+        cte = transfer_encoding_of(cte_value)
+        if cte not in KNOWN_TRANSFER_ENCODINGS:
+            check_transfer_encoding(cte, path, own)
+        elif cte in DECODED_TRANSFER_ENCODINGS:
+            decoded_cte = cte
     payload: bytes | None = None
     if decoded_cte is not None:  # clean base64 and any quoted-printable: binascii directly
         payload = decode_body(data, body_start, decoded_cte, end)
@@ -407,13 +440,22 @@ def _plan_multipart(
     return ""
 
 
+_SHORT_HEADER = 2048  # bytes of a part first searched for its header block's end
+
+
 def _entity_values(data: bytes, start: int, end: int) -> tuple[int, dict[str, str], str] | str:
     # (body start, first header values, content type) of the entity data[start:end] (a part, or the
     # message a message/rfc822 part holds) whose header block is clean, as the root's
     # (.headers.kept_fields), ended by a blank line, with ASCII Content-Type and
     # Content-Transfer-Encoding values; else why the fast path declines it.
-    prefix = data[start : min(end, start + MAX_LIFTED_HEADER)]
+    # A part's header block is short: it is looked for in a short prefix first (a result
+    # before the prefix's end is the whole entity's, see find_body), in the longest one
+    # only when it is not found there, so that a part is not copied whole for it.
+    prefix = data[start : min(end, start + _SHORT_HEADER)]
     header_len, body_start = find_body(prefix)
+    if header_len == len(prefix) and end - start > _SHORT_HEADER:
+        prefix = data[start : min(end, start + MAX_LIFTED_HEADER)]
+        header_len, body_start = find_body(prefix)
     if header_len == body_start:
         return "part-header"  # no blank line within reach, or a URL line ends it
     fields = kept_fields(prefix[:header_len], False)
@@ -560,19 +602,30 @@ def _walk_part(
             _walk_part(walk, child, child_path, defects, depth + 1)
 
 
+def _context_text(value: str | None) -> str | None:
+    # header_text(value) cut at MAX_CONTEXT_CHARS; an ASCII value on one line (most)
+    # without its steps.
+    if value is None:
+        return None
+    if value.isascii() and "\n" not in value:
+        return value.strip()[:MAX_CONTEXT_CHARS]
+    return header_text(value)[:MAX_CONTEXT_CHARS]
+
+
 def _set_context(walk: Walk, values: dict[str, str]) -> list[Defect]:
     # The message context from the first Message-ID, Date, From and Subject values.
-    value = values.get("message-id")
-    walk.message_id = None if value is None else header_text(value)[:MAX_CONTEXT_CHARS]
-    value = values.get("date")
-    walk.date = None if value is None else header_text(value)[:MAX_CONTEXT_CHARS]
-    walk.date_utc, defects = utc_date(walk.date)
-    value = values.get("from")
-    walk.sender = None if value is None else header_text(value)[:MAX_CONTEXT_CHARS]
-    value = values.get("subject")
-    if value is None:
+    get = values.get
+    walk.message_id = _context_text(get("message-id"))
+    walk.date = date = _context_text(get("date"))
+    walk.sender = _context_text(get("from"))
+    walk.date_utc, defects = utc_date(date)
+    subject = _context_text(get("subject"))
+    if subject is None:
         return defects
-    subject, subject_defects = decode_subject(header_text(value)[:MAX_CONTEXT_CHARS])
+    if "=?" not in subject:  # decode_subject's own test: nothing to decode
+        walk.subject = subject
+        return defects
+    subject, subject_defects = decode_subject(subject)
     walk.subject = subject[:MAX_CONTEXT_CHARS]
     return defects + subject_defects
 
