@@ -23,6 +23,7 @@ from ..extraction.wrap import continuation as wrap_evidence
 from ..output.formats import visible_utf8
 from .findings import LineIndex
 from .model import RULE_BY_CODE, Diagnostic, Finding, LintSeverity
+from .sites import URL_PLACEHOLDER
 
 # Core defect code -> (rule when the defect is a warning, rule when it is an error,
 # whether the diagnostic keeps the defect's own severity instead of the rule's).
@@ -94,12 +95,9 @@ def one_per_cause(diagnostics: Sequence[Diagnostic]) -> list[Diagnostic]:
     ]
 
 
-# A template placeholder such as {index} or {name} in https://{index}/simple/{name}, a
-# %NAME% variable a build substitutes, or a template engine's expression ({{ .Get 0 }},
-# {% url %}: Go, Jinja, Liquid, Handlebars; the whitespace inside it is the engine's, and
-# an attribute's quotes may cut it short): the URL is a pattern, not a link, so only rules
-# selected by name (the RFC1738 group) see it.
-_PLACEHOLDER = re.compile(r"\{[A-Za-z_][\w.-]{0,63}\}|%[A-Z][A-Z0-9_]{2,63}%|\{\{|\{%")
+# A URL holding a placeholder (sites.URL_PLACEHOLDER: {index} in https://{index}/simple/,
+# a %NAME% variable, a template engine's expression, whose whitespace is the engine's) is a
+# pattern, not a link: only rules selected by name (the RFC1738 group) see its breakage.
 
 WHITESPACE_SENSITIVE_ORIGINS = frozenset(
     {"markdown-link", "markdown-autolink", "markdown-reference", "html-attribute", "man-macro"}
@@ -223,7 +221,7 @@ def diagnose_finding(finding: Finding, lines: Sequence[str] | None = None) -> li
         The diagnostics, with their rules' default severities.
     """
     out: list[Diagnostic] = []
-    template = _PLACEHOLDER.search(finding.url) is not None
+    template = URL_PLACEHOLDER.search(finding.url) is not None
     for defect in finding.defects:
         if_warning, if_error, inherit = DEFECT_RULES.get(defect.code, DEFAULT_DEFECT_RULE)
         code = if_warning if defect.severity == "warning" else if_error

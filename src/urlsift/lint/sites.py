@@ -198,9 +198,20 @@ may define anchors beyond those it can read. Patterns are matched per line (``re
 OPAQUE_PATTERN = re.compile("|".join(f"(?:{p})" for p, _ in OPAQUE_CONTENT), re.MULTILINE)
 """Any of :data:`OPAQUE_CONTENT` (the reason is looked up only when one matches)."""
 
-TEMPLATE_PLACEHOLDER = re.compile(r"\{\{|\{%|%\}|\}\}|%[A-Z][A-Z0-9_]{2,}%")
+_TEMPLATE_MARKS = r"\{\{|\{%|%\}|\}\}|%[A-Z][A-Z0-9_]{2,63}%"
+# A template engine's expression (Go, Jinja, Liquid, Handlebars: ``{{ .Get 0 }}``,
+# ``{% url %}``; either end, as an attribute's quotes may cut it) or a ``%NAME%`` variable
+# a build substitutes.
+
+TEMPLATE_PLACEHOLDER = re.compile(_TEMPLATE_MARKS)
 """A template placeholder in a link target (Liquid, Jinja, Hugo, a ``%NAME%`` variable):
 the published target is made at build time, so the written one is not judged."""
+
+URL_PLACEHOLDER = re.compile(rf"\{{[A-Za-z_][\w.-]{{0,63}}\}}|{_TEMPLATE_MARKS}")
+"""A placeholder in a URL: :data:`TEMPLATE_PLACEHOLDER`'s, or a URI template's variable
+(``{index}`` in ``https://{index}/simple/{name}``): the URL is a pattern, not a link.
+(In a local link target a single-brace name is a generator's own, such as Pelican's
+``{filename}``: see :data:`GENERATOR_LINK`.)"""
 
 GENERATOR_LINK = re.compile(r"\A(?:\{(\w+)\}|%7B(\w+)%7D|\|(\w+)\|)", re.IGNORECASE)
 """A link that starts with a site generator's placeholder: Pelican's ``{filename}``,
