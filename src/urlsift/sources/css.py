@@ -48,14 +48,17 @@ class CssUrl:
 
 # What the walk stops at, in the order tried at one position. A string's body: anything
 # but its quote, a backslash or a line end, or a backslash and any character (line ends
-# included: an escaped line end continues the string).
+# included: an escaped line end continues the string). The character before "url(" or
+# "@import" (not part of a longer name) is tested after them, so that every alternative
+# starts with a literal and re scans for those first characters alone (twice as fast on
+# Outlook's style sheets).
 _STRING_BODY = {'"': r'(?:[^"\\\n]|\\.)*', "'": r"(?:[^'\\\n]|\\.)*"}
 _TOKEN = re.compile(
     r"/\*.*?(?:\*/|\Z)"  # a comment
     r'|"(?P<dq>' + _STRING_BODY['"'] + r')"?'  # a string (unclosed: to the line end)
     r"|'(?P<sq>" + _STRING_BODY["'"] + r")'?"
-    r"|(?<![\w\\-])(?P<url>url\()[ \t\n\r\f]*"  # url( and the white space after it
-    r"|(?<![\w\\-])(?P<import>@import)[ \t\n\r\f]*(?=[\"'])",  # @import "..."
+    r"|(?P<url>url\()(?<![\w\\-]url\()[ \t\n\r\f]*"  # url( and the white space after it
+    r"|(?P<import>@import)(?<![\w\\-]@import)[ \t\n\r\f]*(?=[\"'])",  # @import "..."
     re.IGNORECASE | re.DOTALL,
 )
 # After url( and its white space: a string, or an unquoted URL (§4.3.6: any character
