@@ -3,7 +3,8 @@
 ``urlsift scan notes.txt`` must not pay for the mail layer (the stdlib's ``email``
 package, the MIME part walk, the HTML reader), the worker pools or the plan of their
 items, lint, the Parquet writer or Arrow, the folder walk (``pathlib``), the
-decompressors, ``json`` (the text writer writes none) or the ``--count`` rows' classes;
+decompressors, ``json`` (the text writer writes none), the ``--count`` rows' classes or
+``dataclasses`` (the records are made by ``urlsift._record``);
 a scan of an mbox does import the mail layer (so the check below can fail). Patterns of
 paths a run does not take are compiled on their first use (``grammar.rfc.compile_on_use``):
 they behave as the compiled ones.
@@ -40,6 +41,7 @@ NOT_FOR_TEXT = (
     "json",
     "signal",
     "urlsift.output._countrows",
+    "dataclasses",
 )
 
 

@@ -31,9 +31,9 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
 from functools import lru_cache
 
+from .._record import record
 from .rfc import ALPHA_CHARS, DIGIT_CHARS, SCHEME_CHARS
 from .rfc import compile_on_use as compile_on_use  # re-exported: extraction imports it here
 
@@ -294,7 +294,7 @@ PAGE_BREAK_SPAN = 600
 PREFIX_GAP = r"[ \t]{0,16}"
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Patterns:
     """The compiled patterns one scanner configuration needs."""
 

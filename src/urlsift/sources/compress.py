@@ -38,9 +38,9 @@ import sys
 import zlib
 from _thread import _local
 from collections.abc import Callable
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, BinaryIO, Literal, Protocol
 
+from .._record import record
 from ..errors import SourceError
 
 if TYPE_CHECKING:
@@ -178,7 +178,7 @@ class CountingReader(io.RawIOBase):
             raise error
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class CountedStream:
     """An opened source: the decompressed stream and its byte counters."""
 
