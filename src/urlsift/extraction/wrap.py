@@ -119,7 +119,7 @@ MIN_URL_LINE = 40
 _HEAD = compile_on_use(rf"((?:{QUOTE_PREFIX})?)([ \t]{{0,64}})")
 _HEAD_CHARS = QUOTE_PREFIX_CHARS  # a line starting otherwise has an empty head
 _NEXT_LINE = compile_on_use(rf"((?:{QUOTE_PREFIX})?)([ \t]{{0,64}})([^{BARE_STOP}]{{1,512}})")
-_NEXT_WORD = compile_on_use(rf"[^{BARE_STOP}]{{1,512}}")  # _NEXT_LINE's word, with no head
+_NEXT_WORD = re.compile(rf"[^{BARE_STOP}]{{1,512}}")  # _NEXT_LINE's word, with no head
 # A character that can make a word URL material: a path step, a dot, a digit, a sign.
 _MATERIAL = compile_on_use(r"[/.0-9_?=&%#~]")
 # Characters a URL continuation may hold (RFC 3986 unreserved, reserved, and '%').
