@@ -184,6 +184,17 @@ def test_what_a_record_does_not_support_is_refused() -> None:
             a: int
             b: ClassVar[int] = 1  # type: ignore[name-defined]  # noqa: F821
 
+    with pytest.raises(TypeError, match="super"):
+
+        @record
+        class Calls:
+            """Calls."""
+
+            a: int
+
+            def __repr__(self) -> str:
+                return super().__repr__()
+
     with pytest.raises(TypeError, match="docstring"):
 
         @record

@@ -20,8 +20,9 @@ on first read, by ``dataclasses`` itself from the same annotations and defaults,
 ``Field`` objects are the stdlib's own, and ``dataclasses`` is imported only by a caller
 that asks for them. ``tests/test_record.py`` holds every record to the dataclass it
 replaces. Only what the records use is supported (plain fields, defaults, a
-``default_factory``, a docstring, no base class, no ``__post_init__``); anything else is refused at
-definition (a ``TypeError``), not silently made different.
+``default_factory``, a docstring; no base class, ``__post_init__``, ``ClassVar`` or
+``super()``): anything else is refused when the class is defined (a ``TypeError``), not
+silently made different.
 """
 
 from __future__ import annotations
@@ -154,6 +155,12 @@ def _make(cls: type[_T], frozen: bool) -> type[_T]:
         raise TypeError(
             f"{cls.__qualname__}: a record has no base class, __slots__ or __post_init__"
         )
+    if any(
+        "__class__" in getattr(getattr(v, "__code__", None), "co_freevars", ())
+        for v in body.values()
+    ):
+        # super() or __class__ in a method would name the class the decorator replaces
+        raise TypeError(f"{cls.__qualname__}: a record's methods use neither super() nor __class__")
     if body.get("__doc__") is None:  # (dataclasses would write the signature there)
         raise TypeError(f"{cls.__qualname__}: a record says what it is in a docstring")
     names = tuple(body.get("__annotations__", {}))
