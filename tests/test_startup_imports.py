@@ -152,15 +152,3 @@ def test_a_text_scan_builds_no_pattern_or_table_of_a_path_it_does_not_take(
         "._escape_tables.cache_info().currsize else [])"
     )
     assert _after_scan(notes, report) == []
-
-
-@pytest.mark.parametrize("enabled", [True, False])
-def test_importing_the_command_line_leaves_the_collector_as_it_was(enabled: bool) -> None:
-    # The collector is held off while click is imported (start-up), then restored.
-    code = (
-        "import gc\n"
-        f"(gc.enable if {enabled} else gc.disable)()\n"
-        "import urlsift.cli\n"
-        f"assert gc.isenabled() is {enabled}\n"
-    )
-    subprocess.run([sys.executable, "-c", code], check=True)
