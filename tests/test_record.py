@@ -72,6 +72,15 @@ def test_a_record_behaves_as_its_dataclass(cls: Any) -> None:
     assert cls.__match_args__ == twin.__match_args__
     assert repr(cls.__dataclass_params__) == repr(twin.__dataclass_params__)
     assert dataclasses.is_dataclass(cls)
+    required = [p for p in inspect.signature(cls).parameters.values() if p.default is p.empty]
+    too_many = [None] * (len(cls.__match_args__) + 1)
+    for args in ([], too_many) if required else (too_many,):  # the same complaint, same words
+        complaints = []
+        for maker in (cls, twin):
+            with pytest.raises(TypeError) as refused:
+                maker(*args)
+            complaints.append(str(refused.value))
+        assert complaints[0] == complaints[1]
     names = cls.__match_args__
     values = {name: f"value of {name}" for name in names}
     made, other = cls(**values), twin(**values)
