@@ -12,9 +12,10 @@ a dataclass (``typing.dataclass_transform``), frozen ones included.
 Strategy: ``dataclasses`` writes each method as source and compiles it (six ``exec`` calls
 for a frozen record, and the class is made twice for its slots): about 0.6 ms a record,
 so 13 ms of a text scan's start-up went to defining 22 records. Here the class is made
-once, with its slots; ``__init__`` alone is compiled (it sets each slot through the
-slot's descriptor, with the fields' defaults), and ``__repr__``, ``__eq__``, ``__hash__``
-and the frozen ``__setattr__``/``__delattr__`` are shared closures over the field names.
+once, with its slots; its ``__init__`` (which sets each slot through the slot's
+descriptor, with the fields' defaults) is code compiled once per shape and given the
+record's field names, and ``__repr__``, ``__eq__``, ``__hash__``, the frozen
+``__setattr__``/``__delattr__`` and pickling are closures over the field names.
 The dataclass metadata (``__dataclass_fields__`` and ``__dataclass_params__``) is built
 on first read, by ``dataclasses`` itself from the same annotations and defaults, so the
 ``Field`` objects are the stdlib's own, and ``dataclasses`` is imported only by a caller
