@@ -34,6 +34,7 @@ ALLOWED = {
     "ipaddress",
     "math",
     "operator",
+    "types",  # _record: a record's __init__ made from compiled code (CodeType, FunctionType)
     "reprlib",  # _record: the records' repr guards against a cycle as dataclasses' does
     "typing_extensions",  # _record: dataclass_transform, read by type checkers only
 }
