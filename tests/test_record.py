@@ -211,6 +211,22 @@ def test_what_a_record_does_not_support_is_refused() -> None:
             a: int
 
 
+def test_a_subclass_of_a_record_has_its_fields_as_for_a_dataclass() -> None:
+    @record
+    class Base:
+        """A record."""
+
+        a: int
+        b: str = "x"
+
+    class Sub(Base):
+        pass
+
+    assert [f.name for f in dataclasses.fields(Sub)] == ["a", "b"]
+    assert [f.name for f in dataclasses.fields(Base(1))] == ["a", "b"]
+    assert dataclasses.replace(Sub(1), b="y") == Sub(1, "y")
+
+
 def test_the_dataclass_metadata_is_made_only_when_read() -> None:
     code = (
         "import sys, urlsift\n"

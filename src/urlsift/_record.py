@@ -90,11 +90,12 @@ class _Metadata:
     def __get__(self, instance: object, owner: type) -> Any:
         import dataclasses
 
+        record = self._record  # (owner may be a subclass: it inherits the record's)
         namespace: dict[str, object] = {
-            "__module__": owner.__module__,
-            "__qualname__": owner.__qualname__,
-            "__annotations__": owner.__annotations__,
-            "__doc__": "",  # dataclasses would otherwise compute a signature for it
+            "__module__": record.__module__,
+            "__qualname__": record.__qualname__,
+            "__annotations__": record.__annotations__,
+            "__doc__": "fields",  # (without one, dataclasses would compute a signature)
         }
         for name, default in self._defaults.items():
             if isinstance(default, _FieldSpec):
@@ -104,12 +105,13 @@ class _Metadata:
                     else dataclasses.field(default=default.default)
                 )
             namespace[name] = default
-        made: Any = dataclasses.dataclass(frozen=self._frozen)(type(owner.__name__, (), namespace))
-        type.__setattr__(owner, "__dataclass_fields__", made.__dataclass_fields__)
-        type.__setattr__(owner, "__dataclass_params__", made.__dataclass_params__)
+        made: Any = dataclasses.dataclass(frozen=self._frozen)(type(record.__name__, (), namespace))
+        type.__setattr__(record, "__dataclass_fields__", made.__dataclass_fields__)
+        type.__setattr__(record, "__dataclass_params__", made.__dataclass_params__)
         return getattr(owner, self._name)
 
     def __set_name__(self, owner: type, name: str) -> None:
+        self._record = owner
         self._name = name
 
 
