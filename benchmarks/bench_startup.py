@@ -102,7 +102,10 @@ def importtime(
                 stderr=subprocess.PIPE,
                 text=True,
             )
-            seen = {m[4]: int(m[1]) for m in map(IMPORTTIME.match, done.stderr.splitlines()) if m}
+            seen: dict[str, int] = {}
+            for m in map(IMPORTTIME.match, done.stderr.splitlines()):
+                if m:  # a module may be listed twice (a package's submodule named again)
+                    seen[m[4]] = seen.get(m[4], 0) + int(m[1])
             times = best[tree]
             for name, self_us in seen.items():
                 times[name] = min(times.get(name, self_us), self_us)

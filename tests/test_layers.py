@@ -22,7 +22,7 @@ from pathlib import Path
 SRC = Path(__file__).resolve().parent.parent / "src" / "urlsift"
 
 LAYERS: tuple[tuple[str, ...], ...] = (
-    ("_model", "_fielddocs", "errors"),  # the record model and the caller's errors
+    ("_model", "_record", "_fielddocs", "errors"),  # the record model and the caller's errors
     ("grammar",),  # RFC 1738 §5 and the context grammar, as pattern source
     ("sources",),  # bytes and files in, decoded text units out
     ("extraction",),  # text in, candidates and readings out (sans-IO)

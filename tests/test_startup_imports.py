@@ -3,7 +3,9 @@
 ``urlsift scan notes.txt`` must not pay for the mail layer (the stdlib's ``email``
 package, the MIME part walk, the HTML reader), the worker pools or the plan of their
 items, lint, the Parquet writer or Arrow, the folder walk (``pathlib``), the
-decompressors, ``json`` (the text writer writes none) or the ``--count`` rows' classes;
+decompressors, ``json`` (the text writer writes none), the ``--count`` rows' classes,
+``dataclasses`` (the records are made by ``urlsift._record``) or ``lzma`` and ``zlib``
+(whose error types a clean read does not need);
 a scan of an mbox does import the mail layer (so the check below can fail). Patterns of
 paths a run does not take are compiled on their first use (``grammar.rfc.compile_on_use``):
 they behave as the compiled ones.
@@ -40,6 +42,10 @@ NOT_FOR_TEXT = (
     "json",
     "signal",
     "urlsift.output._countrows",
+    "dataclasses",
+    "lzma",
+    "zlib",
+    "_compression",
 )
 
 
@@ -120,3 +126,29 @@ def test_the_broken_pipe_status_is_128_plus_sigpipe() -> None:
     from urlsift.cli.main import EXIT_BROKEN_PIPE
 
     assert EXIT_BROKEN_PIPE == 128 + signal.SIGPIPE
+
+
+# Patterns and tables of paths a one-line text scan does not take: a line break after a
+# URL (the wrap evidence), quoted text, brackets before a URL, a "%" or a URL that is not
+# in normal form already (normalize's split, its escape tables), a mailto.
+NOT_BUILT_FOR_TEXT = {
+    "urlsift.grammar.context": ["QUOTE_PREFIX_RE", "OPENER_RE"],
+    "urlsift.extraction.wrap": ["_HEAD", "_NEXT_LINE", "_LIST_ITEM", "_ATTRIBUTE"],
+    "urlsift.validation.normalize": ["_SPLIT", "_MAILTO_ONE"],
+}
+
+
+def test_a_text_scan_builds_no_pattern_or_table_of_a_path_it_does_not_take(
+    tmp_path: Path,
+) -> None:
+    notes = tmp_path / "notes.txt"
+    notes.write_text("see http://x.example/ now\n", encoding="utf-8")
+    report = (
+        "[f'{module}.{name}' for module, names in " + repr(NOT_BUILT_FOR_TEXT) + ".items() "
+        "for name in names if not ("
+        "type(getattr(sys.modules[module], name)).__name__ == '_PatternOnUse' "
+        "and getattr(getattr(sys.modules[module], name), '_compiled', None) is None)] + "
+        "(['escape tables'] if sys.modules['urlsift.validation.normalize']"
+        "._escape_tables.cache_info().currsize else [])"
+    )
+    assert _after_scan(notes, report) == []

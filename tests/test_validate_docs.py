@@ -79,6 +79,7 @@ ALLOWED_IMPORTS = {
     "re",
     "regex",
     "_model",
+    "_record",  # the records' decorator (urlsift._record: stdlib only)
     "errors",
     "schemes",
     "grammar",  # "from ..grammar import rfc as g"

@@ -22,12 +22,12 @@ import stat
 import sys
 import time
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, TextIO
 
 import click
 
 from .._model import Policy, ReadFailure, Url
+from .._record import record
 from ..engines.runner import READ_ERROR_CODES, Result, ScanConfig, UnitDefects, iter_results
 from ..errors import ConfigError, OutputError
 from ..extraction.scanner import normalize_schemes
@@ -336,7 +336,7 @@ def _defect_lines(record: UnitDefects) -> Iterator[str]:
         yield visible(f"{where}: {defect.severity}: {defect.code}: {defect.message}")
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class _Filters:
     """What ``scan`` keeps and counts of the records (its options)."""
 

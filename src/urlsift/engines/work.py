@@ -49,7 +49,6 @@ from __future__ import annotations
 import contextlib
 import os
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from typing import TYPE_CHECKING, BinaryIO
 
@@ -62,6 +61,7 @@ from .._model import (
     UnitDefects,
     Url,
 )
+from .._record import field, record, replace
 from ..api import Judge, scan_reset
 from ..errors import failure_reason
 from ..extraction.scanner import Scanner
@@ -81,7 +81,7 @@ _BLOCK = 1 << 20
 _NEEDLE = b"\nFrom "
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class ScanConfig:
     """Everything a scan needs besides the paths (picklable, for worker processes)."""
 
@@ -263,7 +263,7 @@ def run_item(item: WorkItem, config: ScanConfig, stats: ArchiveStats) -> ItemRes
     return ItemResults(results, 0, stopped)
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class ItemResults:
     """What running an item gives back: its records in order, and how it ended."""
 

@@ -26,10 +26,10 @@ Strategy: a pure function from :class:`Candidate` to :class:`Readings`; no I/O, 
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from itertools import combinations
 
-from .._model import Candidate, Defect, Kind, _direct_init
+from .._model import Candidate, Defect, Kind
+from .._record import record
 from ..grammar.context import (
     PAGE_BREAK_IN_BODY_RE,
     QUOTE_PREFIX_CHARS,
@@ -54,8 +54,7 @@ _ONE_TOKEN_KINDS = frozenset({"bare", "prefixed"})
 _MAX_COMBINED_BREAKS = 3
 
 
-@_direct_init
-@dataclass(frozen=True, slots=True)
+@record
 class Readings:
     """The readings of one candidate: the primary one first."""
 

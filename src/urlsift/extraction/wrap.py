@@ -119,9 +119,9 @@ MIN_URL_LINE = 40
 # line break after a URL never needs them.
 # A line's head: its mail quote prefix and its indentation; on the next line, then its
 # first word (a run of the characters a bare URL may hold). All bounded.
-_HEAD = re.compile(rf"((?:{QUOTE_PREFIX})?)([ \t]{{0,64}})")
+_HEAD = compile_on_use(rf"((?:{QUOTE_PREFIX})?)([ \t]{{0,64}})")
 _HEAD_CHARS = QUOTE_PREFIX_CHARS  # a line starting otherwise has an empty head
-_NEXT_LINE = re.compile(rf"((?:{QUOTE_PREFIX})?)([ \t]{{0,64}})([^{BARE_STOP}]{{1,512}})")
+_NEXT_LINE = compile_on_use(rf"((?:{QUOTE_PREFIX})?)([ \t]{{0,64}})([^{BARE_STOP}]{{1,512}})")
 _NEXT_WORD = re.compile(rf"[^{BARE_STOP}]{{1,512}}")  # _NEXT_LINE's word, with no head
 # A character that can make a word URL material: a path step, a dot, a digit, a sign.
 _MATERIAL = compile_on_use(r"[/.0-9_?=&%#~]")
@@ -149,7 +149,7 @@ _EXTENSIONS = frozenset(_EXTENSION_LIST.split()) | {f"php{digit}" for digit in "
 _BARE_HOST = compile_on_use(rf"{SCHEME}://[^/?#\s]{{0,255}}\.[A-Za-z]{{2,24}}")
 # A bare URL's token ending in one of these ends a sentence (the scanner trims them).
 _SENTENCE_STOPS = frozenset(".,;:!")
-_LIST_ITEM = re.compile(r"(?:[0-9]{1,3}|[A-Za-z])[.)]")
+_LIST_ITEM = compile_on_use(r"(?:[0-9]{1,3}|[A-Za-z])[.)]")
 _LONGEST_LIST_ITEM = 4
 # Words of prose that hold URL material: an abbreviation ("e.g."), a time ("12:30"), a
 # mail address (a signature's next line).
@@ -158,7 +158,7 @@ _PROSE_WORD = compile_on_use(
     r"|[A-Za-z0-9._+-]{1,64}@[A-Za-z0-9-]{1,63}(?:\.[A-Za-z0-9-]{1,63}){1,8}"
 )
 _LONGEST_SHORT_PROSE = 8  # the longest abbreviation or time; longer prose words hold "@"
-_ATTRIBUTE = re.compile(r"[A-Za-z][A-Za-z0-9_-]{0,64}=")
+_ATTRIBUTE = compile_on_use(r"[A-Za-z][A-Za-z0-9_-]{0,64}=")
 # Punctuation that ends a sentence after a URL; not part of the continuation word's test.
 _SENTENCE_END = ".,;:!?\"')]"
 # A continuation starts with a letter, a digit or one of these (not "-", "(", "*", ">"...).

@@ -31,9 +31,9 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
 from functools import lru_cache
 
+from .._record import record
 from .rfc import ALPHA_CHARS, DIGIT_CHARS, SCHEME_CHARS
 from .rfc import compile_on_use as compile_on_use  # re-exported: extraction imports it here
 
@@ -150,7 +150,7 @@ QUOTE_PREFIX_SPAN = 16 * 4 + 1
 QUOTE_PREFIX_CHARS = " \t>"
 """The characters a :data:`QUOTE_PREFIX` is made of (a line starting otherwise has none)."""
 
-QUOTE_PREFIX_RE = re.compile(QUOTE_PREFIX)
+QUOTE_PREFIX_RE = compile_on_use(QUOTE_PREFIX)
 """The quote prefix at a line start (use with ``match``)."""
 
 
@@ -294,7 +294,7 @@ PAGE_BREAK_SPAN = 600
 PREFIX_GAP = r"[ \t]{0,16}"
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Patterns:
     """The compiled patterns one scanner configuration needs."""
 
@@ -400,7 +400,7 @@ like a page footer on a URL's own line is never removed."""
 IP_LITERAL_RE = compile_on_use(IP_LITERAL)
 """A bracketed IP literal host (see :data:`IP_LITERAL`)."""
 
-OPENER_RE = re.compile(OPENER)
+OPENER_RE = compile_on_use(OPENER)
 """An opening bracket of the bare-URL balance rule."""
 
 # Pseudo-URLs that name no resource: script code a browser runs ("javascript:",

@@ -15,11 +15,11 @@ left out of that table.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from typing import TYPE_CHECKING
 
 from .._model import UnitDefects, Url
+from .._record import field, record
 from ..sources.reading import plural as plural
 
 if TYPE_CHECKING:  # the rows' classes are made by the first counter (see _countrows)
@@ -145,7 +145,7 @@ def fold_host(host: str) -> str:
     return folded
 
 
-@dataclass(slots=True)
+@record(frozen=False)
 class RunTally:
     """What a scan found, for the line it ends with on stderr (``urlsift scan``'s summary).
 

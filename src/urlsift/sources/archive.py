@@ -33,10 +33,10 @@ from __future__ import annotations
 
 import stat
 from collections.abc import Callable, Iterator
-from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from .._model import Defect, TextUnit
+from .._record import replace
 from ..errors import ConfigError, SourceError
 from .compress import CountedStream, open_counted, stat_path
 from .kinds import (

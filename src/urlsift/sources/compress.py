@@ -31,24 +31,24 @@ from __future__ import annotations
 
 import errno
 import io
-import lzma
 import os
 import stat
 import sys
-import zlib
 from _thread import _local
 from collections.abc import Callable
-from dataclasses import dataclass
+from functools import lru_cache
 from typing import TYPE_CHECKING, BinaryIO, Literal, Protocol
 
+from .._record import record
 from ..errors import SourceError
 
 if TYPE_CHECKING:
     import bz2
     import gzip
+    import lzma
 
-# bz2 and gzip (and what they import) are imported by the stream that needs them: a
-# plain-text scan does not pay for them at start-up (lzma and zlib give the errors below).
+# bz2, gzip, lzma and zlib (and what they import) are imported by the stream that needs
+# them: a plain-text scan does not pay for them at start-up.
 
 Compression = Literal["gzip", "bzip2", "xz", "none"]
 """How a stream was compressed, as recognised from its first bytes."""
@@ -67,7 +67,16 @@ MAGIC_LENGTH = 6
 DEFAULT_BUFFER_SIZE = 1 << 16
 """Buffer size of the returned reader."""
 
-_DECODE_ERRORS = (EOFError, OSError, zlib.error, lzma.LZMAError, ValueError)
+
+@lru_cache(maxsize=1)
+def _decode_errors() -> tuple[type[Exception], ...]:
+    # What reading a (decompressed) stream raises on damaged data. Called in an ``except``
+    # clause, which Python evaluates only when an exception is raised: a clean read of a
+    # plain file never imports the decompressors for their error types.
+    import lzma
+    import zlib
+
+    return (EOFError, OSError, zlib.error, lzma.LZMAError, ValueError)
 
 
 def sniff_compression(prefix: bytes) -> Compression:
@@ -133,7 +142,7 @@ class CountingReader(io.RawIOBase):
         if self._readinto is not None and not self._prefix:
             try:
                 got = self._readinto(buffer) or 0
-            except _DECODE_ERRORS as exc:
+            except _decode_errors() as exc:
                 self._failed(exc, False)
                 return 0
             self.count += got
@@ -146,7 +155,7 @@ class CountingReader(io.RawIOBase):
         if len(data) < size:
             try:
                 data += self._read(size - len(data))
-            except _DECODE_ERRORS as exc:
+            except _decode_errors() as exc:
                 self._failed(exc, bool(data))
         n = len(data)
         buffer[:n] = data
@@ -178,7 +187,7 @@ class CountingReader(io.RawIOBase):
             raise error
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class CountedStream:
     """An opened source: the decompressed stream and its byte counters."""
 
@@ -412,6 +421,8 @@ def _counted(
 
             opened = bz2.BZ2File(packed, mode="rb")
         else:
+            import lzma
+
             opened = lzma.LZMAFile(packed, mode="rb")  # noqa: SIM115 - closed below
 
         def close_both() -> None:
@@ -507,14 +518,18 @@ def decompress_prefix(prefix: bytes, size: int) -> bytes | None:
     compression = sniff_compression(prefix)
     try:
         if compression == "gzip":
+            import zlib
+
             return zlib.decompressobj(wbits=31).decompress(prefix, size)
         if compression == "xz":
+            import lzma
+
             return lzma.LZMADecompressor().decompress(prefix, size)
         if compression == "bzip2":
             import bz2
 
             return bz2.BZ2Decompressor().decompress(prefix, size)
-    except _DECODE_ERRORS:
+    except _decode_errors():
         return None
     return prefix
 

@@ -34,10 +34,10 @@ Offsets are positions in the (decompressed) archive: for mbox, the first byte of
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from typing import Literal
 
-from .._model import Defect, _direct_init
+from .._model import Defect
+from .._record import record
 from .options import DEFAULT_MAX_MESSAGE_BYTES
 
 MboxFormat = Literal["mbox", "mmdf"]
@@ -111,8 +111,7 @@ def _line_at(region: bytes, start: int) -> tuple[bytes, int, int]:
     return line, end, line_end + 1 if end >= 0 else line_end
 
 
-@_direct_init  # one per message: its slots set directly (see urlsift._model)
-@dataclass(frozen=True, slots=True)
+@record
 class RawMessage:
     """One message cut out of an archive, before any MIME parsing."""
 

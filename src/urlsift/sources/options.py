@@ -6,7 +6,7 @@ folder reader) reads the same values, and the limits that bound memory have name
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from .._record import record
 
 DEFAULT_MAX_MESSAGE_BYTES = 64 << 20
 """Largest message kept whole (64 MiB). Bytes beyond it are counted and skipped, and the
@@ -22,7 +22,7 @@ MAX_CONTEXT_CHARS = 998
 longer values are cut there."""
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class MailOptions:
     """What the mail and news sources read, and the limits they keep to."""
 

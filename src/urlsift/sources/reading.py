@@ -10,10 +10,10 @@ every byte read before it; :func:`count_message` counts one message's result.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from .._model import Defect
+from .._record import record
 from ..errors import SourceError
 from .compress import CountedStream
 
@@ -24,7 +24,7 @@ READ_BLOCK_SIZE = 1 << 20
 """Bytes read from an archive at a time."""
 
 
-@dataclass(slots=True)
+@record(frozen=False)
 class ArchiveStats:
     """Counters updated while :func:`~.archive.open_units` iterates (over one path or many).
 

@@ -52,9 +52,9 @@ fragment (only its escapes are normalized: §6.2.3 exempts it from scheme rules)
 
 from __future__ import annotations
 
-import re
+from functools import lru_cache
 
-from ..grammar.rfc import SCHEME_CHARS, compile_grammar
+from ..grammar.rfc import SCHEME_CHARS, compile_grammar, compile_on_use
 from .schemes import shared_default_registry
 
 __all__ = ["normalize"]
@@ -64,7 +64,7 @@ __all__ = ["normalize"]
 # lower case. The user-info runs to the last "@" (as user agents read it); a host in
 # brackets is an IPv6 literal (not RFC 1738, but lower-cased all the same). The match
 # ends where the path, query or fragment starts. No nested repetition: linear.
-_SPLIT = re.compile(
+_SPLIT = compile_on_use(
     rf"([{SCHEME_CHARS}]+):"
     r"(?://(?:([^/?#]*)@)?(\[[^\]/?#]*\](?=[:/?#]|\Z)|[^:/?#]*)(?::([^/?#]*))?)?"
 )
@@ -72,16 +72,19 @@ _SPLIT = re.compile(
 _HEX = "0123456789ABCDEFabcdef"
 _UNRESERVED = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
 
-# Every two hex digits after a "%" -> what they become: the character itself when it is
-# unreserved, else the escape with upper-case digits.
-_DECODED: dict[str, str] = {}
-for _a in _HEX:
-    for _b in _HEX:
-        _char = chr(int(_a + _b, 16))
-        _DECODED[_a + _b] = _char if _char in _UNRESERVED else f"%{_a}{_b}".upper()
-del _a, _b, _char
-# The same with nothing decoded: only the digits in upper case.
-_UPPER = {pair: f"%{pair}".upper() for pair in _DECODED}
+
+@lru_cache(maxsize=1)
+def _escape_tables() -> tuple[dict[str, str], dict[str, str]]:
+    # Every two hex digits after a "%" -> what they become: the character itself when it
+    # is unreserved, else the escape with upper-case digits; and the same with nothing
+    # decoded (only the digits in upper case). Made on the first URL with a "%".
+    decoded: dict[str, str] = {}
+    for a in _HEX:
+        for b in _HEX:
+            char = chr(int(a + b, 16))
+            decoded[a + b] = char if char in _UNRESERVED else f"%{a}{b}".upper()
+    return decoded, {pair: f"%{pair}".upper() for pair in decoded}
+
 
 _ASCII_LOWER = str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrstuvwxyz")
 
@@ -122,7 +125,7 @@ _PLAIN = compile_grammar(
 
 # A mailto of one address, no "%", "?", "#" or quote, any case ("Mailto:", a local part in
 # capitals): its normal form is all of it in lower case (see _mailto).
-_MAILTO_ONE = re.compile(r'(?ai:mailto):(?!//)[^%?#@",]+@[A-Za-z0-9.\-]+\Z')
+_MAILTO_ONE = compile_on_use(r'(?ai:mailto):(?!//)[^%?#@",]+@[A-Za-z0-9.\-]+\Z')
 
 
 def normalize(url: str) -> str:
@@ -204,9 +207,9 @@ def _percent(text: str) -> str:
     # Escapes with upper-case hex digits, unreserved characters decoded (see the notes:
     # nothing is decoded when a "%" starts no escape).
     first, *pieces = text.split("%")
-    table = _DECODED
+    table, upper = _escape_tables()
     if any(piece[:2] not in table for piece in pieces):
-        table = _UPPER
+        table = upper
     out = [first]
     for piece in pieces:
         pair = piece[:2]
@@ -220,9 +223,10 @@ def _lower(text: str) -> str:
         return text.translate(_ASCII_LOWER)
     first, *pieces = text.split("%")
     out = [first.translate(_ASCII_LOWER)]
+    upper = _escape_tables()[1]
     for piece in pieces:
         pair = piece[:2]
-        if pair in _UPPER:
+        if pair in upper:
             out.append("%" + pair + piece[2:].translate(_ASCII_LOWER))
         else:
             out.append("%" + piece.translate(_ASCII_LOWER))

@@ -22,9 +22,9 @@ from __future__ import annotations
 import functools
 import re
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
 
-from .._model import Defect, Parts, Policy, _direct_init
+from .._model import Defect, Parts, Policy
+from .._record import record
 from ..grammar import rfc as g
 from .schemes import (
     FastEntry,
@@ -58,8 +58,7 @@ _UNSAFE_SET = {
 _CONTROL_NAMES = {"0d": "CR", "0a": "LF", "00": "NUL"}
 
 
-@_direct_init
-@dataclass(frozen=True, slots=True)
+@record
 class Validation:
     """The outcome of validating one URL."""
 

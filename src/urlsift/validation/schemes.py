@@ -29,10 +29,10 @@ from __future__ import annotations
 import functools
 import re
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass, field
 from typing import Literal, Protocol
 
 from .._model import Defect, Policy
+from .._record import field, record
 from ..errors import ConfigError
 from ..grammar import rfc as g
 
@@ -91,7 +91,7 @@ def severity_of(level: Level, strict: bool) -> Literal["error", "warning"]:
     return "error" if level == "error" or (level == "lenient" and strict) else "warning"
 
 
-@dataclass(slots=True)
+@record(frozen=False)
 class SchemeContext:
     """What a scheme check reads (the URL, the policy) and writes (defects, parts).
 
@@ -406,7 +406,7 @@ PathCheck = Callable[[SchemeContext, "IpScheme", int, int], None]
 """Checks the url-path ``ctx.url[start:end]`` (after the ``/`` that follows hostport)."""
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class IpScheme:
     """A scheme following ``"//" login [ "/" urlpath ]``, described as a table row."""
 
@@ -663,7 +663,7 @@ BodyCheck = Callable[[SchemeContext, int, int], None]
 """Checks ``ctx.url[start:end]``, the whole part after ``scheme:``."""
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class OpaqueScheme:
     """A scheme whose part after ``scheme:`` has its own production (mailto, news...)."""
 
@@ -730,7 +730,7 @@ def _news(ctx: SchemeContext, start: int, end: int) -> None:
 _GENERIC_IP = IpScheme("", "ip-schemepart", None, _urlpath, userinfo=True)
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class GenericScheme:
     """``genericurl = scheme ":" schemepart`` for every scheme without its own row.
 
