@@ -92,3 +92,34 @@ def test_line_separators_inside_strings_are_escaped() -> None:
     assert "\\u2028" in line
     assert "\\u0085" in line
     assert json.loads(line) == url.to_dict()
+
+
+@given(st.lists(_URLS, min_size=1, max_size=6), st.randoms(use_true_random=False))
+def test_kept_verdict_and_context_json_never_leak_between_records(
+    urls: list[Url], rng: object
+) -> None:
+    # Records that share a URL text (with the same or other field objects) and contexts,
+    # written in any order and again: each line is its own record's.
+    from dataclasses import replace
+
+    first = urls[0]
+    shared = [
+        replace(first, raw=u.raw, start=u.start, context=u.context, source=u.source) for u in urls
+    ] + [replace(u, url=first.url) for u in urls]
+    # the first record with one verdict field of another at a time
+    for name in ("normalized", "alternatives", "scheme", "defects", "valid", "fragment", "parts"):
+        shared += [replace(first, **{name: getattr(u, name)}) for u in urls]
+    records = urls + shared + urls
+    rng.shuffle(records)  # type: ignore[attr-defined]
+    for url in records:
+        assert url_json(url) == _json_line(url.to_dict())
+
+
+def test_kept_verdict_json_is_bounded() -> None:
+    import urlsift.output.formats as formats
+
+    count = formats._MAX_VERDICT_JSON + 10
+    text = "http://a.example/x " * 3 + " ".join(f"http://h{i}.example/" for i in range(count))
+    for url in extract(text):
+        assert url_json(url) == _json_line(url.to_dict())
+    assert len(formats._VERDICT_JSON) <= formats._MAX_VERDICT_JSON
