@@ -255,13 +255,6 @@ _KIND_JSON: dict[str, str] = {}
 """The kinds' JSON strings (filled when json is imported; until then ``q(kind)``)."""
 
 
-# The JSON of a verdict's fields, by URL: mail repeats its URLs (list footers, quoted
-# replies: 874 distinct URLs in the 8,674 records of ab_share.py's raw-mail text), and a
-# judge hands out the same field objects for the same verdict. An entry holds the objects
-# it was made from and is used only while they are the record's own (identity, so a
-# look-up costs no hashing beyond the URL's cached one). Bounded: cleared when full.
-_VERDICT_JSON: dict[str, tuple[object, ...]] = {}
-_MAX_VERDICT_JSON = 4096
 # The last message context written and its JSON (a message's URLs come out together), as
 # one pair read and replaced whole (writers in threads see a pair, never half of one).
 _LAST_CONTEXT: list[tuple[MessageContext | None, str]] = [(None, "")]
@@ -272,32 +265,30 @@ def url_json(url: Url) -> str:
 
     Built field by field with the json module's own string encoder, which is twice as fast
     as building the dict and encoding it (``JSONEncoder.encode`` sets up an encoder per
-    call); that matters at one record per URL. The fields a verdict decides (the URL's
-    readings, scheme, defects, validity, fragment, parts) are kept as JSON per URL
-    (:data:`_VERDICT_JSON`), the message context's for the last context. A property test
-    holds the two to the same text.
+    call); that matters at one record per URL. The message context's JSON is kept for the
+    last context (a message's URLs come one after the other). A property test holds the two
+    to the same text.
     """
     q = _encode_string
-    verdict = _VERDICT_JSON.get(url.url)
-    if (
-        verdict is None
-        or verdict[0] is not url.normalized
-        or verdict[1] is not url.alternatives
-        or verdict[2] is not url.defects
-        or verdict[3] is not url.parts
-        or verdict[4] is not url.fragment
-        or verdict[5] is not url.scheme
-        or verdict[6] is not url.valid
-    ):
-        verdict = _verdict_json(url)
-    raw = verdict[7] if url.raw == url.url else q(url.raw)
+    # Most URLs have no defects and no alternatives, and are written as they read.
+    defects = ", ".join([_defect_json(d) for d in url.defects]) if url.defects else ""
+    alternatives = ", ".join(map(q, url.alternatives)) if url.alternatives else ""
+    text = q(url.url)
+    normalized = text if url.normalized == url.url else q(url.normalized)
+    raw = text if url.raw == url.url else q(url.raw)
     kind = _KIND_JSON.get(url.kind) or q(url.kind)
     line = (
-        f'{verdict[8]}{raw}, "kind": {kind}, "scheme": {verdict[9]}, '
+        f'{{"url": {text}, "normalized": {normalized}, "alternatives": [{alternatives}], '
+        f'"raw": {raw}, "kind": {kind}, "scheme": {q(url.scheme)}, '
         f'"start": {url.start}, "end": {url.end}, "line": {url.line}, '
         f'"column": {url.column}, "end_line": {url.end_line}, "source": {q(url.source)}, '
-        f"{verdict[10]}"
+        f'"defects": [{defects}], "valid": {"true" if url.valid else "false"}'
     )
+    if url.fragment is not None:
+        line += f', "fragment": {q(url.fragment)}'
+    pairs = url.parts.pairs  # a slot: no Python call, unlike the mapping's __bool__
+    if pairs:
+        line += f', "parts": {_pairs_json(pairs)}'
     ctx = url.context
     if ctx is not None:
         last = _LAST_CONTEXT[0]
@@ -307,40 +298,6 @@ def url_json(url: Url) -> str:
     line += "}"
     # Most lines are ASCII: no call (and no bound method) to find that out.
     return line if line.isascii() else _utf8_or_escaped(line, url.to_dict)
-
-
-def _verdict_json(url: Url) -> tuple[object, ...]:
-    """The verdict's fields of ``url`` as JSON pieces (see :data:`_VERDICT_JSON`), kept."""
-    q = _encode_string
-    # Most URLs have no defects and no alternatives, and are written as they read.
-    defects = ", ".join([_defect_json(d) for d in url.defects]) if url.defects else ""
-    alternatives = ", ".join(map(q, url.alternatives)) if url.alternatives else ""
-    text = q(url.url)
-    normalized = text if url.normalized == url.url else q(url.normalized)
-    head = f'{{"url": {text}, "normalized": {normalized}, "alternatives": [{alternatives}], "raw": '
-    tail = f'"defects": [{defects}], "valid": {"true" if url.valid else "false"}'
-    if url.fragment is not None:
-        tail += f', "fragment": {q(url.fragment)}'
-    pairs = url.parts.pairs  # a slot: no Python call, unlike the mapping's __bool__
-    if pairs:
-        tail += f', "parts": {_pairs_json(pairs)}'
-    verdict = (
-        url.normalized,
-        url.alternatives,
-        url.defects,
-        url.parts,
-        url.fragment,
-        url.scheme,
-        url.valid,
-        text,
-        head,
-        q(url.scheme),
-        tail,
-    )
-    if len(_VERDICT_JSON) >= _MAX_VERDICT_JSON:
-        _VERDICT_JSON.clear()
-    _VERDICT_JSON[url.url] = verdict
-    return verdict
 
 
 def _context_json(ctx: MessageContext) -> str:
