@@ -95,10 +95,6 @@ def one_per_cause(diagnostics: Sequence[Diagnostic]) -> list[Diagnostic]:
     ]
 
 
-# A URL holding a placeholder (sites.URL_PLACEHOLDER: {index} in https://{index}/simple/,
-# a %NAME% variable, a template engine's expression, whose whitespace is the engine's) is a
-# pattern, not a link: only rules selected by name (the RFC1738 group) see its breakage.
-
 WHITESPACE_SENSITIVE_ORIGINS = frozenset(
     {"markdown-link", "markdown-autolink", "markdown-reference", "html-attribute", "man-macro"}
 )
@@ -221,6 +217,8 @@ def diagnose_finding(finding: Finding, lines: Sequence[str] | None = None) -> li
         The diagnostics, with their rules' default severities.
     """
     out: list[Diagnostic] = []
+    # A URL with a placeholder is a pattern, not a link: only rules selected by name (the
+    # RFC1738 group) see its breakage.
     template = URL_PLACEHOLDER.search(finding.url) is not None
     for defect in finding.defects:
         if_warning, if_error, inherit = DEFECT_RULES.get(defect.code, DEFAULT_DEFECT_RULE)

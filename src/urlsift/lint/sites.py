@@ -594,8 +594,9 @@ class Site:
             return found if relative and is_file(found) else None
         posts = self.source / "_posts"
         folder, _, base = relative.rpartition("/")
-        for suffix in (*self.generator.sources, ".textile"):
-            candidate = posts / folder / (base + suffix) if folder else posts / (base + suffix)
+        suffixes = (*self.generator.sources, ".textile")
+        for suffix in suffixes:
+            candidate = posts / folder / (base + suffix)  # ("" adds no step)
             if is_file(candidate):
                 return candidate
         if folder:
@@ -604,18 +605,15 @@ class Site:
         named = self._posts.get(posts)
         if named is None:
             named = self._posts[posts] = {}
-            suffixes = (*self.generator.sources, ".textile")
             for path in _sources(posts, suffixes, _MAX_LOGICAL_PAGES):
                 named.setdefault(os.path.splitext(path.name)[0], path)
         return named.get(base)
 
     def _content_page(self, path: Path) -> Path | None:
-        """The content file of a page path: itself, with a source suffix, or its folder's
-        index (a bundle); a folder without one (a section whose page Hugo makes)."""
-        candidates = [path] if path.suffix.lower() in self.generator.sources else []
-        candidates.extend(path.with_name(path.name + s) for s in self.generator.sources)
-        candidates.extend(path / name for name in self.generator.index_sources)
-        found = next((c for c in candidates if is_file(c)), None)
+        """The content file of a page path (:meth:`page_source`: itself, with a source
+        suffix, or its folder's index, a bundle); a folder without one (a section whose
+        page Hugo makes)."""
+        found = self.page_source(path)
         if found is None and path.is_dir():
             return path  # a section without an _index.md: Hugo makes its list page
         return found
@@ -929,6 +927,8 @@ def _monorepo_mounts(
     under its ``site_name`` (and its own includes under that), read from ``folder``. A path
     that leaves ``folder`` (absolute, or through ``..``) is not followed: a configuration
     found by discovery may change what is checked, not what files are read."""
+    if depth > 3:
+        return ()
     entries: list[str] = []
     stack, seen = [nav], 0
     while stack and seen < 10_000:  # a nav is small; a hostile one is cut short
@@ -943,7 +943,7 @@ def _monorepo_mounts(
     mounts: list[tuple[PurePosixPath, Path]] = []
     for entry in entries:
         m = _INCLUDE_ENTRY.fullmatch(entry.strip())
-        if m is None or depth > 3:
+        if m is None:
             continue
         pattern = m.group(2).strip()
         if os.path.isabs(pattern) or ".." in PurePosixPath(pattern).parts:
