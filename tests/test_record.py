@@ -84,6 +84,7 @@ def test_a_record_behaves_as_its_dataclass(cls: Any) -> None:
     names = cls.__match_args__
     values = {name: f"value of {name}" for name in names}
     made, other = cls(**values), twin(**values)
+    assert type(made) is cls  # (a frozen record's slots are set while it is of its twin)
     assert not hasattr(made, "__dict__")
     assert repr(made) == repr(other)
     assert made == cls(**values)
@@ -225,6 +226,51 @@ def test_a_subclass_of_a_record_has_its_fields_as_for_a_dataclass() -> None:
     assert [f.name for f in dataclasses.fields(Sub)] == ["a", "b"]
     assert [f.name for f in dataclasses.fields(Base(1))] == ["a", "b"]
     assert dataclasses.replace(Sub(1), b="y") == Sub(1, "y")
+    # A subclass has a __dict__ (another layout than the record's twin): its fields are set
+    # one by one, still refused afterwards, as a frozen dataclass's subclass.
+    sub = Sub(2, "z")
+    assert type(sub) is Sub
+    assert (sub.a, sub.b) == (2, "z")
+    sub.extra = 1
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        sub.a = 3
+
+
+def test_a_mutable_records_init_assigns_as_a_dataclasss() -> None:
+    # A dataclass's __init__ of a mutable class assigns each field ("self.a = a"), so a
+    # subclass's __setattr__ sees them; a frozen one's does not (object.__setattr__).
+    @record(frozen=False)
+    class Open:
+        """A mutable record."""
+
+        a: int
+        b: list[int] = field(default_factory=list)
+
+    seen: list[str] = []
+
+    class Watched(Open):
+        def __setattr__(self, name: str, value: object) -> None:
+            seen.append(name)
+            super().__setattr__(name, value)
+
+    assert Watched(1).b == []
+    assert seen == ["a", "b"]
+
+    def refuse() -> list[int]:
+        raise RuntimeError("no default")
+
+    @record
+    class Closed:
+        """A frozen record whose default factory raises."""
+
+        a: int
+        b: list[int] = field(default_factory=refuse)
+
+    with pytest.raises(RuntimeError):
+        Closed(1)
+    made = Closed(1, [2])
+    assert type(made) is Closed
+    assert made.b == [2]
 
 
 def test_the_dataclass_metadata_is_made_only_when_read() -> None:

@@ -12,10 +12,11 @@ a dataclass (``typing.dataclass_transform``), frozen ones included.
 Strategy: ``dataclasses`` writes each method as source and compiles it (six ``exec`` calls
 for a frozen record, and the class is made twice for its slots): about 0.6 ms a record,
 so 13 ms of a text scan's start-up went to defining 22 records. Here the class is made
-once, with its slots; its ``__init__`` (which sets each slot through the slot's
-descriptor, with the fields' defaults) is code compiled once per shape and given the
-record's field names, and ``__repr__``, ``__eq__``, ``__hash__``, the frozen
-``__setattr__``/``__delattr__`` and pickling are closures over the field names.
+once, with its slots; its ``__init__`` (which stores each slot while a new frozen record
+is of its twin class, a mutable class of the same slots, with the fields' defaults) is
+code compiled once per shape and given the record's field names, and ``__repr__``,
+``__eq__``, ``__hash__``, the frozen ``__setattr__``/``__delattr__`` and pickling are
+closures over the field names.
 The dataclass metadata (``__dataclass_fields__`` and ``__dataclass_params__``) is built
 on first read, by ``dataclasses`` itself from the same annotations and defaults, so the
 ``Field`` objects are the stdlib's own, and ``dataclasses`` is imported only by a caller
@@ -181,7 +182,14 @@ def _make(cls: type[_T], frozen: bool) -> type[_T]:
     made: Any = type(cls.__name__, (), body)
     made.__qualname__ = cls.__qualname__
 
-    namespace: dict[str, object] = {"_HAS_FACTORY": _HAS_FACTORY}
+    namespace: dict[str, object] = {
+        "_HAS_FACTORY": _HAS_FACTORY,
+        "_RECORD": made,
+        # The record's twin: a mutable class of the same slots (the same layout), which
+        # __init__ gives the new record while it sets the slots (see _init_code).
+        "_TWIN": type(f"_{made.__name__}Twin", (), {"__slots__": names}),
+        "_set_class": object.__setattr__,
+    }
     factories: list[int] = []
     values: list[object] = []  # the defaults, from the first field that has one
     for i, name in enumerate(names):
@@ -198,7 +206,12 @@ def _make(cls: type[_T], frozen: bool) -> type[_T]:
             values.append(default)
         elif values:
             raise TypeError(f"non-default argument {name!r} follows default argument")
-    code = _init_code(len(names), tuple(factories)).replace(co_varnames=("self", *names))
+    code = _init_code(len(names), tuple(factories), frozen)
+    # The shape's code, with this record's field names as parameters and slots.
+    slots = {f"_f{i}": name for i, name in enumerate(names)}
+    code = code.replace(
+        co_varnames=("self", *names), co_names=tuple(slots.get(n, n) for n in code.co_names)
+    )
     init: Any = FunctionType(code, namespace, "__init__", tuple(values) or None)
     init.__qualname__ = f"{cls.__qualname__}.__init__"
     init.__module__ = cls.__module__
@@ -220,26 +233,46 @@ def _make(cls: type[_T], frozen: bool) -> type[_T]:
     return made  # type: ignore[no-any-return]
 
 
-_INIT_CODE: dict[tuple[int, tuple[int, ...]], CodeType] = {}
+_INIT_CODE: dict[tuple[int, tuple[int, ...], bool], CodeType] = {}
 
 
-def _init_code(count: int, factories: tuple[int, ...]) -> CodeType:
-    # The code of an __init__ that sets ``count`` slots (``_set0(self, a0)``...; a field
-    # with a default factory calls ``_factoryI`` for the _HAS_FACTORY default), compiled
-    # once per shape: a record's __init__ is this code with the field names as parameter
-    # names, over its own setters. (Compiling one per record was 0.1-0.2 ms each.)
-    code = _INIT_CODE.get((count, factories))
+def _init_code(count: int, factories: tuple[int, ...], frozen: bool) -> CodeType:
+    # The code of an __init__ that sets ``count`` slots (the parameters ``a0``... into the
+    # slots ``_f0``..., renamed per record; a field with a default factory calls
+    # ``_factoryI`` for the _HAS_FACTORY default), compiled once per shape. (Compiling one
+    # per record was 0.1-0.2 ms each.)
+    #
+    # A mutable record sets its slots as a class's __init__ does. A frozen one refuses
+    # assignment, so its slots are set while the new record is of its twin class (the
+    # same slots, no refusal; __class__ assignment between classes of one layout), one
+    # plain slot store each: a third of the time of a call to each slot's descriptor
+    # (``_setI(self, aI)``), which stays for an instance of a subclass (whose layout may
+    # differ). Url's construction is a tenth of a mail scan's Python work.
+    key = (count, factories, frozen)
+    code = _INIT_CODE.get(key)
     if code is None:
-        lines = [
-            f"    _set{i}(self, _factory{i}() if a{i} is _HAS_FACTORY else a{i})"
-            if i in factories
-            else f"    _set{i}(self, a{i})"
+        values = [
+            f"_factory{i}() if a{i} is _HAS_FACTORY else a{i}" if i in factories else f"a{i}"
             for i in range(count)
         ]
+        if not frozen or not count:
+            lines = [f"    self._f{i} = {value}" for i, value in enumerate(values)]
+        else:
+            # The factories are called first: a record left of its twin class by one
+            # that raises would be a mutable record.
+            lines = [f"    a{i} = {values[i]}" for i in factories]
+            lines += [
+                "    if type(self) is _RECORD:",
+                "        _set_class(self, '__class__', _TWIN)",
+                *[f"        self._f{i} = a{i}" for i in range(count)],
+                "        self.__class__ = _RECORD",
+                "    else:",
+                *[f"        _set{i}(self, a{i})" for i in range(count)],
+            ]
         params = "".join(f", a{i}" for i in range(count))
         namespace: dict[str, Any] = {}
         exec(f"def __init__(self{params}):\n" + "\n".join(lines or ["    pass"]), namespace)
-        code = _INIT_CODE[count, factories] = namespace["__init__"].__code__
+        code = _INIT_CODE[key] = namespace["__init__"].__code__
     return code
 
 

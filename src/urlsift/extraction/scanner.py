@@ -679,14 +679,14 @@ class Scanner:
         URL is walked, and a URL found empty after the walk ("http://.") held nothing but
         slashes and trailing punctuation.
         """
-        buf = self._text.text
-        n = len(buf)
-        if colon + 1 >= n and not final:
-            return None
-        # A double colon is a Perl or C++ name ("HTTP::Request", "File::Find").
-        if buf.startswith(":", colon + 1):
-            return -1
         text = self._text
+        buf = text.text
+        n = len(buf)
+        after = buf[colon + 1 : colon + 2]
+        if after == ":":  # a double colon is a Perl or C++ name ("HTTP::Request")
+            return -1
+        if not after and not final:
+            return None
         line, line_start = text.line_at(start)
         first = line_start - text.base
         if first >= 0 and buf[first] not in QUOTE_PREFIX_CHARS:
@@ -702,10 +702,10 @@ class Scanner:
         wrap_joined = False  # ... or a decided one before
         counted = url_start  # openers before this index are in ``depth``
         i = url_start
+        closed = False  # True only in the turn that ends the walk (at a closer)
         while True:
             m = segment.match(buf, i, limit)
             e = m.end() if m is not None else i  # the pattern matches the empty string
-            closed = False
             if e < limit and buf[e] in _RARE_STOPS:  # one test for the rare cases
                 char = buf[e]
                 if char == "[":
@@ -728,8 +728,8 @@ class Scanner:
                     if depth is None:
                         depth = {}
                     e, closed, counted = self._balance(counted, e, limit, depth)
-            if e - url_start > self._max_url:  # the bound covers the whole span
-                cut = url_start + self._max_url
+            if e >= cap:  # the bound covers the whole span
+                cut = cap - 1
                 # A bound inside the line break of a wrap join: cut at the line's end.
                 while buf[cut - 1] in "\r\n\t " and cut - 1 > colon:
                     cut -= 1
@@ -779,14 +779,15 @@ class Scanner:
         end = self._trim(url_start, e) if buf[e - 1] in _TRIMMED else e
         # Markdown emphasis around a bare URL ("**http://x/**", "_http://x_"): the marks
         # that close it are not part of the URL.
-        mark = buf[url_start - 1] if url_start > 0 else ""
-        if mark in _EMPHASIS and kind == "bare":
-            stripped = buf[url_start:end].rstrip(mark)
+        if url_start and buf[url_start - 1] in _EMPHASIS and kind == "bare":
+            stripped = buf[url_start:end].rstrip(buf[url_start - 1])
             if len(stripped) < end - url_start:
                 end = self._trim(url_start, url_start + len(stripped))
         # Nothing after "scheme:" (or only slashes): "news: today" is prose, not a URL. (The
-        # trim may have dropped the colon too: "http:".)
-        if end - colon - 1 <= buf.count("/", colon + 1, end):
+        # trim may have dropped the colon too: "http:".) Only a URL ending in "/" is counted.
+        if end <= colon + 1 or (
+            buf[end - 1] == "/" and end - colon - 1 <= buf.count("/", colon + 1, end)
+        ):
             return -1
         body = buf[url_start:end] if not possible else BODY_TYPES[possible](buf[url_start:end])
         out.append(self._make(kind, start, end, body, prefix, (line, line_start)))
