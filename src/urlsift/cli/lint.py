@@ -16,14 +16,13 @@ from standard input (``--stdin-filename`` names it).
 from __future__ import annotations
 
 import errno
-import io
 import os
 import stat
 import sys
 from collections import Counter
 from collections.abc import Iterable
 from pathlib import Path
-from typing import BinaryIO, TextIO, cast
+from typing import BinaryIO, cast
 
 import click
 
@@ -34,7 +33,7 @@ from ..lint.extract_rst_docutils import DOCUTILS_MAX_BYTES, RST_PARSERS
 from ..lint.model import RULE_BY_CODE
 from ..lint.report import REPORTERS
 from ..output.summary import plural
-from .main import exit_broken_pipe, exit_output_error
+from .main import exit_broken_pipe, exit_output_error, release_stdout, utf8_stdout
 
 __all__ = ["lint_command", "summary"]
 
@@ -102,16 +101,6 @@ def _unreadable_paths(paths: Iterable[str]) -> list[tuple[str, str]]:
         except (OSError, ValueError) as exc:
             out.append((given, getattr(exc, "strerror", None) or str(exc)))
     return out
-
-
-def _stdout() -> TextIO:
-    # UTF-8 whatever the locale; undecodable input bytes are written back as they were.
-    buffer = getattr(sys.stdout, "buffer", None)
-    if buffer is None:  # already a text-only stream (e.g. under a test runner)
-        return sys.stdout
-    return io.TextIOWrapper(
-        buffer, encoding="utf-8", errors="surrogateescape", newline="\n", write_through=True
-    )
 
 
 def _stdin() -> BinaryIO:
@@ -334,7 +323,7 @@ def lint_command(
     except Exception as exc:  # a bug: say so, and exit 2 (never 0 or 1)
         click.echo(f"urlsift: internal error: {type(exc).__name__}: {exc}", err=True)
         ctx.exit(EXIT_ERROR)
-    out = _stdout()
+    out = utf8_stdout(write_through=True)
     try:
         if statistics:
             counts = Counter(d.code for d in result.diagnostics)
@@ -347,8 +336,7 @@ def lint_command(
         exit_broken_pipe()  # the reader went away (e.g. "| head"): stop quietly
     except OSError as exc:  # a full disk: 2, never 1 ("problems found") nor 0
         exit_output_error(exc)
-    if out is not sys.stdout and isinstance(out, io.TextIOWrapper):
-        out.detach()  # leave sys.stdout's buffer open for whoever owns it
+    release_stdout(out)
     if not quiet:
         click.echo(summary(result), err=True)
     if unreadable or result.unreadable:

@@ -95,6 +95,10 @@ class _GuardedBuffer(io.BufferedIOBase):
             raise OutputError("the output", exc) from exc
 
     def flush(self) -> None:
+        if self._buffer.closed:
+            # Its owner closed it (a test runner's capture), and this wrapper is being
+            # finalized later: there is nothing left to write to.
+            return
         try:
             self._buffer.flush()
         except BrokenPipeError:
@@ -103,10 +107,12 @@ class _GuardedBuffer(io.BufferedIOBase):
             raise OutputError("the output", exc) from exc
 
 
-def utf8_stdout() -> TextIO:
+def utf8_stdout(write_through: bool = False) -> TextIO:
     """Standard output as UTF-8 that writes undecodable input bytes back as they were.
 
     A failed write raises :class:`~urlsift.errors.OutputError` (see :func:`exit_output_error`).
+    ``write_through``: each write goes to standard output's buffer at once. Give the
+    stream back with :func:`release_stdout` when done.
     """
     buffer = getattr(sys.stdout, "buffer", None)
     if buffer is None:  # already a text-only stream (e.g. under a test runner)
@@ -118,8 +124,16 @@ def utf8_stdout() -> TextIO:
         errors="surrogateescape",
         newline="\n",
         line_buffering=False,
-        write_through=False,
+        write_through=write_through,
     )
+
+
+def release_stdout(out: TextIO) -> None:
+    """Flush a stream of :func:`utf8_stdout` and leave standard output's buffer to its
+    owner (a dropped wrapper would otherwise close what it wraps when collected)."""
+    if out is not sys.stdout and isinstance(out, io.TextIOWrapper):
+        out.flush()
+        out.detach()
 
 
 class _LazyGroup(click.Group):

@@ -50,6 +50,7 @@ from .main import (
     EXIT_UNREADABLE,
     exit_broken_pipe,
     exit_output_error,
+    release_stdout,
     utf8_stdout,
 )
 
@@ -677,7 +678,7 @@ def scan(
     finally:
         progress.close()
         with contextlib.suppress(OSError):  # whatever is still buffered, even on an error
-            out.flush()
+            release_stdout(out)
         cluster.close()
     if level >= -1:
         _summarize(how.tally, stats, level >= 0)
