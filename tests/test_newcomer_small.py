@@ -36,7 +36,9 @@ def test_invalid_only_text_lines_give_the_reason(tmp_path: Path) -> None:
 def test_help_shows_types_not_forward_references() -> None:
     page = pydoc.render_doc(urlsift, renderer=pydoc.plaintext)
     assert "ForwardRef" not in page
-    assert "Candidate(kind: Literal['wrapped', 'angle', 'prefixed', 'bare'], raw: str" in page
+    # (pydoc of Python 3.13 writes a long signature over several " |" lines)
+    words = re.sub(r"\(\s+", "(", " ".join(word for word in page.split() if word != "|"))
+    assert "Candidate(kind: Literal['wrapped', 'angle', 'prefixed', 'bare'], raw: str" in words
 
 
 def test_the_readme_streaming_example_reads_real_mail(

@@ -92,6 +92,7 @@ def test_a_record_behaves_as_its_dataclass(cls: Any) -> None:
     changed = cls(**{**values, names[0]: "changed"})
     assert made != changed
     assert dataclasses.replace(made, **{names[0]: "changed"}) == changed
+    assert made.__replace__(**{names[0]: "changed"}) == changed  # copy.replace (3.13)
     assert replace(made, **{names[0]: "changed"}) == changed
     with pytest.raises(TypeError):
         replace(made, no_such_field=1)
@@ -115,8 +116,12 @@ def _methods_help(cls: type) -> list[str]:
     text = pydoc.render_doc(cls, renderer=pydoc.plaintext).splitlines()
     start = text.index(" |  Methods defined here:")
     # The pickling pair differs in how help() names it (dataclasses' module functions).
+    # __replace__ too (dataclasses' is theirs from 3.13 on, a record's its own everywhere).
     return [
-        line for line in text[start:] if not ("state" in line or "dataclass" in line or "#" in line)
+        line
+        for line in text[start:]
+        if line.strip(" |")
+        and not ("state" in line or "dataclass" in line or "#" in line or "__replace__" in line)
     ]
 
 

@@ -106,7 +106,9 @@ class _Metadata:
                     else dataclasses.field(default=default.default)
                 )
             namespace[name] = default
-        made: Any = dataclasses.dataclass(frozen=self._frozen)(type(record.__name__, (), namespace))
+        made: Any = dataclasses.dataclass(frozen=self._frozen, slots=True)(
+            type(record.__name__, (), namespace)
+        )
         type.__setattr__(record, "__dataclass_fields__", made.__dataclass_fields__)
         type.__setattr__(record, "__dataclass_params__", made.__dataclass_params__)
         return getattr(owner, self._name)
@@ -221,6 +223,9 @@ def _make(cls: type[_T], frozen: bool) -> type[_T]:
         if name not in body or (name == "__hash__" and body[name] is None):
             if callable(method) and name != "__init__":
                 method.__annotations__ = {}  # as dataclasses writes them
+                wrapped = getattr(method, "__wrapped__", None)  # (recursive_repr's, 3.12+)
+                if wrapped is not None:
+                    wrapped.__annotations__ = {}
                 method.__name__ = name
                 method.__module__ = cls.__module__  # help() finds the inherited docstrings
                 method.__qualname__ = f"{cls.__qualname__}.{name}"
@@ -299,7 +304,11 @@ def _methods(cls: type, names: tuple[str, ...], frozen: bool) -> dict[str, Any]:
             return values(self) == values(other)
         return NotImplemented
 
-    methods: dict[str, Any] = {"__repr__": repr_, "__eq__": eq_}
+    def replace_(self: object, /, **changes: Any) -> object:
+        return replace(self, **changes)
+
+    # __replace__: copy.replace (Python 3.13) takes a record as a dataclass.
+    methods: dict[str, Any] = {"__repr__": repr_, "__eq__": eq_, "__replace__": replace_}
     if not frozen:
         methods["__hash__"] = None
         return methods
