@@ -357,11 +357,16 @@ class Globs:
             self._regexes = regexes
 
     def folder_flags(
-        self, folder: Path, parent: Globs | None, parent_flags: tuple[bool, ...] | None
+        self,
+        folder: Path,
+        parent: Globs | None,
+        parent_flags: tuple[bool, ...] | None,
+        name: str = "",
     ) -> tuple[bool, ...] | None:
         """Which patterns match one of the folders from the root down to ``folder``, for
         :meth:`matches_entry` (from ``parent_flags`` when ``parent`` is these globs and
-        ``folder`` its child; None: paths are matched whole).
+        ``folder`` its child named ``name``; None: paths are matched whole). (The name is
+        the caller's: a deep Path of Python 3.13 parses its whole text for ``.name``.)
 
         A pattern that matches in any folder matches a path when it matches the path's
         name, or a folder above it (then as a folder: a lower priority, as ``pathspec``'s
@@ -372,7 +377,7 @@ class Globs:
         if regexes is None:
             return None
         if parent is self and parent_flags is not None:
-            name = folder.name + "/"
+            name = (name or folder.name) + "/"
             return tuple(
                 above or regex.search(name) is not None
                 for above, (_include, regex) in zip(parent_flags, regexes, strict=True)
@@ -559,7 +564,7 @@ def _walk(
                     continue
                 inner = folder.ignores.enter(name, branch.read_gitignore())
                 path = folder.path / name
-                stack[-1].state = _Folder.make(root, path, options_for, inner, folder)
+                stack[-1].state = _Folder.make(root, path, options_for, inner, folder, name)
                 continue
             if folder.exclude.matches_entry(folder.exclude_flags, folder.path, name, False):
                 continue
@@ -588,17 +593,23 @@ class _Folder:
 
     @staticmethod
     def make(
-        root: Path, path: Path, options_for: OptionsFor, ignores: Ignores, parent: _Folder | None
+        root: Path,
+        path: Path,
+        options_for: OptionsFor,
+        ignores: Ignores,
+        parent: _Folder | None,
+        name: str = "",
     ) -> _Folder:
-        """The state of ``path``, from its parent's (None: ``path`` is the walk's root)."""
+        """The state of ``path`` (named ``name`` in its parent), from its parent's (None:
+        ``path`` is the walk's root)."""
         options = options_for(path)
         include, exclude = _matchers(options, root)
         if parent is None:
             include_flags = include.folder_flags(path, None, None)
             exclude_flags = exclude.folder_flags(path, None, None)
         else:
-            include_flags = include.folder_flags(path, parent.include, parent.include_flags)
-            exclude_flags = exclude.folder_flags(path, parent.exclude, parent.exclude_flags)
+            include_flags = include.folder_flags(path, parent.include, parent.include_flags, name)
+            exclude_flags = exclude.folder_flags(path, parent.exclude, parent.exclude_flags, name)
         return _Folder(
             path, include, exclude, include_flags, exclude_flags, options.respect_gitignore, ignores
         )
