@@ -1,10 +1,12 @@
-"""What the record's derived fields cost: ``Url.normalized`` and ``Url.parts``.
+"""What the records cost: the derived fields ``Url.normalized`` and ``Url.parts``, and
+making a record.
 
 Usage::
 
     .venv/bin/python benchmarks/bench_records.py normalized [--quick] [--rounds N]
     .venv/bin/python benchmarks/bench_records.py parts [--rounds N] [--size BYTES]
     PYTHONPATH=/path/to/other/src .venv/bin/python benchmarks/bench_records.py parts
+    .venv/bin/python benchmarks/bench_records.py construct [--rounds N]
 
 ``normalized``: for each text (generated mail and URL-dense text from ``gen_text.py``; the
 real mail of ``bench_scan.py`` when ``/work/shared/corpora`` is there) it reports:
@@ -164,6 +166,41 @@ def parts(args: argparse.Namespace) -> None:
         print(f"{name:22} {seconds:7.3f} s  {seconds * per:6.2f} us per URL")
 
 
+def construct(args: argparse.Namespace) -> None:
+    """Print the CPU time of making a record (Url, Defect), beside the
+    ``@dataclass(frozen=True, slots=True)`` of the same fields (the ratio is what to
+    compare across machines)."""
+    import dataclasses
+    import timeit
+
+    url = urlsift.extract("see http://example.com/a?b=1 now")[0]
+    defect = urlsift.Defect("code", "message", "warning", 3)
+    for record in (url, defect):
+        cls = type(record)
+        names = [spec.name for spec in dataclasses.fields(cls)]
+        twin = dataclasses.dataclass(frozen=True, slots=True)(
+            type(cls.__name__, (), {"__annotations__": dict.fromkeys(names, object)})
+        )
+        values = tuple(getattr(record, name) for name in names)
+        made: dict[str, float] = {}
+        for _ in range(args.rounds):  # in turn, best of the rounds
+            for label, maker in (("record", cls), ("dataclass", twin)):
+                seconds = min(
+                    timeit.repeat(
+                        lambda m=maker, v=values: m(*v),
+                        number=100_000,
+                        repeat=1,
+                        timer=time.process_time,
+                    )
+                )
+                made[label] = min(made.get(label, seconds), seconds)
+        ratio = made["record"] / made["dataclass"]
+        print(
+            f"{cls.__name__:8s} {len(names):2d} fields: record {made['record'] * 1e4:6.0f} ns, "
+            f"dataclass {made['dataclass'] * 1e4:6.0f} ns, ratio {ratio:.2f}"
+        )
+
+
 def main() -> int:
     """Measure the field named on the command line."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -176,6 +213,9 @@ def main() -> int:
     two.add_argument("--rounds", type=int, help="runs per step (default 9)")
     two.add_argument("--size", type=int, default=1_000_000)
     two.set_defaults(run=parts)
+    three = fields.add_parser("construct", help="making a Url or Defect, beside a dataclass")
+    three.add_argument("--rounds", type=int, default=7, help="runs of 100,000 each")
+    three.set_defaults(run=construct)
     args = parser.parse_args()
     args.run(args)
     return 0
