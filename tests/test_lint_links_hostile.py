@@ -607,8 +607,10 @@ def test_cli_allow_private_redirects(tmp_path: Path, monkeypatch: pytest.MonkeyP
     ],
 )
 def test_numeric_host_reads_every_inet_aton_form(host: str, expected: str | None) -> None:
+    # Addresses compared, not their text: Python 3.13 writes an IPv4-mapped IPv6 address
+    # as "::ffff:127.0.0.1", earlier versions as "::ffff:7f00:1".
     address = numeric_host(host)
-    assert (str(address) if address is not None else None) == expected
+    assert address == (ipaddress.ip_address(expected) if expected is not None else None)
 
 
 @pytest.mark.parametrize(
