@@ -116,12 +116,11 @@ def _methods_help(cls: type) -> list[str]:
     text = pydoc.render_doc(cls, renderer=pydoc.plaintext).splitlines()
     start = text.index(" |  Methods defined here:")
     # The pickling pair differs in how help() names it (dataclasses' module functions).
-    # __replace__ too (dataclasses' is theirs from 3.13 on, a record's its own everywhere).
+    # __replace__ too (dataclasses' is theirs from 3.13 on, a record's its own everywhere),
+    # and the weak reference slot Python 3.10's slotted dataclasses keep (not 3.11's).
+    left_out = ("state", "dataclass", "#", "__replace__", "weak")
     return [
-        line
-        for line in text[start:]
-        if line.strip(" |")
-        and not ("state" in line or "dataclass" in line or "#" in line or "__replace__" in line)
+        line for line in text[start:] if line.strip(" |") and not any(w in line for w in left_out)
     ]
 
 
