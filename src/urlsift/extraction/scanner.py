@@ -702,6 +702,7 @@ class Scanner:
         wrap_joined = False  # ... or a decided one before
         counted = url_start  # openers before this index are in ``depth``
         i = url_start
+        held = first  # where the line holding the walk's end starts (relative, maybe < 0)
         closed = False  # True only in the turn that ends the walk (at a closer)
         while True:
             m = segment.match(buf, i, limit)
@@ -759,7 +760,7 @@ class Scanner:
                 # It answers "join", "both" (a possible wrap: the cut reading stays the
                 # URL) or no. A possible wrap after decided joins ends the URL; after a
                 # possible one, the URL goes on over decided and possible ones alike.
-                found = wrapped_continuation(buf, url_start, e, first, final, self._answers)
+                found = wrapped_continuation(buf, url_start, e, held, final, self._answers)
                 if found is None:
                     return None
                 j, answer = found
@@ -776,6 +777,7 @@ class Scanner:
             if j < 0:
                 break
             i = j
+            held = buf.rfind("\n", e, j) + 1  # the continuation's line
         end = self._trim(url_start, e) if buf[e - 1] in _TRIMMED else e
         # Markdown emphasis around a bare URL ("**http://x/**", "_http://x_"): the marks
         # that close it are not part of the URL.

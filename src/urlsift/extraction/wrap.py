@@ -500,18 +500,9 @@ def continuation(
     return _new_continuation(Continuation, (raw_start, after, word, wrapped, possible))
 
 
-# Longest stretch of a URL's line searched back for its start: a longer line is wider than
-# any wrap column (tabs only widen it), so it was not wrapped.
-_LINE_LOOKBACK = 256
-
-
-def _unwrapped_line(buf: str, start: int, end: int) -> bool:
-    """Does the line ``buf[start:end]`` (ending where the URL does) rule a wrap out?
-
-    Yes when it is too short to have been wrapped (the quote prefix only shortens it; a
-    tab may widen it).
-    """
-    return end - start < MIN_URL_LINE and buf.find("\t", start, end) < 0
+# Longest line (from its start to the URL's end) that may have been wrapped: a longer line
+# is wider than any wrap column (tabs only widen it).
+_LONGEST_LINE = 256
 
 
 def _soft_break(line: str) -> bool:
@@ -568,15 +559,14 @@ def _soft_continuation(url: str, line: str, next_line: str, spaced: bool) -> tup
 
 # Most spaces read between a half-written query's end and the line break.
 _MAX_TRAILING_SPACE = 16
-# What a blank next line starts with, and the spaces before a break (tuples: "" is in no
-# tuple, while it is in every string).
-_BLANK_STARTS = ("\r", "\n")
+# The spaces before a break (a tuple: "" is in no tuple, while it is in every string).
 _SPACES = (" ", "\t")
-# ASCII characters that cannot start a next line's word nor its head (where _NEXT_WORD
-# fails at once).
-_NO_WORD_STARTS = frozenset(
+# What a next line that holds no word to go on with starts with: a line end (a blank line),
+# or an ASCII character that can start neither a word nor a head (where _NEXT_WORD fails
+# at once).
+_NO_NEXT_WORD = frozenset(
     char for char in map(chr, range(128)) if char not in _HEAD_CHARS and not _NEXT_WORD.match(char)
-)
+) | {"\r", "\n"}
 
 
 WrapAnswers = dict[tuple[int, str, str, bool], tuple[int, int]]
@@ -607,8 +597,8 @@ def wrapped_continuation(
         buf: the scanner's buffer.
         url_start: index of the URL's first character.
         end: index just past the URL's token as found so far.
-        line_start: index of the start of the URL's first line (negative when that line
-            began before the buffer).
+        line_start: index of the start of the line holding ``end`` (the URL's first line,
+            or a line it was carried to); negative when that line began before the buffer.
         final: no more text will come.
         answers: a memo of earlier answers, for a caller that asks again and again (the
             scanner keeps one per scan: mail quotes the same lines in reply after reply).
@@ -618,10 +608,12 @@ def wrapped_continuation(
         :data:`JOIN`, :data:`BOTH` or :data:`SOFT_BOTH`; :data:`NO_CONTINUATION` when it
         does not continue; None when the answer needs text not yet in the buffer.
     """
-    # The cheapest answer first, from the URL's first line alone: the line holding ``end``
-    # starts at or after it, so if the first line is too short, so is that one, whatever
-    # comes next (the same "no" as the test on that line below).
-    if line_start >= 0 and _unwrapped_line(buf, line_start, end):
+    # The cheapest answer first, from the line alone: too short to have been wrapped (the
+    # quote prefix only shortens it; a tab may widen it), longer than any wrap column, or
+    # begun before the buffer (a line the buffer did not keep whole is that long).
+    if line_start < 0 or end - line_start > _LONGEST_LINE:
+        return NO_CONTINUATION
+    if end - line_start < MIN_URL_LINE and buf.find("\t", line_start, end) < 0:
         return NO_CONTINUATION
     n = len(buf)
     char = buf[end : end + 1]
@@ -645,27 +637,10 @@ def wrapped_continuation(
         if buf[k] != "\n":
             return NO_CONTINUATION  # more text on the line, or a space before the break
         following = k + 1
-    head = buf[following : following + 1]
-    if head in _BLANK_STARTS or head in _NO_WORD_STARTS:
+    if buf[following : following + 1] in _NO_NEXT_WORD:
         # A blank line ends the paragraph; a line that starts with "<", a quote mark or
         # another stop holds no word to go on with (continuation's first test).
         return NO_CONTINUATION
-    # Where the line holding ``end`` starts: the URL's first line, or a line it was
-    # carried to; looked for no further back than a wrap column allows.
-    low = end - _LINE_LOOKBACK
-    if low < line_start:
-        low = line_start
-    if low < 0:
-        low = 0
-    newline = buf.rfind("\n", low, end)
-    if newline >= 0:
-        start = newline + 1
-        if start != line_start and _unwrapped_line(buf, start, end):  # (else: asked above)
-            return NO_CONTINUATION
-    elif low == line_start:
-        start = line_start
-    else:
-        return NO_CONTINUATION  # the line is longer than any wrap column
     stop = buf.find("\n", following, following + MAX_NEXT_LINE)
     if stop < 0:
         if following + MAX_NEXT_LINE > n and not final:
@@ -678,8 +653,8 @@ def wrapped_continuation(
     next_line = buf[following:stop]
     if not next_line.strip(_HEAD_CHARS):
         return NO_CONTINUATION  # a quoted blank line ("> "): no word (the same test)
-    line = buf[start:end]
-    url_from = url_start if url_start > start else start
+    line = buf[line_start:end]
+    url_from = url_start if url_start > line_start else line_start
     if answers is None:
         at, answer = _answer(buf[url_from:end], line, next_line, spaced)
     else:
