@@ -195,16 +195,17 @@ _LINE_BREAKERS = re.compile("[\x80-\x9f\u2028\u2029]")
 _ESCAPED_BREAKERS = {code: f"\\u{code:04x}" for code in [*range(0x80, 0xA0), 0x2028, 0x2029]}
 
 
-def _utf8_or_escaped(line: str, data: Callable[[], dict[str, object]]) -> str:
+def _utf8_or_escaped(line: str, data: Callable[[], dict[str, object]], close: str = "}") -> str:
     # ``line`` when it encodes as UTF-8; else (lone surrogates) ``data()`` encoded with
-    # every non-ASCII character escaped, so the line stays valid UTF-8. Line separators
-    # other than LF are escaped too (see _LINE_BREAKERS).
+    # every non-ASCII character escaped, so the line stays valid UTF-8 (``close``: what
+    # ``line`` ends with from its closing brace on). Line separators other than LF are
+    # escaped too (see _LINE_BREAKERS).
     if line.isascii():
         return line
     try:
         line.encode("utf-8")
     except UnicodeEncodeError:
-        return _encode_json_ascii(data())
+        return _encode_json_ascii(data()) + close[1:]
     if _LINE_BREAKERS.search(line) is not None:
         return line.translate(_ESCAPED_BREAKERS)
     return line
@@ -260,8 +261,10 @@ _KIND_JSON: dict[str, str] = {}
 _LAST_CONTEXT: list[tuple[MessageContext | None, str]] = [(None, "")]
 
 
-def url_json(url: Url) -> str:
-    """Return ``url.to_dict()`` as one JSON text, exactly as :func:`_json_line` writes it.
+def url_json(url: Url, close: str = "}") -> str:
+    """Return ``url.to_dict()`` as one JSON text, exactly as :func:`_json_line` writes it
+    (``close``: the object's closing brace, and what the caller writes after it, such as
+    a line end, without copying the line again).
 
     Built field by field with the json module's own string encoder, which is twice as fast
     as building the dict and encoding it (``JSONEncoder.encode`` sets up an encoder per
@@ -295,9 +298,9 @@ def url_json(url: Url) -> str:
         if last[0] is not ctx:
             last = _LAST_CONTEXT[0] = (ctx, _context_json(ctx))
         line += last[1]
-    line += "}"
+    line += close
     # Most lines are ASCII: no call (and no bound method) to find that out.
-    return line if line.isascii() else _utf8_or_escaped(line, url.to_dict)
+    return line if line.isascii() else _utf8_or_escaped(line, url.to_dict, close)
 
 
 def _context_json(ctx: MessageContext) -> str:
@@ -321,7 +324,7 @@ class JsonlWriter:
 
     def write(self, url: Url) -> None:
         """Write one URL."""
-        self._stream.write(url_json(url) + "\n")
+        self._stream.write(url_json(url, "}\n"))
 
     def write_defects(self, record: UnitDefects) -> bool:
         """Write ``{"record": "defects", ...}`` (URL records have no ``record`` key)."""
