@@ -19,7 +19,7 @@ from typing import Any
 
 import pytest
 
-from urlsift._record import _RECORDS, field, record, replace
+from urlsift._record import _RECORDS, field, maker, record, replace
 
 MODULES = (
     "urlsift._model",
@@ -76,9 +76,9 @@ def test_a_record_behaves_as_its_dataclass(cls: Any) -> None:
     too_many = [None] * (len(cls.__match_args__) + 1)
     for args in ([], too_many) if required else (too_many,):  # the same complaint, same words
         complaints = []
-        for maker in (cls, twin):
+        for make in (cls, twin):
             with pytest.raises(TypeError) as refused:
-                maker(*args)
+                make(*args)
             complaints.append(str(refused.value))
         assert complaints[0] == complaints[1]
     names = cls.__match_args__
@@ -287,3 +287,19 @@ def test_the_dataclass_metadata_is_made_only_when_read() -> None:
         "['code', 'message', 'severity', 'offset']\n"
     )
     subprocess.run([sys.executable, "-c", code], check=True)
+
+
+@pytest.mark.parametrize("cls", RECORDS, ids=lambda cls: f"{cls.__module__}.{cls.__qualname__}")
+def test_a_records_maker_makes_what_its_class_makes(cls: Any) -> None:
+    names = cls.__match_args__
+    values = [f"value of {name}" for name in names]
+    made, expected = maker(cls)(*values), cls(*values)
+    assert type(made) is cls
+    assert made == expected
+    assert repr(made) == repr(expected)
+    assert pickle.loads(pickle.dumps(made)) == expected
+    if cls.__dataclass_params__.frozen:
+        with pytest.raises(dataclasses.FrozenInstanceError):
+            setattr(made, names[0], 1)
+    with pytest.raises(TypeError):  # every field, no defaults
+        maker(cls)(*values[:-1])

@@ -16,7 +16,7 @@ from collections.abc import Iterable, Iterator
 from typing import Protocol
 
 from ._model import Candidate, Defect, MessageContext, Parts, Policy, TextUnit, Url
-from ._record import replace
+from ._record import maker, replace
 from .errors import check_names
 from .extraction.rejoin import MAX_READINGS, rejoin_lines, single_reading_of
 from .extraction.scanner import DEFAULT_MAX_URL_LENGTH, Scanner
@@ -31,6 +31,10 @@ from .validation.rules import (
 from .validation.schemes import SchemeRegistry, shared_default_registry
 
 _READ_SIZE = 1 << 16
+
+
+# Url(...) for the judge's loop: each record made without the call through the class.
+_new_url = maker(Url)
 
 
 class _Readable(Protocol):
@@ -225,6 +229,7 @@ class Judge:
         """
         out: list[Url] = []
         add = out.append
+        new_url = _new_url
         cached = self._cache.get
         judge_one = self._judge_one
         one_reading = single_reading_of
@@ -248,7 +253,7 @@ class Judge:
                 )
             # Positional, in the field order of Url (a third faster than keywords).
             add(
-                Url(
+                new_url(
                     url,
                     normalized,
                     alternatives,
