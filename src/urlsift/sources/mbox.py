@@ -62,6 +62,9 @@ _STAMP = re.compile(
 )
 # mboxrd: ">From ", ">>From " ... lose one ">" each.
 _QUOTED_FROM = re.compile(rb"^>(>*From )", re.MULTILINE)
+# "From " anywhere: re's search for a literal is about twice as fast as bytes.find's here
+# (the needle ends in a space, which text is full of).
+_FROM = re.compile(re.escape(FROM_LINE_START))
 
 
 def is_envelope_line(line: bytes) -> bool:
@@ -249,17 +252,19 @@ class MboxSplitter:
         # a message needs unquoting.
         start = 0  # first byte of region not yet given to a message
         quoted = -1  # where a ">From " was seen (a message from before it needs unquoting)
-        found = region.find(FROM_LINE_START)
-        while found >= 0:
+        search = _FROM.search
+        hit = search(region)
+        while hit is not None:
+            found = hit.start()
             if found:
                 before = region[found - 1]
                 if before != 0x0A:  # not at a line start
                     if before == 0x3E:  # ">From "
                         quoted = found - 1
-                    found = region.find(FROM_LINE_START, found + 1)
+                    hit = search(region, found + 1)
                     continue
             elif self._mid_line:
-                found = region.find(FROM_LINE_START, 1)
+                hit = search(region, 1)
                 continue
             candidate = found
             line, end, next_start = _line_at(region, candidate)
@@ -278,7 +283,7 @@ class MboxSplitter:
                     self._from_in_body += 1
             if end < 0:
                 break
-            found = region.find(FROM_LINE_START, end)
+            hit = search(region, end)
         self._append(region[start:])
 
     def _scan_mmdf(self, region: bytes, out: list[RawMessage]) -> None:
