@@ -194,23 +194,27 @@ def url_line_defect(data_length: int, header: int, body: int) -> Defect | None:
 _SCHEME_NAME = re.compile(scheme_name(None).encode("ascii"))
 
 
+_SCHEME_SEPARATOR = re.compile(rb"://")  # re finds a literal faster than bytes.find
+
+
 def _url_line(data: bytes, end: int, start: int = 0) -> int:
     # The start of the first line of data[start:end] that starts with "scheme://", or -1
-    # (``start`` is a line start). Found
-    # from each "://" (a fast search; header blocks hold few) back to its line's start: a
-    # search for a scheme at every line start cost a tenth of reading a generated mbox.
-    # Only a line's first "://" can follow a scheme from the line's start (scheme
-    # characters hold no ":"), so after it the search goes on from the next line: each
-    # character is read a bounded number of times.
-    found = data.find(b"://", start, end)
-    while found >= 0:
-        line = data.rfind(b"\n", start, found) + 1 or start
-        if _SCHEME_NAME.fullmatch(data, line, found) is not None:
+    # (``start`` is a line start). Found from each "://" (a fast search; header blocks
+    # hold few) back to its line's start: a search for a scheme at every line start cost
+    # a tenth of reading a generated mbox. Only a line's first "://" can follow a scheme
+    # from the line's start (scheme characters hold no ":"), so after it the search goes
+    # on from the next line: each character is read a bounded number of times.
+    search = _SCHEME_SEPARATOR.search
+    found = search(data, start, end)
+    while found is not None:
+        at = found.start()
+        line = data.rfind(b"\n", start, at) + 1 or start
+        if _SCHEME_NAME.fullmatch(data, line, at) is not None:
             return line
-        newline = data.find(b"\n", found, end)
+        newline = data.find(b"\n", at, end)
         if newline < 0:
             return -1
-        found = data.find(b"://", newline, end)
+        found = search(data, newline, end)
     return -1
 
 
