@@ -32,8 +32,10 @@ Promises (:func:`message_units`, which never raises):
   base64 or uuencoded, see :func:`_fast_leaf`; a multipart whose delimiter lines and part
   header blocks are clean is cut at its boundaries by :func:`.parse.split_parts`, each
   leaf read the same way, see :func:`_plan_multipart`; a ``message/rfc822`` part's message
-  is read like a part, see :func:`_plan_message`) and the reference path (``fast=False``:
-  the stdlib parse of :mod:`.parse`) give the same units; tests compare them. Where the
+  is read like a part, see :func:`_plan_message`; a single-part ``text/plain`` message
+  written as sent, with nothing to report, in one step, see :func:`_plain_message`) and
+  the reference path (``fast=False``: the stdlib parse of :mod:`.parse`) give the same
+  units; tests compare them. Where the
   fast path cannot be sure of the feed parser's result (a boundary inside a line, a
   missing close delimiter, a part header that is not clean, a ``message/*`` part other
   than an encapsulated message whose header blocks name a Content-Type...) it declines
@@ -680,14 +682,16 @@ def start_message(
         _header_unit(walk, headers, known)
 
 
-def _read_message(walk: Walk, data: bytes, known: list[Defect], fast: bool) -> None:
+def _read_message(
+    walk: Walk,
+    data: bytes,
+    known: list[Defect],
+    fast: bool,
+    clean: tuple[int, dict[str, str]] | None,
+) -> None:
     # Parse and walk one message, adding its units to ``walk.result``; may raise.
+    # ``clean``: clean_values of the root's header block (_root_block), or None.
     options = walk.options
-    clean = (
-        clean_values(data, 0, min(len(data), options.max_header_bytes + 1))
-        if fast and not options.scan_headers
-        else None
-    )
     fields: list[bytes] | None
     headers: list[tuple[str, str]] = []  # the kept fields (read only when needed)
     if clean is not None:  # a clean block within the cap, and no header unit to write
@@ -769,6 +773,75 @@ def _read_message(walk: Walk, data: bytes, known: list[Defect], fast: bool) -> N
     _walk_part(walk, msg, "", known, 0, walk.root_type)
 
 
+def _root_block(data: bytes, options: MailOptions) -> tuple[int, dict[str, str]] | None:
+    # clean_values of the root's header block within the cap, when the fast path reads
+    # it so (no header unit to write: those want every kept field), else None.
+    if options.scan_headers:
+        return None
+    return clean_values(data, 0, min(len(data), options.max_header_bytes + 1))
+
+
+# Transfer encodings a single text part is read under as it is written (no decoding, no
+# defect): what transfer_encoding_of makes of them.
+_AS_WRITTEN_ENCODINGS = frozenset({"", "7bit", "8bit", "binary"})
+
+
+def _plain_message(
+    data: bytes, clean: tuple[int, dict[str, str]], source: str, number: int, offset: int
+) -> MessageResult | None:
+    # message_units of the most common message, in one step: a clean header block, a
+    # text/plain body (not format=flowed) written as it is sent, and nothing to report
+    # (no defect of its date, Subject or charset, no defect given by the caller); the
+    # text in one piece. What the walk (_read_message, start_message, _fast_leaf,
+    # _text_unit, _emit_text, finish_message) gives such a message: its one unit, its
+    # context. None for any other message, before anything is made.
+    header, values = clean
+    get = values.get
+    ct_value = get("content-type")
+    if ct_value is None:
+        params: TextParams = (None, False, False)
+    elif ct_value.isascii() and content_type_of(ct_value) == "text/plain":
+        params = text_params_of(ct_value, True)
+        if params[1]:
+            return None  # format=flowed: unwrapped by _text_unit
+    else:
+        return None
+    cte_value = get("content-transfer-encoding")
+    if cte_value is not None and not (
+        cte_value.isascii() and transfer_encoding_of(cte_value) in _AS_WRITTEN_ENCODINGS
+    ):
+        return None
+    date = _context_text(get("date"))
+    date_utc, date_defects = utc_date(date)
+    if date_defects:
+        return None
+    subject = _context_text(get("subject"))
+    if subject is not None and "=?" in subject:
+        subject, subject_defects = decode_subject(subject)
+        if subject_defects:
+            return None
+        subject = subject[:MAX_CONTEXT_CHARS]
+    text, charset_defects = decode_text(data[header + 1 :], params[0])
+    if charset_defects:
+        return None
+    if "\r" in text:
+        text = LINE_END.sub("\n", text)
+    if len(text) > TEXT_PIECE_CHARS:
+        return None
+    context = MessageContext(
+        number,
+        offset,
+        _context_text(get("message-id")),
+        date,
+        _context_text(get("from")),
+        subject,
+        "1",
+        "text/plain",
+        date_utc,
+    )
+    return MessageResult([TextUnit(source, (text,) if text else (), context, ())], 1)
+
+
 def message_units(
     data: bytes,
     *,
@@ -795,11 +868,19 @@ def message_units(
         A :class:`MessageResult`. When the message yields no unit but has defects, one
         unit without text carries them, so no problem goes unreported.
     """
+    clean = _root_block(data, options) if fast else None
+    if clean is not None and not defects:
+        try:
+            plain = _plain_message(data, clean, source, number, offset)
+        except Exception:  # pragma: no cover - the walk below meets it again
+            plain = None
+        if plain is not None:
+            return plain
     result = MessageResult()
     known = list(defects)
     walk = Walk(source, options, number, offset, result)
     try:
-        _read_message(walk, data, known, fast)
+        _read_message(walk, data, known, fast, clean)
     except Exception as exc:  # too deep, or the stdlib parser failed: scan the raw bytes
         problem = raw_scan_defect(exc)
         walk.found.append(problem)
