@@ -131,3 +131,54 @@ def test_at_rules_alone_are_not_read_and_a_dotless_i_import_is() -> None:
     assert html_to_text('<style>@\u0131mport "http://i.example/a.css";</style>') == (
         "\nhttp://i.example/a.css\n"
     )
+
+
+# The fast path remembers, by the attributes as written, the URLs a start tag's attributes
+# give, and by a tag's name as written what the tag does: a reading must not depend on
+# what was read before, nor on a table being emptied.
+_ATTRIBUTE_WORDS = [" ", "\t", "=", '"', "'", "href", "HREF", "style", "Style", "src", "title"]
+_ATTRIBUTE_WORDS += ["data", "http://a.example/", "url(", "URL(http://u.example/)", "&#64;"]
+_ATTRIBUTE_WORDS += ["@import 'h://e/'", "import 'h://f/'", "&amp;", "#x", "color:red", "x:y"]
+_ATTRIBUTE_PIECES = st.sampled_from([*_ATTRIBUTE_WORDS, "\u0130", "\u017f"])
+_TAG_NAMES = st.sampled_from(["a", "A", "p", "P", "div", "DiV", "span", "style", "title", "x"])
+
+
+@settings(max_examples=800, deadline=None)
+@given(_TAG_NAMES, st.lists(_ATTRIBUTE_PIECES, max_size=14).map("".join), st.booleans())
+def test_remembered_tag_readings_are_the_general_paths(
+    name: str, attributes: str, empty_first: bool
+) -> None:
+    markup = f"a<{name} {attributes}>b</{name}>c<p {attributes}>d"
+    if empty_first:
+        htmltext._ATTRIBUTE_URLS.clear()
+        htmltext._START_DOES.clear()
+        htmltext._END_DOES.clear()
+    first = html_to_text(markup)  # remembers the readings
+    assert first == html_to_text(markup) == html_to_text_general(markup)
+
+
+def test_the_tables_stay_bounded() -> None:
+    for n in range(htmltext._MAX_ATTRIBUTES + 10):
+        html_to_text(f'<p class="c{n}"><x{n}>t</x{n}>')
+    assert len(htmltext._ATTRIBUTE_URLS) <= htmltext._MAX_ATTRIBUTES
+    assert len(htmltext._START_DOES) <= htmltext._MAX_NAMES
+    assert len(htmltext._END_DOES) <= htmltext._MAX_NAMES
+    long = "x" * htmltext._MAX_KEPT_ATTRIBUTES
+    assert html_to_text(f'<a title="{long}" href="http://l.example/">l</a>') == (
+        "l\n\nhttp://l.example/\n"
+    )
+    assert f' title="{long}" href="http://l.example/"' not in htmltext._ATTRIBUTE_URLS
+
+
+@pytest.mark.parametrize(
+    "markup",
+    [
+        '<p style="background:URL(http://u.example/)">x',  # "url(" in lower case only
+        "<p style=\"&#64;import 'http://i.example/'\">x",  # "@" after html.unescape
+        '<p style="color:red" data-x="@import">x',  # "@" outside the style value
+        '<p STYLE="x" HREF=http://h.example/>x',
+        '<p title="href=x" style=y>x',
+    ],
+)
+def test_style_screen_shapes(markup: str) -> None:
+    assert html_to_text(markup) == html_to_text_general(markup)

@@ -194,22 +194,27 @@ def url_line_defect(data_length: int, header: int, body: int) -> Defect | None:
 _SCHEME_NAME = re.compile(scheme_name(None).encode("ascii"))
 
 
-def _url_line(data: bytes, end: int) -> int:
-    # The start of the first line of data[:end] that starts with "scheme://", or -1. Found
-    # from each "://" (a fast search; header blocks hold few) back to its line's start: a
-    # search for a scheme at every line start cost a tenth of reading a generated mbox.
-    # Only a line's first "://" can follow a scheme from the line's start (scheme
-    # characters hold no ":"), so after it the search goes on from the next line: each
-    # character is read a bounded number of times.
-    found = data.find(b"://", 0, end)
-    while found >= 0:
-        start = data.rfind(b"\n", 0, found) + 1
-        if _SCHEME_NAME.fullmatch(data, start, found) is not None:
-            return start
-        newline = data.find(b"\n", found, end)
+_SCHEME_SEPARATOR = re.compile(rb"://")  # re finds a literal faster than bytes.find
+
+
+def _url_line(data: bytes, end: int, start: int = 0) -> int:
+    # The start of the first line of data[start:end] that starts with "scheme://", or -1
+    # (``start`` is a line start). Found from each "://" (a fast search; header blocks
+    # hold few) back to its line's start: a search for a scheme at every line start cost
+    # a tenth of reading a generated mbox. Only a line's first "://" can follow a scheme
+    # from the line's start (scheme characters hold no ":"), so after it the search goes
+    # on from the next line: each character is read a bounded number of times.
+    search = _SCHEME_SEPARATOR.search
+    found = search(data, start, end)
+    while found is not None:
+        at = found.start()
+        line = data.rfind(b"\n", start, at) + 1 or start
+        if _SCHEME_NAME.fullmatch(data, line, at) is not None:
+            return line
+        newline = data.find(b"\n", at, end)
         if newline < 0:
             return -1
-        found = data.find(b"://", newline, end)
+        found = search(data, newline, end)
     return -1
 
 
@@ -322,6 +327,75 @@ def first_values(headers: list[tuple[str, str]]) -> dict[str, str]:
         if key in _ROOT_FIELDS and key not in values:
             values[key] = value
     return values
+
+
+# -- the clean block in two searches -----------------------------------------------------
+#
+# clean_values finds a clean block's end and its first root values without cutting the
+# block into fields: the first line end that starts neither a field line nor a
+# continuation line is the block's end (when it starts an empty line) or proves the block
+# is not clean; then the root fields alone are found after their line ends. Both patterns
+# start with the literal LF, which re finds at C speed, and look only at the start of each
+# line (the split of kept_fields reads every byte of every field through ".*").
+_NOT_FIELD_LINE = re.compile(rb"\n(?![ \t]|[!-9;-~]+:)")
+_FIELD_LINE = re.compile(rb"[!-9;-~]+:")
+# A root field after a line end (the first line: _FIRST_ROOT_FIELD): its name, and its
+# value as raw_headers stores it (spaces and tabs after the colon and the last line end
+# left out, the continuation lines kept). The look-ahead turns away most lines at their
+# first letter (re cannot do so through the case-insensitive alternatives).
+_ROOT_FIELD_SOURCE = rb"((?=[CcDdFfMmSs])(?i:" + _READ_FIELDS + rb")):[ \t]*(.*(?:\n[ \t].*)*)"
+_ROOT_FIELD = re.compile(rb"\n" + _ROOT_FIELD_SOURCE)
+_FIRST_ROOT_FIELD = re.compile(_ROOT_FIELD_SOURCE)
+# Root field names as most messages write them, to their key (others are lowered).
+_ROOT_KEYS = {
+    written.encode("ascii"): written.lower()
+    for written in (
+        "Content-Type",
+        "Content-Transfer-Encoding",
+        "Message-ID",
+        "Message-Id",
+        "Date",
+        "From",
+        "Subject",
+    )
+}
+
+
+def clean_values(data: bytes, start: int, end: int) -> tuple[int, dict[str, str]] | None:
+    """The end of the clean header block that starts ``data[start:end]``, and its values.
+
+    A block of at least one field, clean as :func:`kept_fields` says (every line a field
+    or a continuation, LF line ends, no CR), ended by an empty line within
+    ``data[start:end]``, with no line that :func:`find_body` would end it at (a URL
+    line). Then ``find_body`` gives the block's length as ``header - start`` (the body
+    starts one byte later), and ``first_values(raw_headers(kept_fields(block, False)))``
+    gives the values: the same as this, without the fields cut out one by one.
+
+    Returns:
+        ``(header, values)``: the offset just past the block's last line end (the empty
+        line's LF) and the first value of each root field by lower-case name; ``None``
+        for any other block (the caller reads it by those functions).
+    """
+    if _FIELD_LINE.match(data, start, end) is None:
+        return None  # an empty block, a continuation line or a stray line first
+    found = _NOT_FIELD_LINE.search(data, start, end)
+    if found is None:
+        return None
+    header = found.end()
+    if header >= end or data[header] != 0x0A or data.find(b"\r", start, header) >= 0:
+        return None  # a stray line or a CR line end, or no empty line within reach
+    if _url_line(data, header, start) >= 0:
+        return None
+    pairs = _ROOT_FIELD.findall(data, start, header)
+    first = _FIRST_ROOT_FIELD.match(data, start, header)
+    if first is not None:
+        pairs.insert(0, first.groups())
+    values: dict[str, str] = {}
+    for name, value in pairs:
+        key = _ROOT_KEYS.get(name) or name.decode("ascii").lower()
+        if key not in values:
+            values[key] = value.decode("ascii", "surrogateescape")
+    return header, values
 
 
 def _param(params: dict[str, object], name: str) -> str | None:

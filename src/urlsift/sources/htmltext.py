@@ -126,8 +126,72 @@ _TEXT_ELEMENTS = frozenset(_RAW_END) | {"plaintext"}
 _STATE_TAGS = HIDDEN_TAGS | {"body", "title"}
 # Attributes html_to_text reads (URL_ATTRIBUTES and "style") with a value, searched in
 # the lower-cased attributes of a tag: a tag without one has no attribute to read. (The
-# tokenizer lower-cases each name; lowering the whole text gives the same letters.)
-_URL_ATTRIBUTE = re.compile("(?:" + "|".join(sorted(URL_ATTRIBUTES | {"style"})) + f"){_WS}*=")
+# tokenizer lower-cases each name; lowering the whole text gives the same letters.) A
+# style value is read only for what css_urls can find there ("url(" or "@import" after
+# html.unescape), so a tag whose attributes hold no "@", "&" or "url(" gives nothing from
+# its style (most: Outlook's HTML styles nearly every tag).
+_URL_NAME_ATTRIBUTE = re.compile("(?:" + "|".join(sorted(URL_ATTRIBUTES)) + f"){_WS}*=")
+_STYLE_ATTRIBUTE = re.compile(f"style{_WS}*=")
+# The URLs the attributes of a start tag give (_attribute_url_list), by the attributes as
+# written: a part's tags repeat theirs (an archive's 33,000 tags with attributes hold
+# 4,800 distinct ones). Emptied when full; only short attributes are kept.
+_ATTRIBUTE_URLS: dict[str, tuple[str, ...]] = {}
+_MAX_ATTRIBUTES = 4096
+_MAX_KEPT_ATTRIBUTES = 512  # characters
+
+
+def _attribute_url_list(attributes: str) -> tuple[str, ...]:
+    # The URLs _common_attribute_urls adds for a tag's attributes, in order (it adds
+    # nothing when no URL attribute has a value, nor a style that holds "@", "&" or
+    # "url("), remembered in _ATTRIBUTE_URLS.
+    lowered = attributes.lower()
+    found: dict[str, None] = {}
+    if _URL_NAME_ATTRIBUTE.search(lowered) is not None or (
+        ("@" in lowered or "&" in lowered or "url(" in lowered)
+        and _STYLE_ATTRIBUTE.search(lowered) is not None
+    ):
+        _common_attribute_urls(attributes, found)
+    urls = tuple(found)
+    if len(attributes) <= _MAX_KEPT_ATTRIBUTES:
+        if len(_ATTRIBUTE_URLS) >= _MAX_ATTRIBUTES:
+            _ATTRIBUTE_URLS.clear()
+        _ATTRIBUTE_URLS[attributes] = urls
+    return urls
+
+
+# What a tag does to the text, by its name as written (html_to_text's tables below):
+# nothing, a line break (a block tag), or more (a tag that changes what is visible, or
+# starts an element whose content is text: the loop's longer steps).
+_NOTHING, _LINE_BREAK, _STATE = 0, 1, 2
+_MAX_NAMES = 1024  # names remembered per table (emptied when full)
+_START_DOES: dict[str, int] = {}
+_END_DOES: dict[str, int] = {}
+
+
+def _start_does(name: str) -> int:
+    lowered = name.lower()
+    if lowered in _STATE_TAGS or lowered in _TEXT_ELEMENTS:
+        does = _STATE
+    else:
+        does = _LINE_BREAK if lowered in BLOCK_TAGS else _NOTHING
+    if len(_START_DOES) >= _MAX_NAMES:
+        _START_DOES.clear()
+    _START_DOES[name] = does
+    return does
+
+
+def _end_does(name: str) -> int:
+    lowered = name.lower()
+    if lowered in HIDDEN_TAGS or lowered == "title":
+        does = _STATE
+    else:
+        does = _LINE_BREAK if lowered in BLOCK_TAGS else _NOTHING
+    if len(_END_DOES) >= _MAX_NAMES:
+        _END_DOES.clear()
+    _END_DOES[name] = does
+    return does
+
+
 # One attribute of a start tag _COMMON_MARKUP read (its group 2): the name, and the value
 # (double-quoted, single-quoted or bare; all empty when there is none).
 _COMMON_ATTRIBUTE = re.compile(
@@ -301,38 +365,58 @@ def html_to_text(markup: str) -> str:
     append = pieces.append
     length = len(markup)
     pos = 0  # where the next step starts
+    start_does, end_does, attribute_urls = _START_DOES.get, _END_DOES.get, _ATTRIBUTE_URLS.get
     while pos < length:
+        visible = not (hidden and not in_title)
         for m in _COMMON_MARKUP.finditer(markup, pos):
             text, name, attributes, closing, end_name, comment, lone = m.groups()
             if name is None and end_name is None and comment is None:
                 break  # a "<" that is text or starts other markup, or the end
-            if text and not (hidden and not in_title):
+            if text and visible:
                 append(_unescape(text) if "&" in text else text)
             if name is not None:
-                name = name.lower()
-                if attributes and _URL_ATTRIBUTE.search(attributes.lower()):
-                    _common_attribute_urls(attributes, urls)
-                # _start_tag, written out (a call and a tuple less per tag).
-                if name in _STATE_TAGS and not closing:
-                    if name in HIDDEN_TAGS:
-                        hidden += 1
-                    elif name == "body":
-                        hidden = 0
-                    else:  # title
-                        in_title = True
-                if name in BLOCK_TAGS:
+                if attributes:
+                    given = attribute_urls(attributes)
+                    if given is None:
+                        given = _attribute_url_list(attributes)
+                    for url in given:
+                        urls[url] = None
+                does = start_does(name)
+                if does is None:
+                    does = _start_does(name)
+                if does == _LINE_BREAK:
                     append("\n")
-                if name in _TEXT_ELEMENTS:
-                    break
+                elif does:
+                    # _start_tag, written out (a call and a tuple less per tag).
+                    name = name.lower()
+                    if name in _STATE_TAGS and not closing:
+                        if name in HIDDEN_TAGS:
+                            hidden += 1
+                        elif name == "body":
+                            hidden = 0
+                        else:  # title
+                            in_title = True
+                        visible = not (hidden and not in_title)
+                    if name in BLOCK_TAGS:
+                        append("\n")
+                    if name in _TEXT_ELEMENTS:
+                        break
             elif end_name is not None:
-                # _end_tag, written out.
-                end_name = end_name.lower()
-                if end_name in HIDDEN_TAGS:
-                    hidden = max(0, hidden - 1)
-                elif end_name == "title":
-                    in_title = False
-                if end_name in BLOCK_TAGS:
+                does = end_does(end_name)
+                if does is None:
+                    does = _end_does(end_name)
+                if does == _LINE_BREAK:
                     append("\n")
+                elif does:
+                    # _end_tag, written out.
+                    end_name = end_name.lower()
+                    if end_name in HIDDEN_TAGS:
+                        hidden = max(0, hidden - 1)
+                    else:  # title
+                        in_title = False
+                    visible = not (hidden and not in_title)
+                    if end_name in BLOCK_TAGS:
+                        append("\n")
         pos = m.end()
         if name is None:
             if lone is None and pos == length:  # the end: the rest is text

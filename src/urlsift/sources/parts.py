@@ -32,8 +32,10 @@ Promises (:func:`message_units`, which never raises):
   base64 or uuencoded, see :func:`_fast_leaf`; a multipart whose delimiter lines and part
   header blocks are clean is cut at its boundaries by :func:`.parse.split_parts`, each
   leaf read the same way, see :func:`_plan_multipart`; a ``message/rfc822`` part's message
-  is read like a part, see :func:`_plan_message`) and the reference path (``fast=False``:
-  the stdlib parse of :mod:`.parse`) give the same units; tests compare them. Where the
+  is read like a part, see :func:`_plan_message`; a single-part ``text/plain`` message
+  written as sent, with nothing to report, in one step, see :func:`_plain_message`) and
+  the reference path (``fast=False``: the stdlib parse of :mod:`.parse`) give the same
+  units; tests compare them. Where the
   fast path cannot be sure of the feed parser's result (a boundary inside a line, a
   missing close delimiter, a part header that is not clean, a ``message/*`` part other
   than an encapsulated message whose header blocks name a Content-Type...) it declines
@@ -60,6 +62,7 @@ from .headers import (
     TextParams,
     cap_header,
     check_transfer_encoding,
+    clean_values,
     content_type_of,
     decode_subject,
     decoded_encoding,
@@ -447,10 +450,35 @@ def _entity_values(data: bytes, start: int, end: int) -> tuple[int, dict[str, st
     # (body start, first header values, content type) of the entity data[start:end] (a part, or the
     # message a message/rfc822 part holds) whose header block is clean, as the root's
     # (.headers.kept_fields), ended by a blank line, with ASCII Content-Type and
-    # Content-Transfer-Encoding values; else why the fast path declines it.
-    # A part's header block is short: it is looked for in a short prefix first (a result
-    # before the prefix's end is the whole entity's, see find_body), in the longest one
-    # only when it is not found there, so that a part is not copied whole for it.
+    # Content-Transfer-Encoding values; else why the fast path declines it. The block is
+    # read by clean_values in place (most), else cut from a prefix (_entity_values_cut):
+    # in both, its end must lie within MAX_LIFTED_HEADER bytes.
+    clean = clean_values(data, start, min(end, start + MAX_LIFTED_HEADER))
+    if clean is not None:
+        header, values = clean
+        body_start = header + 1 - start
+    else:
+        read = _entity_values_cut(data, start, end)
+        if isinstance(read, str):
+            return read
+        body_start, values = read
+    ct_value = values.get("content-type")
+    cte_value = values.get("content-transfer-encoding")
+    if not (ct_value is None or ct_value.isascii()) or not (
+        cte_value is None or cte_value.isascii()
+    ):
+        return "part-8bit-header"
+    content_type = "text/plain" if ct_value is None else content_type_of(ct_value)
+    return start + body_start, values, content_type
+
+
+def _entity_values_cut(data: bytes, start: int, end: int) -> tuple[int, dict[str, str]] | str:
+    # _entity_values's block when clean_values does not take it: found by find_body and
+    # cut by kept_fields (body start in the entity, values), or why the fast path
+    # declines it. A part's header block is short: it is looked for in a short prefix
+    # first (a result before the prefix's end is the whole entity's, see find_body), in
+    # the longest one only when it is not found there, so that a part is not copied
+    # whole for it.
     prefix = data[start : min(end, start + _SHORT_HEADER)]
     header_len, body_start = find_body(prefix)
     if header_len == len(prefix) and end - start > _SHORT_HEADER:
@@ -461,15 +489,7 @@ def _entity_values(data: bytes, start: int, end: int) -> tuple[int, dict[str, st
     fields = kept_fields(prefix[:header_len], False)
     if fields is None:
         return "part-header"
-    values = first_values(raw_headers(fields))
-    ct_value = values.get("content-type")
-    cte_value = values.get("content-transfer-encoding")
-    if not (ct_value is None or ct_value.isascii()) or not (
-        cte_value is None or cte_value.isascii()
-    ):
-        return "part-8bit-header"
-    content_type = "text/plain" if ct_value is None else content_type_of(ct_value)
-    return start + body_start, values, content_type
+    return body_start, first_values(raw_headers(fields))
 
 
 def _plan_entity(
@@ -662,71 +682,164 @@ def start_message(
         _header_unit(walk, headers, known)
 
 
-def _read_message(walk: Walk, data: bytes, known: list[Defect], fast: bool) -> None:
+def _read_message(
+    walk: Walk,
+    data: bytes,
+    known: list[Defect],
+    fast: bool,
+    clean: tuple[int, dict[str, str]] | None,
+) -> None:
     # Parse and walk one message, adding its units to ``walk.result``; may raise.
+    # ``clean``: clean_values of the root's header block (_root_block), or None.
     options = walk.options
-    data, header_len, body_start, header_defects = cap_header(data, options.max_header_bytes)
-    fields = kept_fields(data[:header_len], options.scan_headers) if fast else None
-    if fields is None:
-        walk.result.declined = "header" if fast else ""
-        msg = parse_stdlib(data, header_len, body_start, options.scan_headers, walk.lifted)
-        walk.data = data
-        headers = list(msg.raw_items())
-        values = first_values(headers)
+    fields: list[bytes] | None
+    headers: list[tuple[str, str]] = []  # the kept fields (read only when needed)
+    if clean is not None:  # a clean block within the cap, and no header unit to write
+        header_len, values = clean
+        body_start = header_len + 1
+        header_defects: list[Defect] = []
+        fields = None
     else:
+        data, header_len, body_start, header_defects = cap_header(data, options.max_header_bytes)
+        fields = kept_fields(data[:header_len], options.scan_headers) if fast else None
+        if fields is None:
+            walk.result.declined = "header" if fast else ""
+            msg = parse_stdlib(data, header_len, body_start, options.scan_headers, walk.lifted)
+            walk.data = data
+            headers = list(msg.raw_items())
+            start_message(
+                walk, known, header_defects, first_values(headers), headers, msg.get_content_type()
+            )
+            _walk_part(walk, msg, "", known, 0, walk.root_type)
+            return
         headers = raw_headers(fields)
         values = first_values(headers)
-        ct_value = values.get("content-type")
-        cte_value = values.get("content-transfer-encoding")
-        if (ct_value is None or ct_value.isascii()) and (cte_value is None or cte_value.isascii()):
-            content_type = "text/plain" if ct_value is None else content_type_of(ct_value)
-            structured = content_type.startswith(("multipart/", "message/"))
-            if not structured:
+    ct_value = values.get("content-type")
+    cte_value = values.get("content-transfer-encoding")
+    if (ct_value is None or ct_value.isascii()) and (cte_value is None or cte_value.isascii()):
+        content_type = "text/plain" if ct_value is None else content_type_of(ct_value)
+        structured = content_type.startswith(("multipart/", "message/"))
+        if not structured:
+            start_message(walk, known, header_defects, values, headers, content_type)
+            _fast_leaf(walk, data, body_start, known, content_type, ct_value, cte_value)
+            return
+        if content_type.startswith("multipart/") and ct_value is not None:
+            boundary = _multipart_boundary(content_type, ct_value, cte_value)
+            leaves: list[_Leaf] = []
+            why = (
+                "multipart"
+                if boundary is None
+                else _plan_multipart(data, body_start, len(data), boundary, "", 0, leaves)
+            )
+            if not why:
                 start_message(walk, known, header_defects, values, headers, content_type)
-                _fast_leaf(walk, data, body_start, known, content_type, ct_value, cte_value)
+                for path, start, stop, part_type_, part_ct, part_cte, parsed in leaves:
+                    if start < 0:  # a message/* part the walk does not enter
+                        walk.result.skipped += 1
+                        continue
+                    _fast_leaf(
+                        walk,
+                        data,
+                        start,
+                        known,
+                        part_type_,
+                        part_ct,
+                        part_cte,
+                        path=path,
+                        body_end=stop,
+                        parsed=parsed,
+                    )
                 return
-            if content_type.startswith("multipart/") and ct_value is not None:
-                boundary = _multipart_boundary(content_type, ct_value, cte_value)
-                leaves: list[_Leaf] = []
-                why = (
-                    "multipart"
-                    if boundary is None
-                    else _plan_multipart(data, body_start, len(data), boundary, "", 0, leaves)
-                )
-                if not why:
-                    start_message(walk, known, header_defects, values, headers, content_type)
-                    for path, start, stop, part_type_, part_ct, part_cte, parsed in leaves:
-                        if start < 0:  # a message/* part the walk does not enter
-                            walk.result.skipped += 1
-                            continue
-                        _fast_leaf(
-                            walk,
-                            data,
-                            start,
-                            known,
-                            part_type_,
-                            part_ct,
-                            part_cte,
-                            path=path,
-                            body_end=stop,
-                            parsed=parsed,
-                        )
-                    return
-                walk.result.declined = why
-            else:
-                walk.result.declined = "message"
-        else:  # 8-bit bytes in a value: the stdlib reads it through a Header object
-            msg = message_of(headers)
-            structured = msg.get_content_maintype() in ("multipart", "message")
-            if structured:
-                walk.result.declined = "8bit-header"
-        if structured:
+            walk.result.declined = why
+        else:
+            walk.result.declined = "message"
+    if fields is None:  # the clean block's fields, for the stdlib
+        fields = kept_fields(data[:header_len], False)
+        assert fields is not None  # clean_values found the block clean
+    if not headers:
+        headers = raw_headers(fields)
+    if (ct_value is None or ct_value.isascii()) and (cte_value is None or cte_value.isascii()):
+        msg = parse_structured(fields, headers, data, header_len, walk.lifted)
+        walk.data = data
+    else:  # 8-bit bytes in a value: the stdlib reads it through a Header object
+        msg = message_of(headers)
+        if msg.get_content_maintype() in ("multipart", "message"):
+            walk.result.declined = "8bit-header"
             msg = parse_structured(fields, headers, data, header_len, walk.lifted)
             walk.data = data
         else:
             attach_body(msg, data[body_start:])
     start_message(walk, known, header_defects, values, headers, msg.get_content_type())
     _walk_part(walk, msg, "", known, 0, walk.root_type)
+
+
+def _root_block(data: bytes, options: MailOptions) -> tuple[int, dict[str, str]] | None:
+    # clean_values of the root's header block within the cap, when the fast path reads
+    # it so (no header unit to write: those want every kept field), else None.
+    if options.scan_headers:
+        return None
+    return clean_values(data, 0, min(len(data), options.max_header_bytes + 1))
+
+
+# Transfer encodings a single text part is read under as it is written (no decoding, no
+# defect): what transfer_encoding_of makes of them.
+_AS_WRITTEN_ENCODINGS = frozenset({"", "7bit", "8bit", "binary"})
+
+
+def _plain_message(
+    data: bytes, clean: tuple[int, dict[str, str]], source: str, number: int, offset: int
+) -> MessageResult | None:
+    # message_units of the most common message, in one step: a clean header block, a
+    # text/plain body (not format=flowed) written as it is sent, and nothing to report
+    # (no defect of its date, Subject or charset, no defect given by the caller); the
+    # text in one piece. What the walk (_read_message, start_message, _fast_leaf,
+    # _text_unit, _emit_text, finish_message) gives such a message: its one unit, its
+    # context. None for any other message, before anything is made.
+    header, values = clean
+    get = values.get
+    ct_value = get("content-type")
+    if ct_value is None:
+        params: TextParams = (None, False, False)
+    elif ct_value.isascii() and content_type_of(ct_value) == "text/plain":
+        params = text_params_of(ct_value, True)
+        if params[1]:
+            return None  # format=flowed: unwrapped by _text_unit
+    else:
+        return None
+    cte_value = get("content-transfer-encoding")
+    if cte_value is not None and not (
+        cte_value.isascii() and transfer_encoding_of(cte_value) in _AS_WRITTEN_ENCODINGS
+    ):
+        return None
+    date = _context_text(get("date"))
+    date_utc, date_defects = utc_date(date)
+    if date_defects:
+        return None
+    subject = _context_text(get("subject"))
+    if subject is not None and "=?" in subject:
+        subject, subject_defects = decode_subject(subject)
+        if subject_defects:
+            return None
+        subject = subject[:MAX_CONTEXT_CHARS]
+    text, charset_defects = decode_text(data[header + 1 :], params[0])
+    if charset_defects:
+        return None
+    if "\r" in text:
+        text = LINE_END.sub("\n", text)
+    if len(text) > TEXT_PIECE_CHARS:
+        return None
+    context = MessageContext(
+        number,
+        offset,
+        _context_text(get("message-id")),
+        date,
+        _context_text(get("from")),
+        subject,
+        "1",
+        "text/plain",
+        date_utc,
+    )
+    return MessageResult([TextUnit(source, (text,) if text else (), context, ())], 1)
 
 
 def message_units(
@@ -755,11 +868,19 @@ def message_units(
         A :class:`MessageResult`. When the message yields no unit but has defects, one
         unit without text carries them, so no problem goes unreported.
     """
+    clean = _root_block(data, options) if fast else None
+    if clean is not None and not defects:
+        try:
+            plain = _plain_message(data, clean, source, number, offset)
+        except Exception:  # pragma: no cover - the walk below meets it again
+            plain = None
+        if plain is not None:
+            return plain
     result = MessageResult()
     known = list(defects)
     walk = Walk(source, options, number, offset, result)
     try:
-        _read_message(walk, data, known, fast)
+        _read_message(walk, data, known, fast, clean)
     except Exception as exc:  # too deep, or the stdlib parser failed: scan the raw bytes
         problem = raw_scan_defect(exc)
         walk.found.append(problem)
