@@ -55,6 +55,16 @@ EXPECTED: dict[str, tuple[list[str], list[str]]] = {
         ],
         ["book/src/README.md:9:28: URL017"],  # ../../other/index.html leaves the book
     ),
+    "rustdoc": (  # built HTML: rustdoc's redirect stubs and source pages
+        [
+            "rustdoc/doc/demo/index.html:4:10: URL016",  # the stub's target lacks it too
+            "rustdoc/doc/demo/struct.Thing.html:4:10: URL016",  # #L1-L3: the ids are 1..4
+            "rustdoc/doc/demo/struct.Thing.html:5:10: URL016",  # #2-9: no line 9
+            # a source page showing "{{" in its code is a page, not a template
+            "rustdoc/doc/src/demo/lib.rs.html:2:79: URL015",
+        ],
+        ["rustdoc/doc/demo/index.html:5:10: URL017"],  # a stub sending to another site
+    ),
     "mkdocs": (
         [
             "mkdocs/docs/index.md:8:21: URL016",
@@ -404,6 +414,11 @@ def test_pelican_links_without_a_configuration(
         ("about.html", "---\ntitle: About\n---\n{{ site.title }} <a href=x.html>", False),
         ("content/page.html", "{{< figure src=a.png >}} <p>a Hugo shortcode</p>", False),
         ("plain.html", "<p>{ not a template } 50% off</p>", False),
+        # template syntax only in the code a built page shows (rustdoc, Sphinx)
+        ("src/lib.rs.html", "<pre><span>m!</span> =&gt; {{ x }}</pre><a href=y.html>", False),
+        ("c.html", "<p>Use <code>{% raw %}</code></p>", False),
+        ("nav.html", '<pre>{{ x }}</pre><a href="{{ url }}">', True),
+        ("base.html", "<code>a</code>{% block body %}{% endblock %}", True),
     ],
 )
 def test_html_templates_are_known(path: str, text: str, template: bool) -> None:
@@ -531,3 +546,21 @@ def test_jekyll_tags_resolve_as_jekyll_does() -> None:
     assert site.jekyll_link("post_url", "2024/2024-03-01-later") == later
     assert site.jekyll_link("post_url", "2024-03-01-later") == later
     assert site.jekyll_link("post_url", "2023/2024-01-05-hello") is None
+
+
+@pytest.mark.parametrize(
+    ("head", "redirect"),
+    [
+        ('<meta http-equiv="refresh" content="0;URL=../a/b.html">', "../a/b.html"),
+        ("<meta http-equiv=Refresh content=\"0; url='x.html#top'\">", "x.html#top"),
+        ('<meta http-equiv="refresh" content="3, https://example.org/">', "https://example.org/"),
+        ('<meta http-equiv="refresh" content="30">', None),  # reloads itself
+        ('<meta name="refresh" content="0;URL=x.html">', None),
+        ('<meta charset="utf-8">', None),
+    ],
+)
+def test_redirect_stubs_are_read(head: str, redirect: str | None) -> None:
+    from urlsift.lint.extract import extract_document
+
+    page = f"<html><head>{head}</head><body></body></html>"
+    assert extract_document(page, "p.html", "html").redirect == redirect

@@ -44,7 +44,7 @@ from collections.abc import Set as AbstractSet
 from pathlib import Path, PurePosixPath
 from urllib.parse import unquote
 
-from .findings import Extracted, LocalLink
+from .findings import Extracted, LocalLink, is_relative
 from .model import RULE_BY_CODE, Diagnostic
 from .sites import (
     GENERATOR_LINK,
@@ -75,6 +75,7 @@ _ANCHORED_SUFFIXES = frozenset(
 _DOC_SUFFIXES = (".rst", ".md", ".txt")
 _SPHINX_LABELS = frozenset({"genindex", "modindex", "py-modindex", "search"})
 _MAX_PROJECT_FILES = 20_000
+_MAX_REDIRECTS = 8  # redirect stubs followed in a row
 
 DocumentReader = Callable[[Path], "Extracted | None"]
 """Reads a document that was not linted and returns what it defines (None: unreadable)."""
@@ -86,15 +87,18 @@ Problem = tuple[str, str]
 class _Known:
     """The anchors of a document and why they may be incomplete."""
 
-    __slots__ = ("anchors", "opaque")
+    __slots__ = ("anchors", "opaque", "redirect")
 
-    def __init__(self, anchors: Iterable[str], opaque: str | None) -> None:
+    def __init__(
+        self, anchors: Iterable[str], opaque: str | None, redirect: str | None = None
+    ) -> None:
         self.anchors: AbstractSet[str] = (
             anchors.lower()  # numbered heading repeats stay counts
             if isinstance(anchors, Anchors)
             else frozenset(anchor.lower() for anchor in anchors)
         )
         self.opaque = opaque
+        self.redirect = redirect
 
 
 class LocalLinkChecker:
@@ -400,7 +404,7 @@ class LocalLinkChecker:
         return "URL015", f"{written}: no document {written!r} (:doc: tries .rst, .md, .txt)"
 
     def _anchor_problem(
-        self, written: str, fragment: str, document: Path, where: str
+        self, written: str, fragment: str, document: Path, where: str, hops: int = 0
     ) -> Problem | None:
         if not fragment:
             return None
@@ -408,11 +412,33 @@ class LocalLinkChecker:
         if known is None:
             return None
         wanted = unquote(fragment)
-        if wanted.lower() in known.anchors or fragment.lower() in known.anchors:
+        if (
+            wanted.lower() in known.anchors
+            or fragment.lower() in known.anchors
+            or _line_range(wanted.lower(), known.anchors)
+        ):
             return None
         if known.opaque is not None:
             return _unjudged(written, f"{where} holds {known.opaque}, which may define the anchor")
+        if known.redirect is not None:
+            return self._redirect_problem(written, fragment, document, where, known.redirect, hops)
         return "URL016", f"{written}: no anchor '#{wanted}' in {where}"
+
+    def _redirect_problem(
+        self, written: str, fragment: str, document: Path, where: str, redirect: str, hops: int
+    ) -> Problem | None:
+        """A fragment into a redirect stub (``<meta http-equiv="refresh">``): the reader is
+        sent on, the fragment carried by the stub's script (rustdoc, mkdocs-redirects), so
+        the anchor is looked for in the page it sends to, when that is a local file."""
+        target = unquote(redirect.partition("#")[0].partition("?")[0])
+        if not is_relative(redirect) or target.startswith("/") or hops >= _MAX_REDIRECTS:
+            return _unjudged(written, f"{where} redirects to {redirect}")
+        found = Path(os.path.normpath(document.parent / target))
+        if not is_file(found):
+            return _unjudged(written, f"{where} redirects to {redirect}, which is not a file")
+        return self._anchor_problem(
+            written, fragment, found, f"{where}, which redirects to {target}", hops + 1
+        )
 
     def _known_of(self, path: Path) -> _Known | None:
         key = self._real(path)
@@ -430,9 +456,22 @@ class LocalLinkChecker:
             if opaque is None:
                 site = self._sites.site_of(key)
                 opaque = None if site is None else site.open_anchors
-            known = _Known(document.anchors, opaque)
+            known = _Known(document.anchors, opaque, document.redirect)
         self._known[key] = known
         return known
+
+
+def _line_range(fragment: str, anchors: AbstractSet[str]) -> bool:
+    """True when ``fragment`` selects a range of numbered lines whose ends both are
+    anchors (``#7-30`` of rustdoc's source pages, ``#L7-L30``): the page's script
+    highlights the lines between."""
+    first, dash, last = fragment.partition("-")
+    while dash:
+        if first[-1:].isdigit() and last[-1:].isdigit() and first in anchors and last in anchors:
+            return True
+        head, dash, last = last.partition("-")
+        first = f"{first}-{head}"
+    return False
 
 
 def _unjudged(written: str, reason: str) -> Problem:

@@ -47,6 +47,7 @@ else:  # pragma: no cover
 
 from pathspec import GitIgnoreSpec
 
+from ..sources.htmltokens import tokenize
 from .walk import is_file, is_file_in, path_exists
 
 Verdict = Literal["found", "unknown", "missing"]
@@ -336,7 +337,35 @@ def template_reason(text: str, path: str) -> str | None:
         return None
     if _FRONT_MATTER.match(text) and _LAYOUT_FOLDERS.isdisjoint(PurePosixPath(path).parts):
         return None
+    if not _syntax_outside_code(text):
+        return None
     return "a template: its links resolve from the pages it is rendered into"
+
+
+_SHOWN_CODE = frozenset({"pre", "code", "kbd", "samp", "listing", "xmp"})
+
+
+def _syntax_outside_code(text: str) -> bool:
+    """True when template syntax of the HTML ``text`` lies outside the code it shows: a
+    built page showing source that holds ``{{`` or ``{%`` (rustdoc's source view of a Rust
+    macro, Sphinx's page of a Jinja example) is no template."""
+    code: list[tuple[int, int]] = []  # text spans inside <pre>, <code> ...
+    depth = 0
+    for token in tokenize(text):
+        if token.kind == "start" and token.name in _SHOWN_CODE and not token.self_closing:
+            depth += 1
+        elif token.kind == "end" and token.name in _SHOWN_CODE and depth:
+            depth -= 1
+        elif token.kind == "text" and depth:
+            code.append((token.start, token.end))
+    spans = iter(code)
+    span = next(spans, None)
+    for m in TEMPLATE_SYNTAX.finditer(text):
+        while span is not None and span[1] <= m.start():
+            span = next(spans, None)
+        if span is None or m.start() < span[0]:
+            return True
+    return False
 
 
 def opaque_reason(text: str) -> str | None:
