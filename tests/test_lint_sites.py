@@ -200,11 +200,18 @@ EXPECTED: dict[str, tuple[list[str], list[str]]] = {
         ],
     ),
     "sphinx/docs": (
-        [],
+        [],  # :doc:`../api` from the root is api (Sphinx's docname_join stops at the root)
         [
             "docs/index.rst:4:23: URL017",  # autosummary's :toctree: folder
             "docs/index.rst:4:52: URL017",  # the project's own extension may write it
         ],
+    ),
+    "properdocs": (  # ProperDocs (properdocs.yml), MkDocs' fork: pages x.md -> x.html
+        [
+            "properdocs/docs/index.md:6:8: URL016",
+            "properdocs/docs/index.md:6:44: URL015",
+        ],
+        [],
     ),
 }
 
@@ -239,6 +246,9 @@ def test_each_generator_is_found_from_its_config() -> None:
         site = finder.site_of(page.resolve())
         assert site is not None, page
         assert site.generator.name == name, page
+    properdocs = finder.site_of((SITES / "properdocs/docs/index.md").resolve())
+    assert properdocs is not None
+    assert properdocs.generator.name == "mkdocs"  # ProperDocs reads MkDocs' keys
     # A file beside the configuration but outside the source folder has no site.
     assert finder.site_of((SITES / "mdbook/book/book.toml").resolve()) is None
 
@@ -304,6 +314,12 @@ def test_ref_findings_do_not_depend_on_the_folder_linted(
         ("add_dependency(`gem`, `*requirements`)", "adddependencygem-requirements"),  # kramdown
         ("Ünïcode Title", "unicode-title"),  # toc and github-ascii drop accents
         ("Ünïcode Title", "ünïcode-title"),  # GitHub keeps letters
+        # attr_list takes a trailing list off the heading (MkDocs); GitHub shows it
+        ("Android {: android}", "android"),
+        ("Android {: android}", "android--android"),
+        ('Setup { .new data-since="3" }', "setup"),
+        ("Braces {x}", "braces"),
+        ("Braces {x}", "braces-x"),
     ],
 )
 def test_slug_styles(heading: str, anchor: str) -> None:

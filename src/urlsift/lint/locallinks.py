@@ -38,6 +38,7 @@ template itself).
 from __future__ import annotations
 
 import os
+import posixpath
 import re
 from collections.abc import Callable, Iterable
 from collections.abc import Set as AbstractSet
@@ -387,8 +388,7 @@ class LocalLinkChecker:
 
     def _doc_problem(self, path: Path, site: Site, target: str) -> Problem | None:
         written = target
-        base = site.root / target.lstrip("/") if target.startswith("/") else path.parent / target
-        base = Path(os.path.normpath(base))
+        base = Path(os.path.normpath(site.root / _docname_join(path, site.root, target)))
         if is_file(base) or any(
             is_file(base.with_name(base.name + suffix)) for suffix in _DOC_SUFFIXES
         ):
@@ -459,6 +459,18 @@ class LocalLinkChecker:
             known = _Known(document.anchors, opaque, document.redirect)
         self._known[key] = known
         return known
+
+
+def _docname_join(document: Path, root: Path, target: str) -> str:
+    """The path from the source root ``root`` that a ``:doc:`` in ``document`` names, as
+    Sphinx's ``docname_join`` makes it: relative to the document's folder, ``/x`` from the
+    root, and a ``..`` above the root stays at the root (``../topics/x`` from a page at
+    the root is ``topics/x``)."""
+    try:
+        folder = document.parent.relative_to(root).as_posix()
+    except ValueError:  # not below the root as written: relative to its own folder
+        return os.path.relpath(document.parent / target, root)
+    return posixpath.normpath(posixpath.join("/", folder, target)).lstrip("/")
 
 
 def _line_range(fragment: str, anchors: AbstractSet[str]) -> bool:

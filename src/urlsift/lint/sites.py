@@ -77,8 +77,13 @@ class Generator:
 
 GENERATORS: tuple[Generator, ...] = (
     Generator("mdbook", ("book.toml",), (".md",), ("README.md", "index.md")),
+    # ProperDocs, the MkDocs fork by MkDocs' maintainers, reads the same keys from
+    # ``properdocs.yml``.
     Generator(
-        "mkdocs", ("mkdocs.yml", "mkdocs.yaml"), (".md", ".markdown"), ("index.md", "README.md")
+        "mkdocs",
+        ("mkdocs.yml", "mkdocs.yaml", "properdocs.yml", "properdocs.yaml"),
+        (".md", ".markdown"),
+        ("index.md", "README.md"),
     ),
     Generator("sphinx", ("conf.py",), (".rst", ".md", ".txt"), ("index.rst", "index.md")),
     # Zensical (by Material for MkDocs' authors) builds MkDocs projects: the same rules,

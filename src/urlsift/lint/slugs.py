@@ -24,6 +24,10 @@ from collections.abc import Callable, Iterable, Iterator, Mapping
 from collections.abc import Set as AbstractSet
 
 _EXPLICIT_ID = re.compile(r"\s*\{[^{}]*#([\w.:-]+)[^{}]*\}\s*\Z")
+# Python-Markdown's attr_list takes any trailing ``{...}`` off a heading (``## Android
+# {: android}``, ``## Setup { .new }``): its HEADER_RE, a space then ``{:?`` and a list
+# that does not start with a space or ``}``.
+_TRAILING_ATTRIBUTES = re.compile(r"[ \t]+\{:?[ \t]*[^}\s][^}\n]*\}[ \t]*\Z")
 _INLINE_LINK = re.compile(r"!?\[([^\]]*)\]\([^)]*\)|!?\[([^\]]*)\]\[[^\]]*\]")
 _CODE_OR_TAG = re.compile(r"(`+)(.+?)\1|<[^<>]*>")
 _EMPHASIS = re.compile(r"(?<![\w\\])(\*{1,3}|_{1,3}|~~)(?=\S)(.+?)(?<=\S)\1(?!\w)")
@@ -87,21 +91,25 @@ def heading_anchors(
             (slug, separator) -> the highest number given (see :class:`Anchors`).
     """
     explicit = _EXPLICIT_ID.search(content)
+    texts = [heading_text(content)]
     if explicit is not None:
         yield explicit.group(1)
-        content = content[: explicit.start()]
-    text = heading_text(content)
+        texts = [heading_text(content[: explicit.start()])]
+    else:
+        listed = _TRAILING_ATTRIBUTES.search(content)
+        if listed is not None:  # attr_list takes it off the heading; GitHub shows it
+            texts.append(heading_text(content[: listed.start()]))
     for name, slugify, separator in SLUG_STYLES:
-        slug = slugify(text)
-        key = f"{name}\0{slug}"
-        count = seen.get(key, 0)
-        seen[key] = count + 1
-        if count == 0:
-            yield slug
-        elif repeats is None:
-            yield f"{slug}{separator}{count}"
-        else:
-            repeats[slug, separator] = max(count, repeats.get((slug, separator), 0))
+        for slug in dict.fromkeys(slugify(text) for text in texts):
+            key = f"{name}\0{slug}"
+            count = seen.get(key, 0)
+            seen[key] = count + 1
+            if count == 0:
+                yield slug
+            elif repeats is None:
+                yield f"{slug}{separator}{count}"
+            else:
+                repeats[slug, separator] = max(count, repeats.get((slug, separator), 0))
 
 
 class Anchors(AbstractSet[str]):
