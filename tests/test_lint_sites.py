@@ -206,6 +206,14 @@ EXPECTED: dict[str, tuple[list[str], list[str]]] = {
             "docs/index.rst:4:52: URL017",  # the project's own extension may write it
         ],
     ),
+    "vitepress": (  # .vitepress/config.mts, srcDir src; public/ at the root
+        [
+            "vitepress/docs/src/index.md:7:8: URL015",
+            "vitepress/docs/src/index.md:7:39: URL016",  # a site-absolute page's anchor
+            "vitepress/docs/src/index.md:8:9: URL015",
+        ],
+        ["vitepress/docs/src/index.md:10:14: URL017"],  # in no source or static folder
+    ),
     "properdocs": (  # ProperDocs (properdocs.yml), MkDocs' fork: pages x.md -> x.html
         [
             "properdocs/docs/index.md:6:8: URL016",
@@ -240,6 +248,7 @@ def test_each_generator_is_found_from_its_config() -> None:
         "sphinx": SITES / "sphinx/docs/index.rst",
         "zensical": SITES / "zensical/pages/guide.md",
         "pelican": SITES / "pelican/content/second.rst",
+        "vitepress": SITES / "vitepress/docs/src/guide/getting-started.md",
     }
     assert sorted(pages) == sorted(g.name for g in GENERATORS)
     for name, page in pages.items():
@@ -320,6 +329,9 @@ def test_ref_findings_do_not_depend_on_the_folder_linted(
         ('Setup { .new data-since="3" }', "setup"),
         ("Braces {x}", "braces"),
         ("Braces {x}", "braces-x"),
+        # VitePress and VuePress: punctuation a "-", "_" before a leading digit
+        ("site.title", "site-title"),
+        ("1.0 Release", "_1-0-release"),
     ],
 )
 def test_slug_styles(heading: str, anchor: str) -> None:

@@ -59,7 +59,7 @@ class Generator:
 
     name: str
     """``mdbook``, ``mkdocs``, ``zensical``, ``sphinx``, ``hugo``, ``docusaurus``,
-    ``jekyll``, ``pelican``."""
+    ``jekyll``, ``pelican``, ``vitepress``."""
     configs: tuple[str, ...]
     """Names of the configuration file, in the generator's order of precedence."""
     sources: tuple[str, ...]
@@ -136,6 +136,16 @@ GENERATORS: tuple[Generator, ...] = (
         ("_config.yml", "_config.yaml", "_config.toml"),
         (".md", ".markdown", ".html", ".htm"),
         ("index.md", "index.markdown", "index.html"),
+    ),
+    # VitePress: the project's folder holds ``.vitepress/config.*``; pages are built from
+    # ``srcDir`` (that folder by default), ``x.md`` -> ``x.html`` (``x`` with cleanUrls),
+    # and ``srcDir/public`` is served at the root.
+    Generator(
+        "vitepress",
+        tuple(f".vitepress/config.{ext}" for ext in ("js", "ts", "mjs", "mts", "cjs", "cts")),
+        (".md",),
+        ("index.md",),
+        static=("public",),
     ),
     # Pelican names pages after their title or ``slug`` metadata; links between sources
     # are written ``{filename}path`` (see :data:`GENERATOR_LINK`).
@@ -521,6 +531,9 @@ class Site:
     a site-absolute path written in a page of one is read from that folder."""
     localized: Localized | None = None
     """mkdocs-static-i18n's settings: a link may reach another language's file."""
+    static_base: Path | None = None
+    """The folder the generator's static folders are in, when not :attr:`root`
+    (VitePress' ``public`` is in ``srcDir``)."""
     _pages: dict[Path, Path | None] = field(default_factory=dict, compare=False, repr=False)
     """:meth:`page_source` answers so far."""
     _logical: dict[Path, dict[str, str]] = field(default_factory=dict, compare=False, repr=False)
@@ -678,7 +691,8 @@ class Site:
     def served_folders(self) -> list[tuple[str, Path]]:
         """(URL path prefix, folder) of the folders whose files the site serves: the source
         folder under :attr:`route`, then the static folders at the root."""
-        static = [("", self.root / folder) for folder in self.generator.static]
+        base = self.static_base or self.root
+        static = [("", base / folder) for folder in self.generator.static]
         return [(self.route, self.source), *static]
 
     def url_folder(self, document: Path) -> Path | None:
@@ -1246,6 +1260,28 @@ def _docusaurus(config: Path, root: Path) -> Site:
     )
 
 
+_SRC_DIR_KEY = re.compile(r"\bsrcDir\s*:\s*(['\"`])([^'\"`\n]{1,300})\1")
+_REWRITES_KEY = re.compile(r"\brewrites\s*:")
+
+
+def _vitepress(config: Path, root: Path) -> Site:
+    """Read ``.vitepress/config.*`` as text (never run): ``srcDir``, and whether
+    ``rewrites`` may serve pages under other paths."""
+    text = _read_config(config)
+    found = _SRC_DIR_KEY.search(text)
+    source = (root / (found.group(2) if found else ".")).resolve()
+    rewrites = _REWRITES_KEY.search(text) is not None
+    return Site(
+        _BY_NAME["vitepress"],
+        config,
+        root,
+        source,
+        static_base=source,
+        page_names="VitePress' rewrites may serve a page under another path" if rewrites else None,
+        options={"srcDir": found.group(2) if found else None, "rewrites": rewrites},
+    )
+
+
 def _jekyll(config: Path, root: Path) -> Site:
     data = read_mapping(config)
     source = (root / _str(data.get("source"), ".")).resolve()
@@ -1291,6 +1327,7 @@ _READERS = {
     "docusaurus": _docusaurus,
     "jekyll": _jekyll,
     "pelican": _pelican,
+    "vitepress": _vitepress,
 }
 
 _MAX_PARENTS = 32

@@ -7,7 +7,9 @@ Hugo/Goldmark, Docusaurus (github-slugger) and mdBook follow (lower case, punctu
 than ``-`` and ``_`` dropped, each space a ``-``, repeats ``-1``, ``-2``), its ASCII
 variant (Hugo's ``github-ascii``), Python-Markdown's ``toc`` (MkDocs: accents dropped, runs
 of spaces and hyphens one ``-``, repeats ``_1``) and kramdown's (Jekyll: leading
-non-letters dropped, only ASCII letters, digits, spaces and hyphens kept), and an explicit
+non-letters dropped, only ASCII letters, digits, spaces and hyphens kept), VitePress' and
+VuePress' (accents dropped, each run of spaces and punctuation ``-``, ``_`` before a leading
+digit: ``site.title`` is ``site-title``), and an explicit
 ``{#id}`` (attribute lists). The heading's text is taken as the generator renders it:
 link text kept, code span text kept literally (``<name>`` inside backticks stays text),
 HTML tags outside code dropped, entities decoded, emphasis marks dropped. reST titles and
@@ -37,6 +39,15 @@ _TOC_JOIN = re.compile(r"[-\s]+")
 _KRAMDOWN_LEAD = re.compile(r"^[^a-zA-Z]+")
 _KRAMDOWN_DROP = re.compile(r"[^a-zA-Z0-9 -]")
 _NON_ID = re.compile(r"[^a-z0-9]+")
+# VitePress' and VuePress' slugify (@mdit-vue/shared): accents and control characters
+# dropped, each run of spaces and ASCII punctuation one "-", none at the ends, "_" before
+# a leading digit.
+_COMBINING = re.compile("[\u0300-\u036f]")
+_CONTROL = re.compile("[\x00-\x1f]")
+_VUEPRESS_SPECIAL = re.compile(
+    r"[\s~`!@#$%^&*()\-_+=\[\]{}|\\;:\"'<>,.?/" "\u201c\u201d\u2018\u2019" "]+"  # and curly quotes
+)
+_LEADING_DIGIT = re.compile(r"\A(\d)")
 
 
 def _ascii(text: str) -> str:
@@ -55,6 +66,12 @@ def _toc(text: str) -> str:
     return _TOC_JOIN.sub("-", _TOC_DROP.sub("", _ascii(text)).strip().lower())
 
 
+def _vuepress(text: str) -> str:
+    slug = _COMBINING.sub("", unicodedata.normalize("NFKD", text))
+    slug = _VUEPRESS_SPECIAL.sub("-", _CONTROL.sub("", slug)).strip("-")
+    return _LEADING_DIGIT.sub(r"_\1", slug).lower()
+
+
 def _kramdown(text: str) -> str:
     slug = _KRAMDOWN_DROP.sub("", _KRAMDOWN_LEAD.sub("", text)).replace(" ", "-").lower()
     return slug or "section"
@@ -65,6 +82,7 @@ SLUG_STYLES: tuple[tuple[str, Callable[[str], str], str], ...] = (
     ("github-ascii", _github_ascii, "-"),
     ("toc", _toc, "_"),
     ("kramdown", _kramdown, "-"),
+    ("vuepress", _vuepress, "-"),
 )
 """Slug styles: (name, heading text -> id, separator before a repeat's number)."""
 
