@@ -214,6 +214,12 @@ EXPECTED: dict[str, tuple[list[str], list[str]]] = {
         ],
         ["vitepress/docs/src/index.md:10:14: URL017"],  # in no source or static folder
     ),
+    "sphinx-built": (  # built HTML: _sources/x.rst.txt is reST shown as text
+        # literal blocks and code are code, a target's URL goes on on the next line, and
+        # the copy's relative links are no links of a page
+        ["sphinx-built/html/_sources/usage.rst.txt:13:48: URL013"],
+        [],
+    ),
     "properdocs": (  # ProperDocs (properdocs.yml), MkDocs' fork: pages x.md -> x.html
         [
             "properdocs/docs/index.md:6:8: URL016",
