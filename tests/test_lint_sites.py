@@ -199,8 +199,18 @@ EXPECTED: dict[str, tuple[list[str], list[str]]] = {
             "mdman/man/includes/plain.md:1:22: URL017",  # a partial the template includes
         ],
     ),
+    "myst": (  # mystmd (myst.yml): a #label reaches a label of any page
+        [
+            "myst/index.md:13:4: URL016",
+            "myst/index.md:13:21: URL016",
+            "myst/index.md:13:57: URL016",  # a label shown in an example is not made
+        ],
+        [],
+    ),
     "sphinx/docs": (
-        [],  # :doc:`../api` from the root is api (Sphinx's docname_join stops at the root)
+        # :doc:`../api` from the root is api (Sphinx's docname_join stops at the root);
+        # with MyST-Parser, page.md's [](#api-label) reaches api.rst's label
+        ["docs/page.md:4:11: URL016"],
         [
             "docs/index.rst:4:23: URL017",  # autosummary's :toctree: folder
             "docs/index.rst:4:52: URL017",  # the project's own extension may write it
@@ -255,6 +265,7 @@ def test_each_generator_is_found_from_its_config() -> None:
         "zensical": SITES / "zensical/pages/guide.md",
         "pelican": SITES / "pelican/content/second.rst",
         "vitepress": SITES / "vitepress/docs/src/guide/getting-started.md",
+        "myst": SITES / "myst/other.md",
     }
     assert sorted(pages) == sorted(g.name for g in GENERATORS)
     for name, page in pages.items():

@@ -56,8 +56,9 @@ from .sites import (
     Site,
     SiteFinder,
     include_candidates,
+    myst_references,
 )
-from .slugs import Anchors
+from .slugs import Anchors, normalize_label
 from .walk import RealPaths, is_file, path_exists
 
 DOCUMENT_SUFFIXES = frozenset(
@@ -217,7 +218,14 @@ class LocalLinkChecker:
         target, _, fragment = link.target.partition("#")
         target = unquote(target.partition("?")[0])
         if not target:
-            return self._anchor_problem(link.target, fragment, path, "this document")
+            problem = self._anchor_problem(link.target, fragment, path, "this document")
+            if problem is not None and problem[0] == "URL016" and myst_references(site, path):
+                label = normalize_label(unquote(fragment))
+                if label in self._labels or (
+                    site is not None and label in self._project_labels(site, titled=False)
+                ):
+                    return None
+            return problem
         if target.startswith("/"):
             return self._absolute_problem(link.target, target, fragment, site)
         bases = [path.parent]

@@ -59,7 +59,7 @@ class Generator:
 
     name: str
     """``mdbook``, ``mkdocs``, ``zensical``, ``sphinx``, ``hugo``, ``docusaurus``,
-    ``jekyll``, ``pelican``, ``vitepress``."""
+    ``jekyll``, ``pelican``, ``vitepress``, ``myst``."""
     configs: tuple[str, ...]
     """Names of the configuration file, in the generator's order of precedence."""
     sources: tuple[str, ...]
@@ -147,6 +147,9 @@ GENERATORS: tuple[Generator, ...] = (
         ("index.md",),
         static=("public",),
     ),
+    # mystmd (MyST Markdown's own engine, Jupyter Book 2): ``myst.yml``; a ``#label`` link
+    # reaches a label of any page of the project.
+    Generator("myst", ("myst.yml",), (".md", ".ipynb"), ("index.md",)),
     # Pelican names pages after their title or ``slug`` metadata; links between sources
     # are written ``{filename}path`` (see :data:`GENERATOR_LINK`).
     Generator("pelican", ("pelicanconf.py",), (".md", ".markdown", ".rst", ".html", ".htm"), ()),
@@ -1282,6 +1285,22 @@ def _vitepress(config: Path, root: Path) -> Site:
     )
 
 
+def _myst(config: Path, root: Path) -> Site:
+    return Site(_BY_NAME["myst"], config, root, root)
+
+
+def myst_references(site: Site | None, document: Path) -> bool:
+    """True when a ``#label`` link of ``document`` may name a label of another page: a
+    Markdown page of a mystmd project, or of a Sphinx project with MyST-Parser (its
+    ``[](#x)`` is a reference, resolved in the page, then across the project)."""
+    if site is None or document.suffix.lower() not in (".md", ".ipynb"):
+        return False
+    if site.generator.name == "myst":
+        return True
+    extensions = site.options.get("extensions") if site.generator.name == "sphinx" else None
+    return isinstance(extensions, tuple) and not {"myst_parser", "myst_nb"}.isdisjoint(extensions)
+
+
 def _jekyll(config: Path, root: Path) -> Site:
     data = read_mapping(config)
     source = (root / _str(data.get("source"), ".")).resolve()
@@ -1328,6 +1347,7 @@ _READERS = {
     "jekyll": _jekyll,
     "pelican": _pelican,
     "vitepress": _vitepress,
+    "myst": _myst,
 }
 
 _MAX_PARENTS = 32
