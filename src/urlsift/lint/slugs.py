@@ -47,7 +47,7 @@ _CONTROL = re.compile("[\x00-\x1f]")
 _VUEPRESS_SPECIAL = re.compile(
     r"[\s~`!@#$%^&*()\-_+=\[\]{}|\\;:\"'<>,.?/" "\u201c\u201d\u2018\u2019" "]+"  # and curly quotes
 )
-_LEADING_DIGIT = re.compile(r"\A(\d)")
+_ASCII_DIGITS = "0123456789"
 
 
 def _ascii(text: str) -> str:
@@ -67,9 +67,11 @@ def _toc(text: str) -> str:
 
 
 def _vuepress(text: str) -> str:
-    slug = _COMBINING.sub("", unicodedata.normalize("NFKD", text))
-    slug = _VUEPRESS_SPECIAL.sub("-", _CONTROL.sub("", slug)).strip("-")
-    return _LEADING_DIGIT.sub(r"_\1", slug).lower()
+    slug = text if text.isascii() else _COMBINING.sub("", unicodedata.normalize("NFKD", text))
+    if not slug.isprintable():
+        slug = _CONTROL.sub("", slug)
+    slug = _VUEPRESS_SPECIAL.sub("-", slug).strip("-").lower()
+    return f"_{slug}" if slug[:1] in _ASCII_DIGITS and slug else slug
 
 
 def _kramdown(text: str) -> str:
@@ -108,17 +110,19 @@ def heading_anchors(
         repeats: when given, a numbered anchor is not yielded but counted there:
             (slug, separator) -> the highest number given (see :class:`Anchors`).
     """
-    explicit = _EXPLICIT_ID.search(content)
-    texts = [heading_text(content)]
-    if explicit is not None:
-        yield explicit.group(1)
-        texts = [heading_text(content[: explicit.start()])]
+    listed = _EXPLICIT_ID.search(content) if "}" in content else None
+    if listed is not None:
+        yield listed.group(1)
+        texts: tuple[str, ...] = (heading_text(content[: listed.start()]),)
     else:
-        listed = _TRAILING_ATTRIBUTES.search(content)
-        if listed is not None:  # attr_list takes it off the heading; GitHub shows it
-            texts.append(heading_text(content[: listed.start()]))
+        texts = (heading_text(content),)
+        if "}" in content:
+            listed = _TRAILING_ATTRIBUTES.search(content)
+            if listed is not None:  # attr_list takes it off the heading; GitHub shows it
+                texts = (*texts, heading_text(content[: listed.start()]))
     for name, slugify, separator in SLUG_STYLES:
-        for slug in dict.fromkeys(slugify(text) for text in texts):
+        slugs = [slugify(texts[0])] if len(texts) == 1 else dict.fromkeys(map(slugify, texts))
+        for slug in slugs:
             key = f"{name}\0{slug}"
             count = seen.get(key, 0)
             seen[key] = count + 1
