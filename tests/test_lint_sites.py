@@ -609,3 +609,27 @@ def test_redirect_stubs_are_read(head: str, redirect: str | None) -> None:
 
     page = f"<html><head>{head}</head><body></body></html>"
     assert extract_document(page, "p.html", "html").redirect == redirect
+
+
+def test_redirect_stubs_in_a_loop_are_not_followed_forever(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    site = tmp_path / "site"
+    site.mkdir()
+    stub = '<meta http-equiv="refresh" content="0;URL={}">\n'
+    (site / "a.html").write_text(stub.format("b.html"))
+    (site / "b.html").write_text(stub.format("a.html"))
+    (site / "self.html").write_text(stub.format("self.html") + '<p id="here">')
+    (site / "index.html").write_text(
+        '<a href="a.html#x">x</a> <a href="self.html#y">y</a> <a href="self.html#here">h</a>\n'
+    )
+    monkeypatch.chdir(tmp_path)
+    result = CliRunner().invoke(main, ["lint", "--no-cache", "--extend-select", "EXPLAIN", "site"])
+    assert result.exit_code == 1, result.output
+    lines = [line for line in result.stdout.splitlines() if ": URL" in line]
+    assert lines == [
+        "site/index.html:1:10: URL017 a.html#x: not judged: "
+        "a.html redirects in a loop or more than 8 times",
+        "site/index.html:1:35: URL017 self.html#y: not judged: "
+        "self.html redirects in a loop or more than 8 times",
+    ]

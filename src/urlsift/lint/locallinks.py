@@ -78,6 +78,7 @@ _DOC_SUFFIXES = (".rst", ".md", ".txt")
 _SPHINX_LABELS = frozenset({"genindex", "modindex", "py-modindex", "search"})
 _MAX_PROJECT_FILES = 20_000
 _MAX_REDIRECTS = 8  # redirect stubs followed in a row
+_REDIRECTS_TO = ", which redirects to "
 
 DocumentReader = Callable[[Path], "Extracted | None"]
 """Reads a document that was not linted and returns what it defines (None: unreadable)."""
@@ -439,13 +440,17 @@ class LocalLinkChecker:
         sent on, the fragment carried by the stub's script (rustdoc, mkdocs-redirects), so
         the anchor is looked for in the page it sends to, when that is a local file."""
         target = unquote(redirect.partition("#")[0].partition("?")[0])
-        if not is_relative(redirect) or target.startswith("/") or hops >= _MAX_REDIRECTS:
+        if not is_relative(redirect) or target.startswith("/"):
             return _unjudged(written, f"{where} redirects to {redirect}")
         found = Path(os.path.normpath(document.parent / target))
         if not is_file(found):
             return _unjudged(written, f"{where} redirects to {redirect}, which is not a file")
+        first = where.partition(_REDIRECTS_TO)[0]  # the stub the link names
+        if hops >= _MAX_REDIRECTS or self._real(found) == self._real(document):
+            limit = f"redirects in a loop or more than {_MAX_REDIRECTS} times"
+            return _unjudged(written, f"{first} {limit}")
         return self._anchor_problem(
-            written, fragment, found, f"{where}, which redirects to {target}", hops + 1
+            written, fragment, found, f"{first}{_REDIRECTS_TO}{target}", hops + 1
         )
 
     def _known_of(self, path: Path) -> _Known | None:
