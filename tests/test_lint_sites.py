@@ -218,11 +218,16 @@ EXPECTED: dict[str, tuple[list[str], list[str]]] = {
     ),
     "vitepress": (  # .vitepress/config.mts, srcDir src; public/ at the root
         [
+            # a part <!--@include:-->d by using.md: resolved from there, nowhere.md from none
+            "vitepress/docs/src/guide/parts/basics.md:4:11: URL015",
             "vitepress/docs/src/index.md:7:8: URL015",
             "vitepress/docs/src/index.md:7:39: URL016",  # a site-absolute page's anchor
             "vitepress/docs/src/index.md:8:9: URL015",
         ],
-        ["vitepress/docs/src/index.md:10:14: URL017"],  # in no source or static folder
+        [
+            "vitepress/docs/src/index.md:10:14: URL017",  # in no source or static folder
+            "vitepress/docs/src/index.md:12:14: URL017",  # a heading of the included part
+        ],
     ),
     "sphinx-built": (  # built HTML: _sources/x.rst.txt is reST shown as text
         # literal blocks and code are code, a target's URL goes on on the next line, and

@@ -89,6 +89,7 @@ from .findings import (
     mask,
 )
 from .sites import (
+    COMMENT_INCLUDE,
     TEMPLATE_PLACEHOLDER,
     include_targets,
     markdown_template_reason,
@@ -686,6 +687,13 @@ def extract_markdown(text: str, path: str, options: ExtractOptions) -> Extracted
     )
     builder.template = markdown_template_reason(prose)
     builder.includes = include_targets(prose)
+    if html_blocks and "@include:" in text:  # VitePress' include is an HTML comment
+        builder.includes += tuple(
+            found
+            for start, end in html_blocks
+            for found in include_targets(text[start:end])
+            if found.startswith(COMMENT_INCLUDE)
+        )
     _generated_anchors(builder, prose)
     # Links are never looked for in code; the core scans code only with verbatim text.
     hidden = [] if options.include_verbatim else list(code)

@@ -204,6 +204,7 @@ OPAQUE_CONTENT: tuple[tuple[str, str], ...] = (
         r"^:::[ \t]+[\w.-]+[ \t]*$",
         "a block a Markdown extension expands (mkdocstrings, mkdocs-click)",
     ),
+    (r"<!--[ \t]*@include:", "a VitePress include"),
     (r"^import[ \t][^\n]*\bfrom[ \t]+['\"]", "an MDX import"),
     (r"^<[A-Z][\w.]*[\s/>]", "an MDX component"),
     (
@@ -271,6 +272,9 @@ INCLUDE_DIRECTIVES: tuple[tuple[str, str, tuple[str, ...]], ...] = (
     (r"^-{1,2}8<-{1,2}[ \t]+[\"']?([^\"'\s]+)", "pymdownx.snippets", ()),
     (r"^[ \t]*\.\.[ \t]+include::[ \t]+(\S+)", "a reST include", ()),
     (r"\{\{~?>[ \t]*([\w./-]+)", "a Handlebars partial", ("includes", "partials")),
+    # VitePress' <!--@include: ./parts/x.md--> (an HTML comment: read in HTML blocks too),
+    # "@/" naming the source folder; a line range {3,} or #region may follow the path
+    (r"<!--[ \t]*@include:[ \t]*([^\s{#>]+)", "a VitePress include", ()),
 )
 """Directives that include another source file into a document (pattern with the path
 as written in group 1, what it is, folders besides the document's own and the site's
@@ -279,10 +283,13 @@ the documents that include it, so its relative links and ``#anchors`` resolve fr
 (:class:`~.locallinks.LocalLinkChecker`). Matched per line (``re.M``) in what a reader of
 the source sees as markup (the extractors leave code out)."""
 
+COMMENT_INCLUDE = f"{len(INCLUDE_DIRECTIVES) - 1}:"
+"""How :func:`include_targets` names the include written in an HTML comment (VitePress')."""
+
 INCLUDE_PATTERN = re.compile("|".join(p for p, _, _ in INCLUDE_DIRECTIVES), re.MULTILINE)
 """Any of :data:`INCLUDE_DIRECTIVES`; group ``i + 1`` holds the path of row ``i``."""
 
-_INCLUDE_MARKS = ("{{", "{%", "8<", "include::")
+_INCLUDE_MARKS = ("{{", "{%", "8<", "include::", "@include:")
 """Every directive of :data:`INCLUDE_DIRECTIVES` holds one of these."""
 
 _INCLUDE_SUFFIXES = ("", ".md", ".hbs", ".html")
@@ -307,6 +314,8 @@ def include_candidates(written: str, document: Path, site: Site | None) -> Itera
     and own folders (an absolute path: from those only), then in the directive's folders."""
     row, _, path = written.partition(":")
     folders = INCLUDE_DIRECTIVES[int(row)][2]
+    if path.startswith("@/"):  # VitePress: from the source folder
+        path = path[1:]
     relative = path.lstrip("/")
     bases: list[Path] = [] if path.startswith("/") else [document.parent]
     if site is not None:
