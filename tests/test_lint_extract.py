@@ -27,6 +27,11 @@ def test_detect_format() -> None:
     assert detect_format("ls.1") == "man"
     assert detect_format("perl.3pm") == "man"
     assert detect_format("README") == "text"
+    # a source copied as text (Sphinx's _sources) is read in its own format
+    assert detect_format("_sources/usage.rst.txt") == "rst"
+    assert detect_format("_sources/guide.md.TXT") == "markdown"
+    assert detect_format("page.html.txt") == "text"
+    assert detect_format("notes.txt") == "text"
 
 
 def test_mask_keeps_offsets_and_line_breaks() -> None:

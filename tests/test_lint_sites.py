@@ -55,6 +55,16 @@ EXPECTED: dict[str, tuple[list[str], list[str]]] = {
         ],
         ["book/src/README.md:9:28: URL017"],  # ../../other/index.html leaves the book
     ),
+    "rustdoc": (  # built HTML: rustdoc's redirect stubs and source pages
+        [
+            "rustdoc/doc/demo/index.html:4:10: URL016",  # the stub's target lacks it too
+            "rustdoc/doc/demo/struct.Thing.html:4:10: URL016",  # #L1-L3: the ids are 1..4
+            "rustdoc/doc/demo/struct.Thing.html:5:10: URL016",  # #2-9: no line 9
+            # a source page showing "{{" in its code is a page, not a template
+            "rustdoc/doc/src/demo/lib.rs.html:2:79: URL015",
+        ],
+        ["rustdoc/doc/demo/index.html:5:10: URL017"],  # a stub sending to another site
+    ),
     "mkdocs": (
         [
             "mkdocs/docs/index.md:8:21: URL016",
@@ -189,12 +199,48 @@ EXPECTED: dict[str, tuple[list[str], list[str]]] = {
             "mdman/man/includes/plain.md:1:22: URL017",  # a partial the template includes
         ],
     ),
-    "sphinx/docs": (
+    "myst": (  # mystmd (myst.yml): a #label reaches a label of any page
+        [
+            "myst/index.md:13:4: URL016",
+            "myst/index.md:13:21: URL016",
+            "myst/index.md:13:57: URL016",  # a label shown in an example is not made
+        ],
         [],
+    ),
+    "sphinx/docs": (
+        # :doc:`../api` from the root is api (Sphinx's docname_join stops at the root);
+        # with MyST-Parser, page.md's [](#api-label) reaches api.rst's label
+        ["docs/page.md:4:11: URL016"],
         [
             "docs/index.rst:4:23: URL017",  # autosummary's :toctree: folder
             "docs/index.rst:4:52: URL017",  # the project's own extension may write it
         ],
+    ),
+    "vitepress": (  # .vitepress/config.mts, srcDir src; public/ at the root
+        [
+            # a part <!--@include:-->d by using.md: resolved from there, nowhere.md from none
+            "vitepress/docs/src/guide/parts/basics.md:4:11: URL015",
+            "vitepress/docs/src/index.md:7:8: URL015",
+            "vitepress/docs/src/index.md:7:39: URL016",  # a site-absolute page's anchor
+            "vitepress/docs/src/index.md:8:9: URL015",
+        ],
+        [
+            "vitepress/docs/src/index.md:10:14: URL017",  # in no source or static folder
+            "vitepress/docs/src/index.md:12:14: URL017",  # a heading of the included part
+        ],
+    ),
+    "sphinx-built": (  # built HTML: _sources/x.rst.txt is reST shown as text
+        # literal blocks and code are code, a target's URL goes on on the next line, and
+        # the copy's relative links are no links of a page
+        ["sphinx-built/html/_sources/usage.rst.txt:13:48: URL013"],
+        [],
+    ),
+    "properdocs": (  # ProperDocs (properdocs.yml), MkDocs' fork: pages x.md -> x.html
+        [
+            "properdocs/docs/index.md:6:8: URL016",
+            "properdocs/docs/index.md:6:44: URL015",
+        ],
+        [],
     ),
 }
 
@@ -223,12 +269,17 @@ def test_each_generator_is_found_from_its_config() -> None:
         "sphinx": SITES / "sphinx/docs/index.rst",
         "zensical": SITES / "zensical/pages/guide.md",
         "pelican": SITES / "pelican/content/second.rst",
+        "vitepress": SITES / "vitepress/docs/src/guide/getting-started.md",
+        "myst": SITES / "myst/other.md",
     }
     assert sorted(pages) == sorted(g.name for g in GENERATORS)
     for name, page in pages.items():
         site = finder.site_of(page.resolve())
         assert site is not None, page
         assert site.generator.name == name, page
+    properdocs = finder.site_of((SITES / "properdocs/docs/index.md").resolve())
+    assert properdocs is not None
+    assert properdocs.generator.name == "mkdocs"  # ProperDocs reads MkDocs' keys
     # A file beside the configuration but outside the source folder has no site.
     assert finder.site_of((SITES / "mdbook/book/book.toml").resolve()) is None
 
@@ -294,6 +345,15 @@ def test_ref_findings_do_not_depend_on_the_folder_linted(
         ("add_dependency(`gem`, `*requirements`)", "adddependencygem-requirements"),  # kramdown
         ("Ünïcode Title", "unicode-title"),  # toc and github-ascii drop accents
         ("Ünïcode Title", "ünïcode-title"),  # GitHub keeps letters
+        # attr_list takes a trailing list off the heading (MkDocs); GitHub shows it
+        ("Android {: android}", "android"),
+        ("Android {: android}", "android--android"),
+        ('Setup { .new data-since="3" }', "setup"),
+        ("Braces {x}", "braces"),
+        ("Braces {x}", "braces-x"),
+        # VitePress and VuePress: punctuation a "-", "_" before a leading digit
+        ("site.title", "site-title"),
+        ("1.0 Release", "_1-0-release"),
     ],
 )
 def test_slug_styles(heading: str, anchor: str) -> None:
@@ -404,6 +464,11 @@ def test_pelican_links_without_a_configuration(
         ("about.html", "---\ntitle: About\n---\n{{ site.title }} <a href=x.html>", False),
         ("content/page.html", "{{< figure src=a.png >}} <p>a Hugo shortcode</p>", False),
         ("plain.html", "<p>{ not a template } 50% off</p>", False),
+        # template syntax only in the code a built page shows (rustdoc, Sphinx)
+        ("src/lib.rs.html", "<pre><span>m!</span> =&gt; {{ x }}</pre><a href=y.html>", False),
+        ("c.html", "<p>Use <code>{% raw %}</code></p>", False),
+        ("nav.html", '<pre>{{ x }}</pre><a href="{{ url }}">', True),
+        ("base.html", "<code>a</code>{% block body %}{% endblock %}", True),
     ],
 )
 def test_html_templates_are_known(path: str, text: str, template: bool) -> None:
@@ -531,3 +596,45 @@ def test_jekyll_tags_resolve_as_jekyll_does() -> None:
     assert site.jekyll_link("post_url", "2024/2024-03-01-later") == later
     assert site.jekyll_link("post_url", "2024-03-01-later") == later
     assert site.jekyll_link("post_url", "2023/2024-01-05-hello") is None
+
+
+@pytest.mark.parametrize(
+    ("head", "redirect"),
+    [
+        ('<meta http-equiv="refresh" content="0;URL=../a/b.html">', "../a/b.html"),
+        ("<meta http-equiv=Refresh content=\"0; url='x.html#top'\">", "x.html#top"),
+        ('<meta http-equiv="refresh" content="3, https://example.org/">', "https://example.org/"),
+        ('<meta http-equiv="refresh" content="30">', None),  # reloads itself
+        ('<meta name="refresh" content="0;URL=x.html">', None),
+        ('<meta charset="utf-8">', None),
+    ],
+)
+def test_redirect_stubs_are_read(head: str, redirect: str | None) -> None:
+    from urlsift.lint.extract import extract_document
+
+    page = f"<html><head>{head}</head><body></body></html>"
+    assert extract_document(page, "p.html", "html").redirect == redirect
+
+
+def test_redirect_stubs_in_a_loop_are_not_followed_forever(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    site = tmp_path / "site"
+    site.mkdir()
+    stub = '<meta http-equiv="refresh" content="0;URL={}">\n'
+    (site / "a.html").write_text(stub.format("b.html"))
+    (site / "b.html").write_text(stub.format("a.html"))
+    (site / "self.html").write_text(stub.format("self.html") + '<p id="here">')
+    (site / "index.html").write_text(
+        '<a href="a.html#x">x</a> <a href="self.html#y">y</a> <a href="self.html#here">h</a>\n'
+    )
+    monkeypatch.chdir(tmp_path)
+    result = CliRunner().invoke(main, ["lint", "--no-cache", "--extend-select", "EXPLAIN", "site"])
+    assert result.exit_code == 1, result.output
+    lines = [line for line in result.stdout.splitlines() if ": URL" in line]
+    assert lines == [
+        "site/index.html:1:10: URL017 a.html#x: not judged: "
+        "a.html redirects in a loop or more than 8 times",
+        "site/index.html:1:35: URL017 self.html#y: not judged: "
+        "self.html redirects in a loop or more than 8 times",
+    ]

@@ -81,6 +81,10 @@ _SUFFIX_FORMATS: dict[str, DocumentFormat] = {
     ".xhtml": "html",
     ".man": "man",
 }
+# x.rst.txt, x.md.txt: a source copied to be shown as text (Sphinx's html_copy_source):
+# read in its own format (what is code there is code), but its relative links are no
+# links of a page (the source's are judged where it is built).
+_COPIED_FORMATS = frozenset({"markdown", "rst"})
 # Man page sections: foo.1, foo.3p, foo.8x (a digit 1-9, then at most a few letters).
 _MAN_SUFFIX = re.compile(r"\.[1-9][a-z]{0,3}")
 
@@ -101,6 +105,10 @@ def detect_format(path: str) -> DocumentFormat:
     fmt = _SUFFIX_FORMATS.get(suffix)
     if fmt is not None:
         return fmt
+    if suffix == ".txt":  # x.rst.txt: a source copied as text (Sphinx's _sources)
+        copied = _SUFFIX_FORMATS.get(PurePath(name[: -len(suffix)]).suffix.lower())
+        if copied in _COPIED_FORMATS:
+            return copied
     if _MAN_SUFFIX.fullmatch(suffix):
         return "man"
     return "text"
@@ -160,6 +168,8 @@ def extract_document(
         template = template_reason(text, path)
         if template is not None:
             extracted = dataclasses.replace(extracted, template=template)
+    elif fmt in _COPIED_FORMATS and path[-4:].lower() == ".txt":
+        extracted = dataclasses.replace(extracted, local_links=())
     if fmt in ("html", "rst"):
         includes = include_targets(text)
         if includes:

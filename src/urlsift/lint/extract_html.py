@@ -15,9 +15,10 @@ Linear in the size of the document.
 from __future__ import annotations
 
 import html
+import re
 
 from ..sources.htmltext import URL_ATTRIBUTES
-from ..sources.htmltokens import UNRENDERED_ELEMENTS, tokenize
+from ..sources.htmltokens import UNRENDERED_ELEMENTS, Token, tokenize
 from .findings import (
     Extracted,
     ExtractOptions,
@@ -68,6 +69,8 @@ def scan_html_region(builder: FindingBuilder, start: int, end: int) -> Spans:
                     builder.anchors.add(
                         html.unescape(text[start + attribute.start : start + attribute.end]).strip()
                     )
+            if name == "meta" and builder.redirect is None:
+                builder.redirect = _refresh_target(token, text, start)
             if name in skip and not token.self_closing:
                 open_skipped[name] = open_skipped.get(name, 0) + 1
                 skipped_depth += 1
@@ -76,6 +79,30 @@ def scan_html_region(builder: FindingBuilder, start: int, end: int) -> Spans:
             skipped_depth -= 1
         hidden.add(start + token.start, start + token.end)  # adjacent markup: one span
     return hidden
+
+
+_REFRESH = re.compile(r"\s*\d[\d.]*\s*[;,]\s*(?:url\s*=\s*)?(.*)", re.IGNORECASE | re.DOTALL)
+# The content of a refresh: seconds, then the URL, as HTML's "shared declarative refresh
+# steps" read it (``0;URL=x``, ``0; url='x'``, ``0, x``).
+
+
+def _refresh_target(token: Token, text: str, start: int) -> str | None:
+    """The URL a ``<meta http-equiv="refresh" content="0;URL=...">`` sends the reader to,
+    entity-decoded and unquoted, or None (another ``<meta>``, or a refresh of the page
+    itself)."""
+    values = {
+        attribute.name: html.unescape(text[start + attribute.start : start + attribute.end])
+        for attribute in token.attributes
+    }
+    if values.get("http-equiv", "").strip().lower() != "refresh":
+        return None
+    m = _REFRESH.match(values.get("content", ""))
+    if m is None:
+        return None
+    target = m.group(1).strip(_HTML_SPACE)
+    if target[:1] in ("'", '"'):
+        target = target[1:].partition(target[0])[0]
+    return target or None
 
 
 def _report_attribute(builder: FindingBuilder, start: int, end: int) -> None:

@@ -89,6 +89,7 @@ from .findings import (
     mask,
 )
 from .sites import (
+    COMMENT_INCLUDE,
     TEMPLATE_PLACEHOLDER,
     include_targets,
     markdown_template_reason,
@@ -120,6 +121,16 @@ _BRACKETED = re.compile(r"\[((?:[^\[\]\\\n]|\\.){1,999})\]")
 # MyST: a role {name} right before a code span, and a target line "(label)=".
 _MYST_ROLE = re.compile(r"\{([A-Za-z][\w:+.-]{0,63})\}\Z")
 _MYST_TARGET = re.compile(r"^\(([^()\n]{1,200})\)=[ \t]*$", re.MULTILINE)
+# A MyST directive, ```{name} or :::{name} (a colon fence is text to CommonMark), and the
+# ":key: value" option lines that open its body: ":label:" (mystmd) and ":name:" (MyST-Parser)
+# name the element (an id, and a label references find).
+_MYST_COLON_DIRECTIVE = re.compile(
+    r"^[ \t]{0,3}:{3,}[ \t]*\{[A-Za-z][\w:.-]{0,63}\}[^\n]*\n"
+    r"((?:[ \t]*:[\w-]{1,64}:[^\n]*\n){1,64})",
+    re.MULTILINE,
+)
+_MYST_OPTIONS = re.compile(r"\A(?:[ \t]*:[\w-]{1,64}:[^\n]*(?:\n|\Z)){1,64}")
+_MYST_NAME = re.compile(r"^[ \t]*:(?:label|name):[ \t]*(\S[^\n]{0,199}?)[ \t]*$", re.MULTILINE)
 _ESCAPED = re.compile(r"\\([!-/:-@\[-`{-~])")
 # Anchors generators make besides heading slugs. Raw HTML inside a paragraph: any
 # element's id, an <a name>.
@@ -657,6 +668,10 @@ def extract_markdown(text: str, path: str, options: ExtractOptions) -> Extracted
             code.append(span)
             if token.info:
                 _attribute_ids(builder, token.info)
+                if token.info.startswith("{"):  # a MyST directive
+                    listed = _MYST_OPTIONS.match(token.content)
+                    if listed is not None:
+                        _myst_names(builder, listed.group())
         elif token.type == "html_block":
             html_blocks.append(span)
         elif token.type == "inline" and heading:
@@ -672,6 +687,13 @@ def extract_markdown(text: str, path: str, options: ExtractOptions) -> Extracted
     )
     builder.template = markdown_template_reason(prose)
     builder.includes = include_targets(prose)
+    if html_blocks and "@include:" in text:  # VitePress' include is an HTML comment
+        builder.includes += tuple(
+            found
+            for start, end in html_blocks
+            for found in include_targets(text[start:end])
+            if found.startswith(COMMENT_INCLUDE)
+        )
     _generated_anchors(builder, prose)
     # Links are never looked for in code; the core scans code only with verbatim text.
     hidden = [] if options.include_verbatim else list(code)
@@ -765,9 +787,25 @@ def _myst(builder: FindingBuilder, text: str, spans: list[tuple[int, int]]) -> N
             opening = len(text[start:end]) - len(text[start:end].lstrip("`"))
             builder.add_role(role.group(1), text[start + opening : end - opening], start + opening)
     for m in _MYST_TARGET.finditer(text):
-        label = normalize_label(m.group(1))
-        builder.labels.add(label)
-        builder.anchors.add(make_id(label))
+        _myst_label(builder, m.group(1))
+    if ":::" in text:
+        for m in _MYST_COLON_DIRECTIVE.finditer(mask(text, spans)):
+            _myst_names(builder, m.group(1))
+
+
+def _myst_names(builder: FindingBuilder, options: str) -> None:
+    """Record the ``:label:`` and ``:name:`` of a MyST directive's option lines."""
+    for m in _MYST_NAME.finditer(options):
+        _myst_label(builder, m.group(1))
+
+
+def _myst_label(builder: FindingBuilder, written: str) -> None:
+    """A MyST label: a label for references, and an anchor as written (mystmd) and as
+    docutils makes ids (MyST-Parser)."""
+    label = normalize_label(written)
+    builder.labels.add(label)
+    builder.anchors.add(make_id(label))
+    builder.anchors.add(label)
 
 
 def _region_end(index: LineIndex, last_line: int) -> int:

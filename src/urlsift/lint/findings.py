@@ -265,6 +265,10 @@ class Extracted:
     includes: tuple[str, ...] = ()
     """The files its include directives name, as :func:`~.sites.include_targets` gives them
     (those files are fragments rendered inside this document)."""
+    redirect: str | None = None
+    """Where the page sends its reader at once (an HTML ``<meta http-equiv="refresh">``
+    with a URL: the redirect stubs rustdoc, mkdocs-redirects and Sphinx extensions write),
+    as written, or None. A fragment into such a page is looked for where it goes."""
 
 
 class FindingBuilder:
@@ -289,6 +293,7 @@ class FindingBuilder:
         self.opaque: str | None = None
         self.template: str | None = None
         self.includes: tuple[str, ...] = ()
+        self.redirect: str | None = None
 
     def add_local(self, start: int, target: str, origin: str) -> None:
         """Record a relative link whose target is written from ``text[start]`` on."""
@@ -325,6 +330,7 @@ class FindingBuilder:
             titles=frozenset(self.titles),
             template=self.template,
             includes=self.includes,
+            redirect=self.redirect,
         )
 
     def _finding(self, url: Url, start: int, end: int, origin: str) -> Finding:

@@ -38,13 +38,14 @@ template itself).
 from __future__ import annotations
 
 import os
+import posixpath
 import re
 from collections.abc import Callable, Iterable
 from collections.abc import Set as AbstractSet
 from pathlib import Path, PurePosixPath
 from urllib.parse import unquote
 
-from .findings import Extracted, LocalLink
+from .findings import Extracted, LocalLink, is_relative
 from .model import RULE_BY_CODE, Diagnostic
 from .sites import (
     GENERATOR_LINK,
@@ -55,8 +56,9 @@ from .sites import (
     Site,
     SiteFinder,
     include_candidates,
+    myst_references,
 )
-from .slugs import Anchors
+from .slugs import Anchors, normalize_label
 from .walk import RealPaths, is_file, path_exists
 
 DOCUMENT_SUFFIXES = frozenset(
@@ -75,6 +77,8 @@ _ANCHORED_SUFFIXES = frozenset(
 _DOC_SUFFIXES = (".rst", ".md", ".txt")
 _SPHINX_LABELS = frozenset({"genindex", "modindex", "py-modindex", "search"})
 _MAX_PROJECT_FILES = 20_000
+_MAX_REDIRECTS = 8  # redirect stubs followed in a row
+_REDIRECTS_TO = ", which redirects to "
 
 DocumentReader = Callable[[Path], "Extracted | None"]
 """Reads a document that was not linted and returns what it defines (None: unreadable)."""
@@ -86,15 +90,18 @@ Problem = tuple[str, str]
 class _Known:
     """The anchors of a document and why they may be incomplete."""
 
-    __slots__ = ("anchors", "opaque")
+    __slots__ = ("anchors", "opaque", "redirect")
 
-    def __init__(self, anchors: Iterable[str], opaque: str | None) -> None:
+    def __init__(
+        self, anchors: Iterable[str], opaque: str | None, redirect: str | None = None
+    ) -> None:
         self.anchors: AbstractSet[str] = (
             anchors.lower()  # numbered heading repeats stay counts
             if isinstance(anchors, Anchors)
             else frozenset(anchor.lower() for anchor in anchors)
         )
         self.opaque = opaque
+        self.redirect = redirect
 
 
 class LocalLinkChecker:
@@ -212,7 +219,14 @@ class LocalLinkChecker:
         target, _, fragment = link.target.partition("#")
         target = unquote(target.partition("?")[0])
         if not target:
-            return self._anchor_problem(link.target, fragment, path, "this document")
+            problem = self._anchor_problem(link.target, fragment, path, "this document")
+            if problem is not None and problem[0] == "URL016" and myst_references(site, path):
+                label = normalize_label(unquote(fragment))
+                if label in self._labels or (
+                    site is not None and label in self._project_labels(site, titled=False)
+                ):
+                    return None
+            return problem
         if target.startswith("/"):
             return self._absolute_problem(link.target, target, fragment, site)
         bases = [path.parent]
@@ -383,8 +397,7 @@ class LocalLinkChecker:
 
     def _doc_problem(self, path: Path, site: Site, target: str) -> Problem | None:
         written = target
-        base = site.root / target.lstrip("/") if target.startswith("/") else path.parent / target
-        base = Path(os.path.normpath(base))
+        base = Path(os.path.normpath(site.root / _docname_join(path, site.root, target)))
         if is_file(base) or any(
             is_file(base.with_name(base.name + suffix)) for suffix in _DOC_SUFFIXES
         ):
@@ -400,7 +413,7 @@ class LocalLinkChecker:
         return "URL015", f"{written}: no document {written!r} (:doc: tries .rst, .md, .txt)"
 
     def _anchor_problem(
-        self, written: str, fragment: str, document: Path, where: str
+        self, written: str, fragment: str, document: Path, where: str, hops: int = 0
     ) -> Problem | None:
         if not fragment:
             return None
@@ -408,11 +421,37 @@ class LocalLinkChecker:
         if known is None:
             return None
         wanted = unquote(fragment)
-        if wanted.lower() in known.anchors or fragment.lower() in known.anchors:
+        if (
+            wanted.lower() in known.anchors
+            or fragment.lower() in known.anchors
+            or _line_range(wanted.lower(), known.anchors)
+        ):
             return None
         if known.opaque is not None:
             return _unjudged(written, f"{where} holds {known.opaque}, which may define the anchor")
+        if known.redirect is not None:
+            return self._redirect_problem(written, fragment, document, where, known.redirect, hops)
         return "URL016", f"{written}: no anchor '#{wanted}' in {where}"
+
+    def _redirect_problem(
+        self, written: str, fragment: str, document: Path, where: str, redirect: str, hops: int
+    ) -> Problem | None:
+        """A fragment into a redirect stub (``<meta http-equiv="refresh">``): the reader is
+        sent on, the fragment carried by the stub's script (rustdoc, mkdocs-redirects), so
+        the anchor is looked for in the page it sends to, when that is a local file."""
+        target = unquote(redirect.partition("#")[0].partition("?")[0])
+        if not is_relative(redirect) or target.startswith("/"):
+            return _unjudged(written, f"{where} redirects to {redirect}")
+        found = Path(os.path.normpath(document.parent / target))
+        if not is_file(found):
+            return _unjudged(written, f"{where} redirects to {redirect}, which is not a file")
+        first = where.partition(_REDIRECTS_TO)[0]  # the stub the link names
+        if hops >= _MAX_REDIRECTS or self._real(found) == self._real(document):
+            limit = f"redirects in a loop or more than {_MAX_REDIRECTS} times"
+            return _unjudged(written, f"{first} {limit}")
+        return self._anchor_problem(
+            written, fragment, found, f"{first}{_REDIRECTS_TO}{target}", hops + 1
+        )
 
     def _known_of(self, path: Path) -> _Known | None:
         key = self._real(path)
@@ -430,9 +469,34 @@ class LocalLinkChecker:
             if opaque is None:
                 site = self._sites.site_of(key)
                 opaque = None if site is None else site.open_anchors
-            known = _Known(document.anchors, opaque)
+            known = _Known(document.anchors, opaque, document.redirect)
         self._known[key] = known
         return known
+
+
+def _docname_join(document: Path, root: Path, target: str) -> str:
+    """The path from the source root ``root`` that a ``:doc:`` in ``document`` names, as
+    Sphinx's ``docname_join`` makes it: relative to the document's folder, ``/x`` from the
+    root, and a ``..`` above the root stays at the root (``../topics/x`` from a page at
+    the root is ``topics/x``)."""
+    try:
+        folder = document.parent.relative_to(root).as_posix()
+    except ValueError:  # not below the root as written: relative to its own folder
+        return os.path.relpath(document.parent / target, root)
+    return posixpath.normpath(posixpath.join("/", folder, target)).lstrip("/")
+
+
+def _line_range(fragment: str, anchors: AbstractSet[str]) -> bool:
+    """True when ``fragment`` selects a range of numbered lines whose ends both are
+    anchors (``#7-30`` of rustdoc's source pages, ``#L7-L30``): the page's script
+    highlights the lines between."""
+    first, dash, last = fragment.partition("-")
+    while dash:
+        if first[-1:].isdigit() and last[-1:].isdigit() and first in anchors and last in anchors:
+            return True
+        head, dash, last = last.partition("-")
+        first = f"{first}-{head}"
+    return False
 
 
 def _unjudged(written: str, reason: str) -> Problem:

@@ -47,6 +47,7 @@ else:  # pragma: no cover
 
 from pathspec import GitIgnoreSpec
 
+from ..sources.htmltokens import tokenize
 from .walk import is_file, is_file_in, path_exists
 
 Verdict = Literal["found", "unknown", "missing"]
@@ -58,7 +59,7 @@ class Generator:
 
     name: str
     """``mdbook``, ``mkdocs``, ``zensical``, ``sphinx``, ``hugo``, ``docusaurus``,
-    ``jekyll``, ``pelican``."""
+    ``jekyll``, ``pelican``, ``vitepress``, ``myst``."""
     configs: tuple[str, ...]
     """Names of the configuration file, in the generator's order of precedence."""
     sources: tuple[str, ...]
@@ -76,8 +77,13 @@ class Generator:
 
 GENERATORS: tuple[Generator, ...] = (
     Generator("mdbook", ("book.toml",), (".md",), ("README.md", "index.md")),
+    # ProperDocs, the MkDocs fork by MkDocs' maintainers, reads the same keys from
+    # ``properdocs.yml``.
     Generator(
-        "mkdocs", ("mkdocs.yml", "mkdocs.yaml"), (".md", ".markdown"), ("index.md", "README.md")
+        "mkdocs",
+        ("mkdocs.yml", "mkdocs.yaml", "properdocs.yml", "properdocs.yaml"),
+        (".md", ".markdown"),
+        ("index.md", "README.md"),
     ),
     Generator("sphinx", ("conf.py",), (".rst", ".md", ".txt"), ("index.rst", "index.md")),
     # Zensical (by Material for MkDocs' authors) builds MkDocs projects: the same rules,
@@ -131,6 +137,19 @@ GENERATORS: tuple[Generator, ...] = (
         (".md", ".markdown", ".html", ".htm"),
         ("index.md", "index.markdown", "index.html"),
     ),
+    # VitePress: the project's folder holds ``.vitepress/config.*``; pages are built from
+    # ``srcDir`` (that folder by default), ``x.md`` -> ``x.html`` (``x`` with cleanUrls),
+    # and ``srcDir/public`` is served at the root.
+    Generator(
+        "vitepress",
+        tuple(f".vitepress/config.{ext}" for ext in ("js", "ts", "mjs", "mts", "cjs", "cts")),
+        (".md",),
+        ("index.md",),
+        static=("public",),
+    ),
+    # mystmd (MyST Markdown's own engine, Jupyter Book 2): ``myst.yml``; a ``#label`` link
+    # reaches a label of any page of the project.
+    Generator("myst", ("myst.yml",), (".md", ".ipynb"), ("index.md",)),
     # Pelican names pages after their title or ``slug`` metadata; links between sources
     # are written ``{filename}path`` (see :data:`GENERATOR_LINK`).
     Generator("pelican", ("pelicanconf.py",), (".md", ".markdown", ".rst", ".html", ".htm"), ()),
@@ -185,6 +204,7 @@ OPAQUE_CONTENT: tuple[tuple[str, str], ...] = (
         r"^:::[ \t]+[\w.-]+[ \t]*$",
         "a block a Markdown extension expands (mkdocstrings, mkdocs-click)",
     ),
+    (r"<!--[ \t]*@include:", "a VitePress include"),
     (r"^import[ \t][^\n]*\bfrom[ \t]+['\"]", "an MDX import"),
     (r"^<[A-Z][\w.]*[\s/>]", "an MDX component"),
     (
@@ -252,6 +272,9 @@ INCLUDE_DIRECTIVES: tuple[tuple[str, str, tuple[str, ...]], ...] = (
     (r"^-{1,2}8<-{1,2}[ \t]+[\"']?([^\"'\s]+)", "pymdownx.snippets", ()),
     (r"^[ \t]*\.\.[ \t]+include::[ \t]+(\S+)", "a reST include", ()),
     (r"\{\{~?>[ \t]*([\w./-]+)", "a Handlebars partial", ("includes", "partials")),
+    # VitePress' <!--@include: ./parts/x.md--> (an HTML comment: read in HTML blocks too),
+    # "@/" naming the source folder; a line range {3,} or #region may follow the path
+    (r"<!--[ \t]*@include:[ \t]*([^\s{#>]+)", "a VitePress include", ()),
 )
 """Directives that include another source file into a document (pattern with the path
 as written in group 1, what it is, folders besides the document's own and the site's
@@ -260,10 +283,13 @@ the documents that include it, so its relative links and ``#anchors`` resolve fr
 (:class:`~.locallinks.LocalLinkChecker`). Matched per line (``re.M``) in what a reader of
 the source sees as markup (the extractors leave code out)."""
 
+COMMENT_INCLUDE = f"{len(INCLUDE_DIRECTIVES) - 1}:"
+"""How :func:`include_targets` names the include written in an HTML comment (VitePress')."""
+
 INCLUDE_PATTERN = re.compile("|".join(p for p, _, _ in INCLUDE_DIRECTIVES), re.MULTILINE)
 """Any of :data:`INCLUDE_DIRECTIVES`; group ``i + 1`` holds the path of row ``i``."""
 
-_INCLUDE_MARKS = ("{{", "{%", "8<", "include::")
+_INCLUDE_MARKS = ("{{", "{%", "8<", "include::", "@include:")
 """Every directive of :data:`INCLUDE_DIRECTIVES` holds one of these."""
 
 _INCLUDE_SUFFIXES = ("", ".md", ".hbs", ".html")
@@ -288,6 +314,8 @@ def include_candidates(written: str, document: Path, site: Site | None) -> Itera
     and own folders (an absolute path: from those only), then in the directive's folders."""
     row, _, path = written.partition(":")
     folders = INCLUDE_DIRECTIVES[int(row)][2]
+    if path.startswith("@/"):  # VitePress: from the source folder
+        path = path[1:]
     relative = path.lstrip("/")
     bases: list[Path] = [] if path.startswith("/") else [document.parent]
     if site is not None:
@@ -336,7 +364,35 @@ def template_reason(text: str, path: str) -> str | None:
         return None
     if _FRONT_MATTER.match(text) and _LAYOUT_FOLDERS.isdisjoint(PurePosixPath(path).parts):
         return None
+    if not _syntax_outside_code(text):
+        return None
     return "a template: its links resolve from the pages it is rendered into"
+
+
+_SHOWN_CODE = frozenset({"pre", "code", "kbd", "samp", "listing", "xmp"})
+
+
+def _syntax_outside_code(text: str) -> bool:
+    """True when template syntax of the HTML ``text`` lies outside the code it shows: a
+    built page showing source that holds ``{{`` or ``{%`` (rustdoc's source view of a Rust
+    macro, Sphinx's page of a Jinja example) is no template."""
+    code: list[tuple[int, int]] = []  # text spans inside <pre>, <code> ...
+    depth = 0
+    for token in tokenize(text):
+        if token.kind == "start" and token.name in _SHOWN_CODE and not token.self_closing:
+            depth += 1
+        elif token.kind == "end" and token.name in _SHOWN_CODE and depth:
+            depth -= 1
+        elif token.kind == "text" and depth:
+            code.append((token.start, token.end))
+    spans = iter(code)
+    span = next(spans, None)
+    for m in TEMPLATE_SYNTAX.finditer(text):
+        while span is not None and span[1] <= m.start():
+            span = next(spans, None)
+        if span is None or m.start() < span[0]:
+            return True
+    return False
 
 
 def opaque_reason(text: str) -> str | None:
@@ -487,6 +543,9 @@ class Site:
     a site-absolute path written in a page of one is read from that folder."""
     localized: Localized | None = None
     """mkdocs-static-i18n's settings: a link may reach another language's file."""
+    static_base: Path | None = None
+    """The folder the generator's static folders are in, when not :attr:`root`
+    (VitePress' ``public`` is in ``srcDir``)."""
     _pages: dict[Path, Path | None] = field(default_factory=dict, compare=False, repr=False)
     """:meth:`page_source` answers so far."""
     _logical: dict[Path, dict[str, str]] = field(default_factory=dict, compare=False, repr=False)
@@ -644,7 +703,8 @@ class Site:
     def served_folders(self) -> list[tuple[str, Path]]:
         """(URL path prefix, folder) of the folders whose files the site serves: the source
         folder under :attr:`route`, then the static folders at the root."""
-        static = [("", self.root / folder) for folder in self.generator.static]
+        base = self.static_base or self.root
+        static = [("", base / folder) for folder in self.generator.static]
         return [(self.route, self.source), *static]
 
     def url_folder(self, document: Path) -> Path | None:
@@ -1212,6 +1272,44 @@ def _docusaurus(config: Path, root: Path) -> Site:
     )
 
 
+_SRC_DIR_KEY = re.compile(r"\bsrcDir\s*:\s*(['\"`])([^'\"`\n]{1,300})\1")
+_REWRITES_KEY = re.compile(r"\brewrites\s*:")
+
+
+def _vitepress(config: Path, root: Path) -> Site:
+    """Read ``.vitepress/config.*`` as text (never run): ``srcDir``, and whether
+    ``rewrites`` may serve pages under other paths."""
+    text = _read_config(config)
+    found = _SRC_DIR_KEY.search(text)
+    source = (root / (found.group(2) if found else ".")).resolve()
+    rewrites = _REWRITES_KEY.search(text) is not None
+    return Site(
+        _BY_NAME["vitepress"],
+        config,
+        root,
+        source,
+        static_base=source,
+        page_names="VitePress' rewrites may serve a page under another path" if rewrites else None,
+        options={"srcDir": found.group(2) if found else None, "rewrites": rewrites},
+    )
+
+
+def _myst(config: Path, root: Path) -> Site:
+    return Site(_BY_NAME["myst"], config, root, root)
+
+
+def myst_references(site: Site | None, document: Path) -> bool:
+    """True when a ``#label`` link of ``document`` may name a label of another page: a
+    Markdown page of a mystmd project, or of a Sphinx project with MyST-Parser (its
+    ``[](#x)`` is a reference, resolved in the page, then across the project)."""
+    if site is None or document.suffix.lower() not in (".md", ".ipynb"):
+        return False
+    if site.generator.name == "myst":
+        return True
+    extensions = site.options.get("extensions") if site.generator.name == "sphinx" else None
+    return isinstance(extensions, tuple) and not {"myst_parser", "myst_nb"}.isdisjoint(extensions)
+
+
 def _jekyll(config: Path, root: Path) -> Site:
     data = read_mapping(config)
     source = (root / _str(data.get("source"), ".")).resolve()
@@ -1257,6 +1355,8 @@ _READERS = {
     "docusaurus": _docusaurus,
     "jekyll": _jekyll,
     "pelican": _pelican,
+    "vitepress": _vitepress,
+    "myst": _myst,
 }
 
 _MAX_PARENTS = 32

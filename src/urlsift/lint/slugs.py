@@ -7,7 +7,9 @@ Hugo/Goldmark, Docusaurus (github-slugger) and mdBook follow (lower case, punctu
 than ``-`` and ``_`` dropped, each space a ``-``, repeats ``-1``, ``-2``), its ASCII
 variant (Hugo's ``github-ascii``), Python-Markdown's ``toc`` (MkDocs: accents dropped, runs
 of spaces and hyphens one ``-``, repeats ``_1``) and kramdown's (Jekyll: leading
-non-letters dropped, only ASCII letters, digits, spaces and hyphens kept), and an explicit
+non-letters dropped, only ASCII letters, digits, spaces and hyphens kept), VitePress' and
+VuePress' (accents dropped, each run of spaces and punctuation ``-``, ``_`` before a leading
+digit: ``site.title`` is ``site-title``), and an explicit
 ``{#id}`` (attribute lists). The heading's text is taken as the generator renders it:
 link text kept, code span text kept literally (``<name>`` inside backticks stays text),
 HTML tags outside code dropped, entities decoded, emphasis marks dropped. reST titles and
@@ -24,6 +26,10 @@ from collections.abc import Callable, Iterable, Iterator, Mapping
 from collections.abc import Set as AbstractSet
 
 _EXPLICIT_ID = re.compile(r"\s*\{[^{}]*#([\w.:-]+)[^{}]*\}\s*\Z")
+# Python-Markdown's attr_list takes any trailing ``{...}`` off a heading (``## Android
+# {: android}``, ``## Setup { .new }``): its HEADER_RE, a space then ``{:?`` and a list
+# that does not start with a space or ``}``.
+_TRAILING_ATTRIBUTES = re.compile(r"[ \t]+\{:?[ \t]*[^}\s][^}\n]*\}[ \t]*\Z")
 _INLINE_LINK = re.compile(r"!?\[([^\]]*)\]\([^)]*\)|!?\[([^\]]*)\]\[[^\]]*\]")
 _CODE_OR_TAG = re.compile(r"(`+)(.+?)\1|<[^<>]*>")
 _EMPHASIS = re.compile(r"(?<![\w\\])(\*{1,3}|_{1,3}|~~)(?=\S)(.+?)(?<=\S)\1(?!\w)")
@@ -33,6 +39,15 @@ _TOC_JOIN = re.compile(r"[-\s]+")
 _KRAMDOWN_LEAD = re.compile(r"^[^a-zA-Z]+")
 _KRAMDOWN_DROP = re.compile(r"[^a-zA-Z0-9 -]")
 _NON_ID = re.compile(r"[^a-z0-9]+")
+# VitePress' and VuePress' slugify (@mdit-vue/shared): accents and control characters
+# dropped, each run of spaces and ASCII punctuation one "-", none at the ends, "_" before
+# a leading digit.
+_COMBINING = re.compile("[\u0300-\u036f]")
+_CONTROL = re.compile("[\x00-\x1f]")
+_VUEPRESS_SPECIAL = re.compile(
+    r"[\s~`!@#$%^&*()\-_+=\[\]{}|\\;:\"'<>,.?/" "\u201c\u201d\u2018\u2019" "]+"  # and curly quotes
+)
+_ASCII_DIGITS = "0123456789"
 
 
 def _ascii(text: str) -> str:
@@ -51,6 +66,14 @@ def _toc(text: str) -> str:
     return _TOC_JOIN.sub("-", _TOC_DROP.sub("", _ascii(text)).strip().lower())
 
 
+def _vuepress(text: str) -> str:
+    slug = text if text.isascii() else _COMBINING.sub("", unicodedata.normalize("NFKD", text))
+    if not slug.isprintable():
+        slug = _CONTROL.sub("", slug)
+    slug = _VUEPRESS_SPECIAL.sub("-", slug).strip("-").lower()
+    return f"_{slug}" if slug[:1] in _ASCII_DIGITS and slug else slug
+
+
 def _kramdown(text: str) -> str:
     slug = _KRAMDOWN_DROP.sub("", _KRAMDOWN_LEAD.sub("", text)).replace(" ", "-").lower()
     return slug or "section"
@@ -61,6 +84,7 @@ SLUG_STYLES: tuple[tuple[str, Callable[[str], str], str], ...] = (
     ("github-ascii", _github_ascii, "-"),
     ("toc", _toc, "_"),
     ("kramdown", _kramdown, "-"),
+    ("vuepress", _vuepress, "-"),
 )
 """Slug styles: (name, heading text -> id, separator before a repeat's number)."""
 
@@ -86,22 +110,28 @@ def heading_anchors(
         repeats: when given, a numbered anchor is not yielded but counted there:
             (slug, separator) -> the highest number given (see :class:`Anchors`).
     """
-    explicit = _EXPLICIT_ID.search(content)
-    if explicit is not None:
-        yield explicit.group(1)
-        content = content[: explicit.start()]
-    text = heading_text(content)
+    listed = _EXPLICIT_ID.search(content) if "}" in content else None
+    if listed is not None:
+        yield listed.group(1)
+        texts: tuple[str, ...] = (heading_text(content[: listed.start()]),)
+    else:
+        texts = (heading_text(content),)
+        if "}" in content:
+            listed = _TRAILING_ATTRIBUTES.search(content)
+            if listed is not None:  # attr_list takes it off the heading; GitHub shows it
+                texts = (*texts, heading_text(content[: listed.start()]))
     for name, slugify, separator in SLUG_STYLES:
-        slug = slugify(text)
-        key = f"{name}\0{slug}"
-        count = seen.get(key, 0)
-        seen[key] = count + 1
-        if count == 0:
-            yield slug
-        elif repeats is None:
-            yield f"{slug}{separator}{count}"
-        else:
-            repeats[slug, separator] = max(count, repeats.get((slug, separator), 0))
+        slugs = [slugify(texts[0])] if len(texts) == 1 else dict.fromkeys(map(slugify, texts))
+        for slug in slugs:
+            key = f"{name}\0{slug}"
+            count = seen.get(key, 0)
+            seen[key] = count + 1
+            if count == 0:
+                yield slug
+            elif repeats is None:
+                yield f"{slug}{separator}{count}"
+            else:
+                repeats[slug, separator] = max(count, repeats.get((slug, separator), 0))
 
 
 class Anchors(AbstractSet[str]):
