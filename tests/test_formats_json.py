@@ -71,6 +71,7 @@ _URLS = st.builds(
 def test_direct_encoding_equals_encoding_the_dict(url: Url) -> None:
     line = url_json(url)
     assert line == _json_line(url.to_dict())
+    assert url_json(url) == line  # again, with the parts' JSON kept from the first time
     assert json.loads(line) == json.loads(_json_line(url.to_dict()))
     line.encode("utf-8")  # always valid UTF-8, lone surrogates escaped
 

@@ -190,12 +190,19 @@ class Parts(Mapping[str, str]):
         pairs: (name, value) pairs in URL order.
     """
 
-    __slots__ = {"pairs": "The (name, value) pairs, in URL order, as written (not decoded)."}
+    __slots__ = {
+        # The pairs as a JSON object, kept by urlsift.output.formats.url_json once made
+        # (None before): a repeated URL's records share their Parts (the judge's verdict).
+        "_json": "The pairs as JSON, once written (None before).",
+        "pairs": "The (name, value) pairs, in URL order, as written (not decoded).",
+    }
 
     pairs: tuple[tuple[str, str], ...]  # read-only: see __setattr__
+    _json: str | None
 
     def __init__(self, pairs: Iterable[tuple[str, str]] = ()) -> None:
         _set_pairs(self, pairs if type(pairs) is tuple else tuple(pairs))
+        _set_json(self, None)
 
     # A URL has a handful of parts: a scan of the pairs beats building a dict per URL.
     def __getitem__(self, name: str) -> str:
@@ -247,6 +254,7 @@ class Parts(Mapping[str, str]):
 
 # The slot's own setter (Parts refuses attribute assignment; __init__ goes around it).
 _set_pairs = Parts.__dict__["pairs"].__set__
+_set_json = Parts.__dict__["_json"].__set__
 
 NO_PARTS = Parts()
 """The empty :class:`Parts` (a URL that did not validate, or has no components)."""
