@@ -7,7 +7,8 @@ Usage::
     python benchmarks/ab_share.py /work/wt-NAME --cpu   # process CPU time, not wall time
     python benchmarks/ab_share.py /work/wt-NAME --cpu --only mail   # one text only
 
-``--only NAME`` measures one of the texts (``gen-mail``, ``mail``, ``rfc``). ``--cpu`` times
+``--only NAME`` measures one of the texts (``gen-mail``, ``mail``, ``rfc``); ``--runs N``
+takes urlsift's best of N runs (default 5). ``--cpu`` times
 each run by the process's CPU time (``time.process_time``): on a machine
 that other jobs share, wall time counts their turns too, CPU time much less so.
 
@@ -34,7 +35,8 @@ from pathlib import Path
 from typing import TextIO, cast
 
 _ONLY = sys.argv[sys.argv.index("--only") + 1] if "--only" in sys.argv[1:-1] else None
-_ARGS = [arg for arg in sys.argv[1:] if arg not in ("--cpu", "--only", _ONLY)]
+_RUNS = sys.argv[sys.argv.index("--runs") + 1] if "--runs" in sys.argv[1:-1] else None
+_ARGS = [arg for arg in sys.argv[1:] if arg not in ("--cpu", "--only", _ONLY, "--runs", _RUNS)]
 ROOT = Path(_ARGS[0] if _ARGS else Path(__file__).resolve().parent.parent)
 CLOCK = time.process_time if "--cpu" in sys.argv[1:] else time.perf_counter
 sys.path[:0] = [str(ROOT / "benchmarks"), str(ROOT / "src")]
@@ -108,7 +110,7 @@ def main() -> None:
         if _ONLY is not None and name != _ONLY:
             continue
         floor = best(partial(_floor, text), 7)
-        seconds = best(partial(_library, text), 5)
+        seconds = best(partial(_library, text), int(_RUNS or 5))
         print(
             f"{ROOT.name:12s} {name:9s} floor {floor * 1000:7.1f} ms  "
             f"urlsift+jsonl {seconds * 1000:7.1f} ms  share {floor / seconds:.3f}",
