@@ -171,24 +171,22 @@ _END_DOES: dict[str, int] = {}
 def _start_does(name: str) -> int:
     lowered = name.lower()
     if lowered in _STATE_TAGS or lowered in _TEXT_ELEMENTS:
-        does = _STATE
-    else:
-        does = _LINE_BREAK if lowered in BLOCK_TAGS else _NOTHING
-    if len(_START_DOES) >= _MAX_NAMES:
-        _START_DOES.clear()
-    _START_DOES[name] = does
-    return does
+        return _kept(_START_DOES, name, _STATE)
+    return _kept(_START_DOES, name, _LINE_BREAK if lowered in BLOCK_TAGS else _NOTHING)
 
 
 def _end_does(name: str) -> int:
     lowered = name.lower()
     if lowered in HIDDEN_TAGS or lowered == "title":
-        does = _STATE
-    else:
-        does = _LINE_BREAK if lowered in BLOCK_TAGS else _NOTHING
-    if len(_END_DOES) >= _MAX_NAMES:
-        _END_DOES.clear()
-    _END_DOES[name] = does
+        return _kept(_END_DOES, name, _STATE)
+    return _kept(_END_DOES, name, _LINE_BREAK if lowered in BLOCK_TAGS else _NOTHING)
+
+
+def _kept(table: dict[str, int], name: str, does: int) -> int:
+    # What a tag of this name does, remembered in its table (bounded: emptied when full).
+    if len(table) >= _MAX_NAMES:
+        table.clear()
+    table[name] = does
     return does
 
 
