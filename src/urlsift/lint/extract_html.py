@@ -2,7 +2,8 @@
 
 Strategy: :func:`~urlsift.sources.htmltokens.tokenize` (never rejects input, linear on
 any input) gives every token with its exact source span, and every attribute value's span.
-URL attribute values are entity-decoded (:func:`html.unescape`) and stripped of leading and
+URL attribute values are entity-decoded as a browser decodes an attribute
+(:func:`~urlsift.sources.htmltokens.unescape_attribute`) and stripped of leading and
 trailing whitespace as HTML does; whitespace left inside is reported by the rules
 (``URL004``). The visible text is the character data outside ``<pre>``, ``<code>``,
 ``<script>``, ``<style>``... (unless verbatim text is included) and outside fallback content
@@ -14,11 +15,10 @@ Linear in the size of the document.
 
 from __future__ import annotations
 
-import html
 import re
 
 from ..sources.htmltext import URL_ATTRIBUTES
-from ..sources.htmltokens import UNRENDERED_ELEMENTS, Token, tokenize
+from ..sources.htmltokens import UNRENDERED_ELEMENTS, Token, tokenize, unescape_attribute
 from .findings import (
     Extracted,
     ExtractOptions,
@@ -67,7 +67,9 @@ def scan_html_region(builder: FindingBuilder, start: int, end: int) -> Spans:
                     _report_attribute(builder, start + attribute.start, start + attribute.end)
                 elif attribute.name in _ANCHOR_ATTRIBUTES:
                     builder.anchors.add(
-                        html.unescape(text[start + attribute.start : start + attribute.end]).strip()
+                        unescape_attribute(
+                            text[start + attribute.start : start + attribute.end]
+                        ).strip()
                     )
             if name == "meta" and builder.redirect is None:
                 builder.redirect = _refresh_target(token, text, start)
@@ -91,7 +93,7 @@ def _refresh_target(token: Token, text: str, start: int) -> str | None:
     entity-decoded and unquoted, or None (another ``<meta>``, or a refresh of the page
     itself)."""
     values = {
-        attribute.name: html.unescape(text[start + attribute.start : start + attribute.end])
+        attribute.name: unescape_attribute(text[start + attribute.start : start + attribute.end])
         for attribute in token.attributes
     }
     if values.get("http-equiv", "").strip().lower() != "refresh":
@@ -112,7 +114,7 @@ def _report_attribute(builder: FindingBuilder, start: int, end: int) -> None:
     right = len(value.rstrip(_HTML_SPACE))
     if left >= right:
         return
-    decoded = html.unescape(value[left:right]).strip(_HTML_SPACE)
+    decoded = unescape_attribute(value[left:right]).strip(_HTML_SPACE)
     if link_scheme(decoded, builder.options.schemes) is None:
         if is_relative(decoded):
             builder.add_local(start + left, decoded, "html-attribute")

@@ -2,7 +2,8 @@
 
 Strategy: :func:`~urlsift.sources.htmltokens.tokenize` (an HTML tokenizer that never
 rejects input and is linear on any input) turns the markup into tokens; character
-references in text and attribute values are decoded (:func:`html.unescape`). The unit's
+references are decoded, in text by :func:`html.unescape`, in attribute values by
+:func:`~urlsift.sources.htmltokens.unescape_attribute` (as a browser reads each). The unit's
 text is built in two sections so the scanner sees both what a reader sees and where the
 links point:
 
@@ -49,6 +50,7 @@ from .htmltokens import (
     _new,
     _token,
     tokenize,
+    unescape_attribute,
 )
 
 URL_ATTRIBUTES = frozenset(
@@ -237,18 +239,18 @@ def _common_attribute_urls(attributes: str, urls: dict[str, None]) -> None:
         if value:
             name = name.lower()
             if name in URL_ATTRIBUTES:
-                _add_url(html.unescape(value), urls)
+                _add_url(unescape_attribute(value), urls)
             elif name == "style":
-                _css_urls(html.unescape(value), urls)
+                _css_urls(unescape_attribute(value), urls)
 
 
 def _attribute_urls(markup: str, token: Token, urls: dict[str, None]) -> None:
     for name, start, end in token.attributes:
         if end > start:
             if name in URL_ATTRIBUTES:
-                _add_url(html.unescape(markup[start:end]), urls)
+                _add_url(unescape_attribute(markup[start:end]), urls)
             elif name == "style":
-                _css_urls(html.unescape(markup[start:end]), urls)
+                _css_urls(unescape_attribute(markup[start:end]), urls)
 
 
 def _apply(

@@ -24,14 +24,16 @@ ending at the next ``>``; ``</>`` is dropped; the content of ``<script>``, ``<st
 so is a ``cut`` token, spanning to the end: the standard drops it, callers may read it as
 text). Tree construction (implied end tags, foreign
 content, the script data escape states) is not done: callers track the few elements they
-care about. Character references are left to the caller (:func:`html.unescape`, whose
-pattern is bounded).
+care about. Character references are left to the caller: :func:`html.unescape` for text,
+:func:`unescape_attribute` for an attribute's value (both bounded patterns).
 """
 
 from __future__ import annotations
 
+import html
 import re
 from collections.abc import Iterator
+from html.entities import html5 as _named_references
 from typing import Literal, NamedTuple
 
 TokenKind = Literal["text", "start", "end", "comment", "cut"]
@@ -214,3 +216,34 @@ def tokenize(markup: str) -> Iterator[Token]:
             text_start = search = stop
     if text_start < end:
         yield _token("text", text_start, end)
+
+
+# A character reference as an attribute value's tokenizer reads it: a number, or a name
+# (with the ";" that ends it, when there is one). Names are bounded by the longest one.
+_REFERENCE = re.compile(r"&(?:#[0-9]{1,16};?|#[xX][0-9A-Fa-f]{1,16};?|[A-Za-z][A-Za-z0-9]{0,63};?)")
+
+
+def _attribute_reference(match: re.Match[str]) -> str:
+    text = match.group()
+    if text[1] == "#":
+        return html.unescape(text)
+    name = text[1:]
+    if name[-1] == ";":
+        return _named_references.get(name, text)  # "&copy;" (a name the table has whole)
+    # A name without ";", the standard's "historical reasons" (HTML §13.2.5.73): in an
+    # attribute it is decoded only when it is a whole legacy name ("&copy", "&amp") that no
+    # "=" follows; a longer name runs on past one ("&param" is not "&para" + "m").
+    if name in _named_references and match.string[match.end() : match.end() + 1] != "=":
+        return _named_references[name]
+    return text
+
+
+def unescape_attribute(value: str) -> str:
+    """Decode the character references of an attribute's value as a browser does.
+
+    Unlike :func:`html.unescape` (the rule for text), a reference name without its ``;``
+    that an ASCII letter, digit or ``=`` follows stays as written: in
+    ``href="/s?a=1&param=2&region=eu"`` there are no references to the pilcrow and the
+    registered sign, and the URL keeps ``&param=`` and ``&region=``.
+    """
+    return _REFERENCE.sub(_attribute_reference, value) if "&" in value else value
