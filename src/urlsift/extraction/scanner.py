@@ -552,16 +552,11 @@ class Scanner:
         self, t: int, kind: Kind, content: int, final: bool, out: list[Candidate]
     ) -> int | None:
         """Find the end of a ``<...>`` span whose content starts at ``content``."""
-        text = self._text
-        buf = text.text
+        buf = self._text.text
         n = len(buf)
-        at = text.line_at(t)
-        first = at[1] - text.base
-        if first >= 0 and buf[first] not in QUOTE_PREFIX_CHARS:
-            prefix = key = ""  # most lines: no quote prefix (the buffer's own first test)
-        else:
-            prefix = text.quote_prefix(at[1], t)
-            key = quote_key(prefix) if prefix else ""
+        at = self._text.line_at(t)
+        prefix = self._text.quote_prefix(at[1], t)
+        key = quote_key(prefix) if prefix else ""
         limit = t + self._max_wrapper
         stop = self._p.wrapper_stop
         i = content
