@@ -43,10 +43,10 @@ import codecs
 import re
 import sys
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass
 from functools import lru_cache
 
 from .._model import Defect
+from .._record import record
 
 LINE_END = re.compile(r"\r\n?|\n")
 """A line end as MIME text may hold it: CRLF (the canonical form), a lone CR, or LF."""
@@ -266,7 +266,7 @@ def streamable_codec(codec: str) -> bool:
         return False
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class BodyFacts:
     """What :func:`decode_text` needs to know about a whole payload."""
 

@@ -29,12 +29,13 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
-from dataclasses import dataclass
+
+from .._record import record
 
 __all__ = ["CssUrl", "css_urls"]
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class CssUrl:
     """One URL written in CSS text."""
 

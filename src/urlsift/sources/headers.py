@@ -336,9 +336,13 @@ def first_values(headers: list[tuple[str, str]]) -> dict[str, str]:
 # continuation line is the block's end (when it starts an empty line) or proves the block
 # is not clean; then the root fields alone are found after their line ends. Both patterns
 # start with the literal LF, which re finds at C speed, and look only at the start of each
-# line (the split of kept_fields reads every byte of every field through ".*").
-_NOT_FIELD_LINE = re.compile(rb"\n(?![ \t]|[!-9;-~]+:)")
-_FIELD_LINE = re.compile(rb"[!-9;-~]+:")
+# line (the split of kept_fields reads every byte of every field through ".*"). A field
+# name followed by "//" is taken for no field: find_body ends a block at a line that
+# starts with "scheme://" (_url_line), and a scheme is a field name, so such a block is
+# left to find_body, without a third search for "://" (a name that is no scheme, "a_b://",
+# is left to it too: rare, and the same result).
+_NOT_FIELD_LINE = re.compile(rb"\n(?![ \t]|[!-9;-~]+:(?!//))")
+_FIELD_LINE = re.compile(rb"[!-9;-~]+:(?!//)")
 # A root field after a line end (the first line: _FIRST_ROOT_FIELD): its name, and its
 # value as raw_headers stores it (spaces and tabs after the colon and the last line end
 # left out, the continuation lines kept). The look-ahead turns away most lines at their
@@ -383,9 +387,7 @@ def clean_values(data: bytes, start: int, end: int) -> tuple[int, dict[str, str]
         return None
     header = found.end()
     if header >= end or data[header] != 0x0A or data.find(b"\r", start, header) >= 0:
-        return None  # a stray line or a CR line end, or no empty line within reach
-    if _url_line(data, header, start) >= 0:
-        return None
+        return None  # a stray or URL line or a CR line end, or no empty line within reach
     pairs = _ROOT_FIELD.findall(data, start, header)
     first = _FIRST_ROOT_FIELD.match(data, start, header)
     if first is not None:

@@ -49,11 +49,11 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Iterator, Sequence
-from dataclasses import dataclass, field
 from email.errors import StartBoundaryNotFoundDefect
 from email.message import Message
 
 from .._model import Defect, MessageContext, TextUnit
+from .._record import field, record
 from .charsets import LINE_END, decode_text
 from .flowed import unflow, unflow_chunks
 from .headers import (
@@ -103,7 +103,7 @@ URL_HEADER_NAMES = frozenset({"archived-at", "link"})
 LINE_END = LINE_END
 
 
-@dataclass(slots=True)
+@record(frozen=False)
 class MessageResult:
     """What one message produced, for the caller's statistics."""
 
@@ -131,8 +131,10 @@ class _TooDeepError(Exception):
     """MIME nesting beyond MAX_MIME_DEPTH: the message is scanned as raw text instead."""
 
 
-@dataclass(slots=True)
+@record(frozen=False)
 class Walk:
+    """One message as it is read: where it comes from, what it has given so far."""
+
     source: str
     options: MailOptions
     number: int
