@@ -10,6 +10,7 @@ years 1000 and 9999, two-digit years).
 
 from __future__ import annotations
 
+import email.utils
 from datetime import timezone
 from email.utils import parsedate_to_datetime
 
@@ -83,7 +84,7 @@ def test_the_common_form_needs_no_stdlib_parse(monkeypatch: pytest.MonkeyPatch) 
     def refuse(date: str) -> None:
         raise AssertionError(date)
 
-    monkeypatch.setattr(headers, "parsedate_to_datetime", refuse)
+    monkeypatch.setattr(email.utils, "parsedate_to_datetime", refuse)
     assert utc_date("Thu, 13 Sep 2001 12:30:05 -0700 (PDT)") == ("2001-09-13T19:30:05Z", [])
 
 

@@ -476,7 +476,7 @@ class _SpyParser:
 
     def __init__(self) -> None:
         self.seen: list[bytes] = []
-        self.real = parse._PARSER
+        self.real = parse._parser()
 
     def parsebytes(self, data: bytes, headersonly: bool = False) -> Message:
         self.seen.append(data)
@@ -487,7 +487,7 @@ def test_single_part_message_with_a_clean_header_skips_the_parser(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     spy = _SpyParser()
-    monkeypatch.setattr(parse, "_PARSER", spy)
+    monkeypatch.setattr(parse, "_parser", lambda: spy)
     for name in ("plain", "qp", "base64", "flowed delsp", "html only", "folded headers"):
         result = message_units(
             MESSAGES[name], source="m", number=1, offset=0, options=MailOptions()
@@ -498,7 +498,7 @@ def test_single_part_message_with_a_clean_header_skips_the_parser(
 
 def test_multipart_with_clean_parts_skips_the_parser(monkeypatch: pytest.MonkeyPatch) -> None:
     spy = _SpyParser()
-    monkeypatch.setattr(parse, "_PARSER", spy)
+    monkeypatch.setattr(parse, "_parser", lambda: spy)
     for name in ("multipart/alternative", "multipart nested", "multipart holding the shared name"):
         result = message_units(
             MESSAGES[name], source="m", number=1, offset=0, options=MailOptions()
@@ -517,7 +517,7 @@ INNER = (
 
 def test_message_parts_take_the_fast_path(monkeypatch: pytest.MonkeyPatch) -> None:
     spy = _SpyParser()
-    monkeypatch.setattr(parse, "_PARSER", spy)
+    monkeypatch.setattr(parse, "_parser", lambda: spy)
     names = [name for name in MESSAGES if name.startswith("multipart: ")]
     declined = {
         name: message_units(
@@ -544,7 +544,7 @@ def test_declined_multipart_is_parsed_with_a_shared_boundary_and_minimal_root(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     spy = _SpyParser()
-    monkeypatch.setattr(parse, "_PARSER", spy)
+    monkeypatch.setattr(parse, "_parser", lambda: spy)
     data = mp(b"=_1_234", PLAIN, INNER)
     result = message_units(data, source="m", number=1, offset=0, options=MailOptions())
     assert result.declined == "message-part"
@@ -557,7 +557,7 @@ def test_declined_multipart_is_parsed_with_a_shared_boundary_and_minimal_root(
 
 def test_multipart_holding_the_shared_name_takes_another(monkeypatch: pytest.MonkeyPatch) -> None:
     spy = _SpyParser()
-    monkeypatch.setattr(parse, "_PARSER", spy)
+    monkeypatch.setattr(parse, "_parser", lambda: spy)
     data = mp(b"=_urlsift_0_=", PLAIN, INNER) + b"=_urlsift_1_=\n"
     message_units(data, source="m", number=1, offset=0, options=MailOptions())
     (given,) = spy.seen

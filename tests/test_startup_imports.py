@@ -91,13 +91,59 @@ def test_a_text_scan_imports_no_mail_pool_lint_or_parquet_layer(tmp_path: Path) 
     assert _hits(_imported_after_scan(notes)) == []
 
 
-@pytest.mark.parametrize("layer", ["email", "urlsift.sources.parts"])
+@pytest.mark.parametrize("layer", ["urlsift.sources.parts", "urlsift.sources.headers"])
 def test_an_mbox_scan_imports_the_mail_layer(tmp_path: Path, layer: str) -> None:
     archive = tmp_path / "a.mbox"
     archive.write_bytes(
         b"From a@b Mon Jan  1 00:00:00 2001\nSubject: s\n\nsee http://x.example/ now\n"
     )
     assert layer in _imported_after_scan(archive)
+
+
+_ENVELOPE = b"From a@b Mon Jan  1 00:00:00 2001\n"
+_COMMON_HEADER = (
+    b"From: A <a@b.example>\nDate: Tue, 2 Jan 2001 10:00:00 +0100\nMessage-ID: <1@b>\n"
+    b"Subject: plain words\n"
+)
+# Messages as most of an archive is written: their headers, parts, encodings and dates are
+# read without the stdlib's email package.
+COMMON_MESSAGES = {
+    "plain": b"Content-Type: text/plain; charset=us-ascii\n\nsee http://x.example/a\n",
+    "flowed": b'Content-Type: text/plain; charset="UTF-8"; format=flowed\n\nsee \nhttp://x.example/\n',
+    "quoted-printable": (
+        b"Content-Type: text/plain; charset=iso-8859-1\nContent-Transfer-Encoding: "
+        b"quoted-printable\n\nsee http://x.example/=\nb caf=E9\n"
+    ),
+    "alternative": (
+        b'MIME-Version: 1.0\nContent-Type: multipart/alternative; boundary="=_b1"\n\n'
+        b"--=_b1\nContent-Type: text/plain; charset=utf-8\n\nsee http://x.example/\n"
+        b"--=_b1\nContent-Type: text/html; charset=utf-8\nContent-Transfer-Encoding: base64\n\n"
+        b"PHA+PGEgaHJlZj0iaHR0cDovL3guZXhhbXBsZS8iPng8L2E+PC9wPg==\n--=_b1--\n"
+    ),
+}
+# Messages that need the stdlib: the check above can fail.
+STDLIB_MESSAGES = {
+    "obsolete date": b"Date: Mon, 12 Aug 96 13:52:47 EST\nSubject: s\n\nhttp://x.example/\n",
+    "encoded subject": b"Subject: =?utf-8?q?caf=C3=A9?=\n\nhttp://x.example/\n",
+    "no blank line": b"Subject: s\nnot a field\nhttp://x.example/\n",
+}
+
+
+def test_common_messages_are_read_without_the_email_package(tmp_path: Path) -> None:
+    archive = tmp_path / "a.mbox"
+    archive.write_bytes(
+        b"\n".join(_ENVELOPE + _COMMON_HEADER + m for m in COMMON_MESSAGES.values())
+    )
+    imported = _imported_after_scan(archive)
+    assert "urlsift.sources.parts" in imported
+    assert sorted(m for m in imported if m == "email" or m.startswith("email.")) == []
+
+
+@pytest.mark.parametrize("message", STDLIB_MESSAGES.values(), ids=STDLIB_MESSAGES.keys())
+def test_a_message_that_needs_the_stdlib_imports_email(tmp_path: Path, message: bytes) -> None:
+    archive = tmp_path / "a.mbox"
+    archive.write_bytes(_ENVELOPE + message)
+    assert "email" in _imported_after_scan(archive)
 
 
 def test_a_text_scan_compiles_only_the_clean_patterns_it_meets(tmp_path: Path) -> None:

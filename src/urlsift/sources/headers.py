@@ -29,22 +29,26 @@ Promises:
 * The stdlib's defect objects become ``mime-defect`` warnings (:func:`defects_of`).
 
 Pure functions on bytes and ``email.message.Message`` objects, no I/O; nothing raises on
-bad input.
+bad input. The ``email`` package is imported by the steps that use it (a ``Message``, an
+encoded word, a date of another shape, an RFC 2231 parameter), not with this module: the
+common header block, Content-Type value and date are read without it, and a mail scan
+that meets nothing else does not pay for its import (``socket``, ``urllib``, ``random``
+and a dozen more modules come with ``email.utils``).
 """
 
 from __future__ import annotations
 
 import re
 from datetime import date, datetime, timedelta, timezone
-from email.header import decode_header
-from email.message import Message
-from email.utils import collapse_rfc2231_value, parsedate_to_datetime
 from functools import lru_cache
-from typing import TypeVar
+from typing import TYPE_CHECKING, TypeVar
 
 from .._model import Defect
 from ..grammar.context import scheme_name
 from .charsets import codec_name
+
+if TYPE_CHECKING:
+    from email.message import Message
 
 _K = TypeVar("_K")
 _V = TypeVar("_V")
@@ -102,6 +106,8 @@ def decode_subject(value: str) -> tuple[str, list[Defect]]:
     """
     if "=?" not in value:
         return value, []
+    from email.header import decode_header
+
     try:
         pieces = decode_header(value)
     except Exception as exc:  # HeaderParseError, binascii errors ...
@@ -312,6 +318,8 @@ def raw_headers(fields: list[bytes]) -> list[tuple[str, str]]:
 
 
 def message_of(headers: list[tuple[str, str]]) -> Message:
+    from email.message import Message
+
     msg = Message()  # the default policy: compat32
     for name, value in headers:
         msg.set_raw(name, value)
@@ -406,6 +414,8 @@ def _param(params: dict[str, object], name: str) -> str | None:
     if value is None:
         return None
     if isinstance(value, tuple):
+        from email.utils import collapse_rfc2231_value
+
         value = collapse_rfc2231_value(value)
     return str(value).strip()
 
@@ -415,16 +425,52 @@ def _param(params: dict[str, object], name: str) -> str | None:
 # The stdlib reads Content-Type and Content-Transfer-Encoding (``get_content_type``,
 # ``get_params``); what it concludes depends on the header's value alone, and a few values
 # ("text/plain; charset=us-ascii") make up most of an archive. So the conclusions are
-# cached by value, each computed once by the stdlib on a message holding just that header.
-# Values with 8-bit bytes (which the stdlib hands out as Header objects) are not cached.
+# cached by value. A value in the common shape is read here as the stdlib reads it (a test
+# holds the two together); any other is computed once by the stdlib on a message holding
+# just that header. Values with 8-bit bytes (which the stdlib hands out as Header objects)
+# are not cached.
 
 TextParams = tuple[str | None, bool, bool]
 """(charset in lower case or None, format=flowed, DelSp=yes) of a text part."""
 
+# A Content-Type value in the shape almost every part has: a type/subtype, then parameters
+# "name=value" (value quoted without backslashes, or a token). On such a value the stdlib's
+# get_params() (and get_param, get_boundary) come to each parameter's value as written,
+# unquoted: no RFC 2231 name ("*"), no escape, nothing quoted twice. A value in angle
+# brackets is left to it (its unquote strips them).
+_SIMPLE_PARAMETERS = re.compile(
+    r'\s*[^\s;="\\/]+/[^\s;="\\]+\s*(?:;\s*[A-Za-z0-9._-]+\s*=\s*(?:"[^"\\]*"|[^\s;"\\]+)\s*)*;?\s*'
+)
+_SIMPLE_PARAMETER = re.compile(r';\s*([A-Za-z0-9._-]+)\s*=\s*(?:"([^"\\]*)"|([^\s;"\\]+))')
+
+
+def simple_parameters(value: str) -> dict[str, str] | None:
+    """The parameters of a Content-Type value in the common shape, or None for another.
+
+    Returns:
+        Each parameter's first value by lower-case name, unquoted, as the stdlib's
+        ``Message.get_params()`` gives it for such a value; ``None`` when the value is not
+        in that shape (the caller asks the stdlib).
+    """
+    if not _SIMPLE_PARAMETERS.fullmatch(value):
+        return None
+    params: dict[str, str] = {}
+    for name, quoted, token in _SIMPLE_PARAMETER.findall(value):
+        given = quoted or token
+        if given.startswith("<") and given.endswith(">"):
+            return None
+        params.setdefault(name.lower(), given)
+    return params
+
 
 @lru_cache(maxsize=512)
 def content_type_of(value: str) -> str:
-    # Message.get_content_type() of a part whose Content-Type is ``value``.
+    # Message.get_content_type() of a part whose Content-Type is ``value``: for a value
+    # without 8-bit characters, its own steps (the text before the first ";", stripped
+    # and lower-cased; text/plain unless it holds exactly one "/"), else by the stdlib.
+    if value.isascii():
+        written = value.partition(";")[0].strip().lower()
+        return written if written.count("/") == 1 else "text/plain"
     return message_of([("Content-Type", value)]).get_content_type()
 
 
@@ -437,10 +483,14 @@ def part_type(part: Message) -> tuple[str, object]:
 
 
 def _text_params(part: Message, plain: bool) -> TextParams:
-    # The charset, and for text/plain the format=flowed and DelSp parameters.
     params: dict[str, object] = {}
     for key, value in part.get_params(failobj=[])[1:]:
         params.setdefault(key.lower(), value)
+    return _text_params_in(params, plain)
+
+
+def _text_params_in(params: dict[str, object], plain: bool) -> TextParams:
+    # The charset, and for text/plain the format=flowed and DelSp parameters.
     charset = _param(params, "charset")
     flowed = plain and (_param(params, "format") or "").lower() == "flowed"
     delsp = flowed and (_param(params, "delsp") or "").lower() == "yes"
@@ -449,6 +499,9 @@ def _text_params(part: Message, plain: bool) -> TextParams:
 
 @lru_cache(maxsize=512)
 def text_params_of(value: str, plain: bool) -> TextParams:
+    params = simple_parameters(value)
+    if params is not None:
+        return _text_params_in(dict(params), plain)
     return _text_params(message_of([("Content-Type", value)]), plain)
 
 
@@ -592,6 +645,8 @@ def utc_date(date: str | None) -> tuple[str | None, list[Defect]]:
         instant = _common_date(common)
         if instant is not None:
             return instant, []
+    from email.utils import parsedate_to_datetime
+
     try:
         when = parsedate_to_datetime(date)
         if when.tzinfo is not None:

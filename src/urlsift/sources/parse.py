@@ -32,9 +32,8 @@ from __future__ import annotations
 
 import itertools
 import re
-from email.message import Message
-from email.parser import BytesParser
 from functools import lru_cache
+from typing import TYPE_CHECKING
 
 from .._model import Defect
 from .headers import (
@@ -46,12 +45,24 @@ from .headers import (
     kept_fields,
     message_of,
     raw_headers,
+    simple_parameters,
 )
 from .transfer import LARGE_BODY_BYTES
 
-# The parser's and Message's default policy is compat32 (email.policy, which would import
-# the header registry, is not needed for it).
-_PARSER = BytesParser()
+if TYPE_CHECKING:
+    from email.message import Message
+    from email.parser import BytesParser
+
+
+@lru_cache(maxsize=1)
+def _parser() -> BytesParser:
+    # The feed parser, made on first use (email.parser imports the feed parser, Message and
+    # email.utils, which a scan of common messages does not need). Its and Message's
+    # default policy is compat32 (email.policy, which would import the header registry,
+    # is not needed for it).
+    from email.parser import BytesParser
+
+    return BytesParser()
 
 
 def attach_body(msg: Message, body: bytes) -> None:
@@ -82,10 +93,10 @@ def parse_stdlib(
             and not msg.get_payload()  # no stray line: the body starts at header_len
             and msg.get_content_type() != "multipart/digest"
         ):
-            return _PARSER.parsebytes(
+            return _parser().parsebytes(
                 header + _lift_large_parts(data, header_len, boundary, lifted)
             )
-        return _PARSER.parsebytes(header + data[header_len:])
+        return _parser().parsebytes(header + data[header_len:])
     attach_body(msg, data[body_start:])
     return msg
 
@@ -94,7 +105,7 @@ def parse_header_stdlib(header: bytes, keep_url_headers: bool) -> tuple[Message,
     # The header-only parse of the header block less its unread fields, and those bytes.
     unread = UNREAD_FIELD_KEEP_URLS if keep_url_headers else UNREAD_FIELD
     header = unread.sub(b"", header)
-    return _PARSER.parsebytes(header, headersonly=True), header
+    return _parser().parsebytes(header, headersonly=True), header
 
 
 def needs_full_parse(msg: Message) -> bool:
@@ -195,29 +206,16 @@ def split_parts(data: bytes, start: int, end: int, boundary: str) -> list[tuple[
     return None
 
 
-# A Content-Type value in the shape almost every multipart has: a type/subtype, then parameters
-# "name=value" (value quoted without backslashes, or a token), the boundary among them. On
-# such a value Message.get_boundary() comes to the first "boundary" parameter's value,
-# unquoted, its trailing white space removed (its reading of any other value, RFC 2231
-# parameters and escapes among them, is left to it; a test holds the two together).
-_SIMPLE_PARAMETERS = re.compile(
-    r'\s*[^\s;="\\/]+/[^\s;="\\]+\s*(?:;\s*[A-Za-z0-9._-]+\s*=\s*(?:"[^"\\]*"|[^\s;"\\]+)\s*)*;?\s*'
-)
-_SIMPLE_PARAMETER = re.compile(r';\s*([A-Za-z0-9._-]+)\s*=\s*(?:"([^"\\]*)"|([^\s;"\\]+))')
-
-
 @lru_cache(maxsize=256)
 def boundary_of(value: str) -> str | None:
-    # Message.get_boundary() of a message whose Content-Type is ``value``.
-    if _SIMPLE_PARAMETERS.fullmatch(value):
-        for name, quoted, token in _SIMPLE_PARAMETER.findall(value):
-            if name.lower() == "boundary":
-                boundary: str = quoted or token
-                if boundary.startswith("<") and boundary.endswith(">"):
-                    break  # email.utils.unquote would strip the angle brackets: its way
-                return boundary.rstrip()
-        else:
-            return None
+    # Message.get_boundary() of a message whose Content-Type is ``value``: on a value in
+    # the common shape (headers.simple_parameters), the first "boundary" parameter's
+    # value, its trailing white space removed; any other value (RFC 2231 parameters and
+    # escapes among them) is left to the stdlib (a test holds the two together).
+    params = simple_parameters(value)
+    if params is not None:
+        boundary = params.get("boundary")
+        return None if boundary is None else boundary.rstrip()
     return message_of([("Content-Type", value)]).get_boundary()
 
 
@@ -254,7 +252,7 @@ def parse_structured(
                 body = _lift_large_parts(data, header_len, boundary, lifted)
             renamed = _rename_boundary(fields, keep.index(first["content-type"]), body, boundary)
             if renamed is not None:
-                msg = _PARSER.parsebytes(renamed[0])
+                msg = _parser().parsebytes(renamed[0])
                 parsed_value = msg.get("content-type")
                 after = (
                     boundary_of(parsed_value)
@@ -263,7 +261,7 @@ def parse_structured(
                 )
                 if after == renamed[1]:
                     return msg
-    return _PARSER.parsebytes(b"".join(fields) + (data[header_len:] if body is None else body))
+    return _parser().parsebytes(b"".join(fields) + (data[header_len:] if body is None else body))
 
 
 # Large parts: the feed parser holds a part's body as lines, then as one str, several
@@ -326,7 +324,7 @@ def _lift_large_parts(
         block = prefix[:body_start]
         if body_start <= header_len or body_start == len(prefix) or _lone_cr(block):
             continue  # no blank line within reach, a URL line ends the block, or a lone CR
-        part = _PARSER.parsebytes(prefix[:header_len], headersonly=True)
+        part = _parser().parsebytes(prefix[:header_len], headersonly=True)
         if needs_full_parse(part):
             continue
         body_end = stop - (2 if data[stop - 2 : stop] == b"\r\n" else 1)
@@ -376,6 +374,6 @@ def parse_message(
         return parse_stdlib(data, header_len, body_start, keep_url_headers), defects
     msg = message_of(raw_headers(fields))
     if msg.get_content_maintype() in ("multipart", "message"):
-        return _PARSER.parsebytes(b"".join(fields) + data[header_len:]), defects
+        return _parser().parsebytes(b"".join(fields) + data[header_len:]), defects
     attach_body(msg, data[body_start:])
     return msg, defects

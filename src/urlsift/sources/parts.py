@@ -49,8 +49,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Iterator, Sequence
-from email.errors import StartBoundaryNotFoundDefect
-from email.message import Message
+from typing import TYPE_CHECKING
 
 from .._model import Defect, MessageContext, TextUnit
 from .._record import field, record
@@ -91,6 +90,9 @@ from .parse import (
     split_parts,
 )
 from .transfer import LARGE_BODY_BYTES, decode_body
+
+if TYPE_CHECKING:
+    from email.message import Message
 
 MAX_MIME_DEPTH = 64
 """Deepest MIME nesting walked; a deeper message is scanned as raw text (``mime-too-deep``)."""
@@ -518,6 +520,8 @@ def _plan_entity(
             return "part-multipart"
         if not _unsplit(data, body, end, inner):
             return _plan_multipart(data, body, end, inner, path, depth, leaves)
+        from email.errors import StartBoundaryNotFoundDefect
+
         parsed = (defect_record(StartBoundaryNotFoundDefect(), path),)
     if depth > MAX_MIME_DEPTH:
         return "deep"
@@ -592,7 +596,10 @@ def _walk_part(
     content_type: str | None = None,
 ) -> None:
     # ``path`` is this part's number ("" for a multipart message's root); ``content_type``
-    # is the part's, when the caller already has it.
+    # is the part's, when the caller already has it. (``part`` comes from the stdlib's
+    # parser: email.message is imported.)
+    from email.message import Message
+
     if depth > MAX_MIME_DEPTH:
         raise _TooDeepError(path)
     if not part.is_multipart():

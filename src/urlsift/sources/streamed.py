@@ -31,8 +31,7 @@ import itertools
 import weakref
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, replace
-from email.message import Message
-from typing import IO
+from typing import IO, TYPE_CHECKING
 
 from .._model import Defect, TextUnit
 from ..errors import SourceError
@@ -67,6 +66,9 @@ from .parts import (
     start_message,
 )
 from .reading import ArchiveStats, BlockReader, count_message
+
+if TYPE_CHECKING:
+    from email.message import Message
 
 # The header block is read by the part walk's steps (parts._read_message: the fast path
 # when clean, else the stdlib's header-only parse), and a head made only when the stdlib
