@@ -52,7 +52,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from typing import TYPE_CHECKING
 
 from .._model import Defect, MessageContext, TextUnit
-from .._record import field, record
+from .._record import field, maker, record
 from .charsets import LINE_END, decode_text
 from .flowed import unflow, unflow_chunks
 from .headers import (
@@ -837,7 +837,7 @@ def _plain_message(
         text = LINE_END.sub("\n", text)
     if len(text) > TEXT_PIECE_CHARS:
         return None
-    context = MessageContext(
+    context = _new_context(
         number,
         offset,
         _context_text(get("message-id")),
@@ -848,7 +848,15 @@ def _plain_message(
         "text/plain",
         date_utc,
     )
-    return MessageResult([TextUnit(source, (text,) if text else (), context, ())], 1)
+    unit = _new_unit(source, (text,) if text else (), context, (), (0, 1))
+    return _new_result([unit], 1, 0, 0, 0, "")
+
+
+# The records of _plain_message, made from all their fields (record.maker: no call through
+# the class), once for each message of an archive.
+_new_context = maker(MessageContext)
+_new_unit = maker(TextUnit)
+_new_result = maker(MessageResult)
 
 
 def message_units(
