@@ -170,6 +170,13 @@ def _context(walk: Walk, path: str, content_type: str) -> MessageContext:
     )
 
 
+# A part's context and unit (_emit_text, _plain_message) and a message's result, made from
+# all their fields (record.maker: no call through the class): once or more per message.
+_new_context = maker(MessageContext)
+_new_unit = maker(TextUnit)
+_new_result = maker(MessageResult)
+
+
 # A part's text longer than this is handed to the scanner in pieces of this many
 # characters: the scanner's work on one chunk makes copies of it, so a whole long text
 # would cost several times its size at once (the results are the same wherever the
@@ -196,7 +203,7 @@ def _emit_text(walk: Walk, path: str, content_type: str, text: str, defects: lis
     if len(text) > TEXT_PIECE_CHARS:
         emit_chunks(walk, path, content_type, _pieces(text), defects)
         return
-    context = MessageContext(
+    context = _new_context(
         walk.number,
         walk.offset,
         walk.message_id,
@@ -207,10 +214,11 @@ def _emit_text(walk: Walk, path: str, content_type: str, text: str, defects: lis
         content_type,
         walk.date_utc,
     )
-    walk.result.units.append(
-        TextUnit(walk.source, (text,) if text else (), context, tuple(defects))
+    result = walk.result
+    result.units.append(
+        _new_unit(walk.source, (text,) if text else (), context, tuple(defects), (0, 1))
     )
-    walk.result.text_parts += 1
+    result.text_parts += 1
 
 
 def emit_chunks(
@@ -851,12 +859,6 @@ def _plain_message(
     unit = _new_unit(source, (text,) if text else (), context, (), (0, 1))
     return _new_result([unit], 1, 0, 0, 0, "")
 
-
-# The records of _plain_message, made from all their fields (record.maker: no call through
-# the class), once for each message of an archive.
-_new_context = maker(MessageContext)
-_new_unit = maker(TextUnit)
-_new_result = maker(MessageResult)
 
 
 def message_units(
