@@ -860,7 +860,6 @@ def _plain_message(
     return _new_result([unit], 1, 0, 0, 0, "")
 
 
-
 def message_units(
     data: bytes,
     *,
