@@ -43,11 +43,17 @@ _HEADER_LINES = [
     b"Content-Transfer-Encoding: 8BIT \n",
     b"Content-Transfer-Encoding: binary\n",
     b"Content-Transfer-Encoding: x-unknown\n",
+    b"Content-Transfer-Encoding: quoted-printable\n",
+    b"Content-Transfer-Encoding: Base64 \n",
+    b"Content-Transfer-Encoding: x-uuencode\n",
+    b"Content-Type: text/plain; format=flowed; delsp=yes\n",
     b"Received: from a\n",
     b"\tby b\n",
 ]
 _BODY_PIECES = [b"text ", b"http://a.example/x ", b"\n", b"\r\n", b"\r", b"\xc3\xa9", b"\xe9"]
 _BODY_PIECES += [b"\xff\xfe", b"> quoted\n", b"=3D", b"From x\n", b"\x00"]
+# Quoted-printable soft breaks and escapes, flowed soft breaks, base64 (clean and not).
+_BODY_PIECES += [b"=\n", b"=C3=A9", b"=ZZ", b"a \n", b"-- \n", b"aHR0cDovL2EuZXhhbXBsZS8=\n", b"!"]
 
 
 def _key(result: MessageResult) -> tuple[object, ...]:
@@ -77,10 +83,15 @@ _PLAIN_LINES = [
     b"Content-Type: TEXT/PLAIN; charset=iso-8859-1\n",
     b"Content-Transfer-Encoding: 7bit\n",
     b"Content-Transfer-Encoding: 8BIT \n",
+    b"Content-Transfer-Encoding: quoted-printable\n",
+    b"Content-Transfer-Encoding: base64\n",
+    b"Content-Type: text/plain; charset=utf-8; format=flowed\n",
+    b"Content-Type: text/plain; format=Flowed; DelSp=Yes\n",
     b"Received: from a\n",
     b"\tby b\n",
 ]
 _PLAIN_BODY = [b"text ", b"http://a.example/x ", b"\n", b"\r\n", b"\r", b"\xc3\xa9", b"=3D"]
+_PLAIN_BODY += [b"=\n", b"=C3=A9", b"a \n", b"> q \n", b"aHR0cDovL2EuZXhhbXBsZS8=\n"]
 
 
 @settings(max_examples=500, deadline=None)
@@ -110,6 +121,40 @@ def test_the_one_step_is_the_walk(
         assert got == _key(reference)
 
 
+@pytest.mark.parametrize(
+    ("fields", "body", "text"),
+    [
+        (
+            b"Content-Type: text/plain; charset=utf-8\n"
+            b"Content-Transfer-Encoding: quoted-printable\n",
+            b"caf=C3=A9 http://a.ex=\nample/\n",
+            "caf\xe9 http://a.example/\n",
+        ),
+        (
+            b"Content-Transfer-Encoding: base64\n",
+            b"aHR0cDovL2EuZXhhbXBsZS8=\n",
+            "http://a.example/",
+        ),
+        (
+            b"Content-Type: text/plain; format=flowed\n",
+            b"see \nhttp://a.example/\n> q \n> r\n",
+            "see http://a.example/\n> q r\n",
+        ),
+    ],
+)
+def test_encoded_and_flowed_messages_take_the_one_step(
+    fields: bytes, body: bytes, text: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    data = b"Subject: s\n" + fields + b"\n" + body
+    options = MailOptions()
+    clean = parts._root_block(data, options)
+    assert clean is not None
+    plain = parts._plain_message(data, clean, "m", 3, 7)
+    assert plain is not None
+    assert _key(plain) == _walked(data, options, monkeypatch)
+    assert [list(unit.chunks) for unit in plain.units] == [[text]]
+
+
 def test_the_common_message_takes_the_one_step(monkeypatch: pytest.MonkeyPatch) -> None:
     data = (
         b"From: Ann <a@example.org>\nSubject: =?utf-8?q?caf=C3=A9?=\n"
@@ -133,9 +178,9 @@ def test_the_common_message_takes_the_one_step(monkeypatch: pytest.MonkeyPatch) 
 @pytest.mark.parametrize(
     "data",
     [
-        b"Subject: s\nContent-Type: text/plain; format=flowed\n\nx\n",
         b"Subject: s\nContent-Type: text/html\n\n<p>x\n",
-        b"Subject: s\nContent-Transfer-Encoding: base64\n\naGk=\n",
+        b"Subject: s\nContent-Transfer-Encoding: base64\n\naGk=!\n",  # not clean: the stdlib's
+        b"Subject: s\nContent-Transfer-Encoding: x-uuencode\n\nx\n",
         b"Subject: s\nContent-Transfer-Encoding: x-y\n\nx\n",
         b"Date: yesterday\n\nx\n",  # unparseable-date
         b"Subject: =?bogus?q?x?=\n\nx\n",  # header-decode-error

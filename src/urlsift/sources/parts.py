@@ -801,17 +801,21 @@ def _root_block(data: bytes, options: MailOptions) -> tuple[int, dict[str, str]]
 # Transfer encodings a single text part is read under as it is written (no decoding, no
 # defect): what transfer_encoding_of makes of them.
 _AS_WRITTEN_ENCODINGS = frozenset({"", "7bit", "8bit", "binary"})
+# Transfer encodings .transfer.decode_body reads as the stdlib would (or declines).
+_DECODED_HERE = frozenset({"quoted-printable", "base64"})
 
 
 def _plain_message(
     data: bytes, clean: tuple[int, dict[str, str]], source: str, number: int, offset: int
 ) -> MessageResult | None:
     # message_units of the most common message, in one step: a clean header block, a
-    # text/plain body (not format=flowed) written as it is sent, and nothing to report
+    # text/plain body written as it is sent or in quoted-printable or base64 that
+    # .transfer decodes (as the stdlib would, without a defect), and nothing to report
     # (no defect of its date, Subject or charset, no defect given by the caller); the
-    # text in one piece. What the walk (_read_message, start_message, _fast_leaf,
-    # _text_unit, _emit_text, finish_message) gives such a message: its one unit, its
-    # context. None for any other message, before anything is made.
+    # text in one piece (format=flowed unwrapped). What the walk (_read_message,
+    # start_message, _fast_leaf, _text_unit, _emit_text, finish_message) gives such a
+    # message: its one unit, its context. None for any other message, before anything
+    # is made.
     header, values = clean
     get = values.get
     ct_value = get("content-type")
@@ -819,15 +823,18 @@ def _plain_message(
         params: TextParams = (None, False, False)
     elif ct_value.isascii() and content_type_of(ct_value) == "text/plain":
         params = text_params_of(ct_value, True)
-        if params[1]:
-            return None  # format=flowed: unwrapped by _text_unit
     else:
         return None
     cte_value = get("content-transfer-encoding")
-    if cte_value is not None and not (
-        cte_value.isascii() and transfer_encoding_of(cte_value) in _AS_WRITTEN_ENCODINGS
-    ):
-        return None
+    encoded = None  # the transfer encoding to decode, if any
+    if cte_value is not None:
+        if not cte_value.isascii():
+            return None
+        encoded = transfer_encoding_of(cte_value)
+        if encoded in _AS_WRITTEN_ENCODINGS:
+            encoded = None
+        elif encoded not in _DECODED_HERE:
+            return None
     date = _context_text(get("date"))
     date_utc, date_defects = utc_date(date)
     if date_defects:
@@ -838,13 +845,18 @@ def _plain_message(
         if subject_defects:
             return None
         subject = subject[:MAX_CONTEXT_CHARS]
-    text, charset_defects = decode_text(data[header + 1 :], params[0])
+    body = data[header + 1 :] if encoded is None else decode_body(data, header + 1, encoded)
+    if body is None:
+        return None  # the stdlib decodes it (base64 that is not clean)
+    text, charset_defects = decode_text(body, params[0])
     if charset_defects:
         return None
     if "\r" in text:
         text = LINE_END.sub("\n", text)
     if len(text) > TEXT_PIECE_CHARS:
         return None
+    if params[1]:
+        text = unflow(text, params[2])
     context = _new_context(
         number,
         offset,
