@@ -186,6 +186,9 @@ def test_the_common_message_takes_the_one_step(monkeypatch: pytest.MonkeyPatch) 
         b"Subject: =?bogus?q?x?=\n\nx\n",  # header-decode-error
         b"Content-Type: text/plain; charset=us-ascii\n\ncaf\xc3\xa9\n",  # charset defect
         b"Subject: s\n\n" + b"x" * (parts.TEXT_PIECE_CHARS + 1),
+        # flowed text that its unwrapping makes longer than a piece (">a" is "> a")
+        b"Subject: s\nContent-Type: text/plain; format=flowed\n\n"
+        + b">a\n" * (parts.TEXT_PIECE_CHARS // 3),
         b"Subject: s\nContent-Type: multipart/mixed; boundary=b\n\n--b\n\nx\n--b--\n",
     ],
 )

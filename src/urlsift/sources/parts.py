@@ -857,6 +857,8 @@ def _plain_message(
         return None
     if params[1]:
         text = unflow(text, params[2])
+        if len(text) > TEXT_PIECE_CHARS:
+            return None  # longer (">a" is written "> a"): the walk gives it in pieces
     context = _new_context(
         number,
         offset,
