@@ -139,6 +139,7 @@ MESSAGES: dict[str, bytes] = {
     + PLAIN
     + b"--folded--\n",
     "multipart regex boundary": mp(b"(a+)?.*[x]", PLAIN, HTML),
+    "multipart boundary with spaces": mp(b"---- =_NextPart_000_01BE9AFE.3497553A", PLAIN, HTML),
     "multipart boundary in body": mp(
         b"b1", PLAIN, b"Content-Type: text/plain\n\nsee --b1 and\n--b1x\n"
     ),
@@ -344,6 +345,43 @@ def test_fast_path_equals_reference_path_on_the_mail_corpus(name: str) -> None:
         assert_same(raw.data)
 
 
+# A boundary may hold any printable ASCII (RFC 2046 allows spaces inside; mailers write
+# more): the fast path splits at it as the feed parser does, which escapes each character.
+_BOUNDARY_CHARACTERS = st.sampled_from([*"aZ09'()+_,./:=? -", *'[]*$^|\\{}#!%&~;<>@`"'])
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.text(alphabet=_BOUNDARY_CHARACTERS, min_size=1, max_size=12),
+    st.sampled_from([b"", b" ", b"\t", b"--", b"x", b" --"]),
+    st.sampled_from([b"\n", b"\r\n"]),
+)
+def test_any_printable_boundary_splits_as_the_feed_parser_does(
+    boundary: str, after: bytes, end: bytes
+) -> None:
+    written = boundary.encode("ascii")
+    quoted = written.replace(b"\\", b"\\\\").replace(b'"', b'\\"')
+    data = (
+        HEAD
+        + b'Content-Type: multipart/mixed; boundary="'
+        + quoted
+        + b'"\n\n--'
+        + written
+        + end
+        + PLAIN
+        + b"--"
+        + written
+        + after
+        + end
+        + HTML
+        + b"--"
+        + written
+        + b"--"
+        + end
+    )
+    assert_same(data)
+
+
 def _tree(msg: Message) -> list[tuple[object, ...]]:
     # Every part's headers, decoded payload (leaves) and defect classes, in walk order.
     return [
@@ -499,7 +537,9 @@ def test_single_part_message_with_a_clean_header_skips_the_parser(
 def test_multipart_with_clean_parts_skips_the_parser(monkeypatch: pytest.MonkeyPatch) -> None:
     spy = _SpyParser()
     monkeypatch.setattr(parse, "_parser", lambda: spy)
-    for name in ("multipart/alternative", "multipart nested", "multipart holding the shared name"):
+    names = ["multipart/alternative", "multipart nested", "multipart holding the shared name"]
+    names += ["multipart regex boundary", "multipart boundary with spaces"]
+    for name in names:
         result = message_units(
             MESSAGES[name], source="m", number=1, offset=0, options=MailOptions()
         )

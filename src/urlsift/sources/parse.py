@@ -174,9 +174,11 @@ def split_parts(data: bytes, start: int, end: int, boundary: str) -> list[tuple[
     boundary occurrence, no regular expression: the feed parser compiles one per
     boundary, and boundaries are unique. On the body it accepts, the feed parser's
     boundary pattern matches exactly these lines (see :func:`_rename_boundary`), so its
-    parts are these spans, and it reports no defect for the container.
+    parts are these spans, and it reports no defect for the container. The boundary is
+    any printable ASCII (RFC 2046 allows spaces inside, "---- =_NextPart..."; the feed
+    parser escapes every character of it): nothing in it can end or span a line.
     """
-    if not _PLAIN_BOUNDARY.fullmatch(boundary):
+    if not (boundary and boundary.isascii() and boundary.isprintable()):
         return None
     delimiter = b"--" + boundary.encode("ascii")
     size = len(delimiter)
