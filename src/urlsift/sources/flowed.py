@@ -76,6 +76,14 @@ def _unflow_lines(text: str, delsp: bool) -> str:
     for line in (text[:-1] if final_newline else text).split("\n"):
         if line.endswith("\r"):
             line = line[:-1]
+        elif not pieces and line[:1] == ">" and line[-1:] != " ":
+            # A quoted line that is not flowed (no trailing space, so no signature either)
+            # and opens no paragraph, its quote marks followed by a space: its own line,
+            # as written (_render gives it back so). Most lines of a quoting reply.
+            depth = len(line) - len(line.lstrip(">"))
+            if line[depth : depth + 1] == " ":
+                written.append(line)
+                continue
         depth = len(line) - len(line.lstrip(">"))
         content = line[depth:] if depth else line
         if content.startswith(" "):
