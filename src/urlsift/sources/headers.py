@@ -39,6 +39,7 @@ and a dozen more modules come with ``email.utils``).
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from datetime import date, datetime, timedelta, timezone
 from functools import lru_cache
 from typing import TYPE_CHECKING, TypeVar
@@ -408,7 +409,7 @@ def clean_values(data: bytes, start: int, end: int) -> tuple[int, dict[str, str]
     return header, values
 
 
-def _param(params: dict[str, object], name: str) -> str | None:
+def _param(params: Mapping[str, object], name: str) -> str | None:
     # A Content-Type parameter as text (RFC 2231 values collapsed), or None.
     value = params.get(name)
     if value is None:
@@ -489,7 +490,7 @@ def _text_params(part: Message, plain: bool) -> TextParams:
     return _text_params_in(params, plain)
 
 
-def _text_params_in(params: dict[str, object], plain: bool) -> TextParams:
+def _text_params_in(params: Mapping[str, object], plain: bool) -> TextParams:
     # The charset, and for text/plain the format=flowed and DelSp parameters.
     charset = _param(params, "charset")
     flowed = plain and (_param(params, "format") or "").lower() == "flowed"
@@ -501,7 +502,7 @@ def _text_params_in(params: dict[str, object], plain: bool) -> TextParams:
 def text_params_of(value: str, plain: bool) -> TextParams:
     params = simple_parameters(value)
     if params is not None:
-        return _text_params_in(dict(params), plain)
+        return _text_params_in(params, plain)
     return _text_params(message_of([("Content-Type", value)]), plain)
 
 
