@@ -270,9 +270,10 @@ class MboxSplitter:
         quoted = -1  # where a ">From " was seen (a message from before it needs unquoting)
         search = _FROM.search
         envelope = _ENVELOPE.match
-        # the current message opened at a separator and has nothing yet: nothing in it to
-        # report, and (when whole in the region) nothing to join or trim
-        plain = self._started and not self._size and not self._from_in_body
+        # the current message opened at a separator and has no bytes from an earlier
+        # region: nothing to join or trim, and nothing to report (a From_-like body line
+        # follows bytes of its message)
+        plain = self._started and not self._size
         hit = search(region)
         while hit is not None:
             found = hit.start()
