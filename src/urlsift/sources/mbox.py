@@ -37,7 +37,7 @@ import re
 from typing import Literal
 
 from .._model import Defect
-from .._record import record
+from .._record import maker, record
 from .options import DEFAULT_MAX_MESSAGE_BYTES
 
 MboxFormat = Literal["mbox", "mmdf"]
@@ -146,6 +146,9 @@ class RawMessage:
     """True when the message was cut at ``max_message_bytes``."""
     defects: tuple[Defect, ...] = ()
     """Problems seen while splitting (``missing-separator``, ``message-truncated``...)."""
+
+
+_new_message = maker(RawMessage)  # all fields, positional: without the call through the class
 
 
 class MboxSplitter:
@@ -270,6 +273,7 @@ class MboxSplitter:
         quoted = -1  # where a ">From " was seen (a message from before it needs unquoting)
         search = _FROM.search
         envelope = _ENVELOPE.match
+        pos, cap = self._pos, self._max
         # the current message opened at a separator and has no bytes from an earlier
         # region: nothing to join or trim, and nothing to report (a From_-like body line
         # follows bytes of its message)
@@ -305,13 +309,13 @@ class MboxSplitter:
                 plain
                 and quoted < start
                 and region[found - 2] == 0x0A
-                and start + 2 <= found <= start + self._max
+                and start + 2 <= found <= start + cap
             ):
                 # After an empty LF line whose LF is the message's: the message is
                 # region[start:found] less that LF.
                 self._number += 1
                 out.append(
-                    RawMessage(
+                    _new_message(
                         self._number,
                         self._offset,
                         region[start : found - 1],
@@ -321,7 +325,7 @@ class MboxSplitter:
                         (),
                     )
                 )
-                self._offset = self._pos + found
+                self._offset = pos + found
                 self._envelope = line
                 start = next_start
             else:
