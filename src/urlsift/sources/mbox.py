@@ -3,11 +3,18 @@
 Strategy (sans-IO, after h11 and ``email.feedparser``): :meth:`MboxSplitter.feed` takes
 blocks of any size and returns the messages they complete; :meth:`MboxSplitter.close`
 returns the last one. The splitter never indexes the archive and never rescans: each block
-is searched once with ``bytes.find`` for ``From `` (at a line start, a line that could open
-a message; after ``>``, a quoted line the message must be unquoted for), and only a
-partial last line that might still become a separator (at most :data:`MAX_SEPARATOR_LINE`
-bytes) is held back. Memory is the current message (capped at ``max_message_bytes``; the
-rest is counted and skipped) plus the block being fed.
+is searched once for ``From `` (at a line start, a line that could open a message; after
+``>``, a quoted line the message must be unquoted for), and only a partial last line that
+might still become a separator (at most :data:`MAX_SEPARATOR_LINE` bytes and a CR) is held
+back. Memory is the current message (capped at ``max_message_bytes``; the rest is counted
+and skipped) plus the block being fed.
+
+The common separator takes one step: one match reads the line at a ``From `` hit as an
+envelope up to its LF, and when it follows an empty LF line that closes a message whole in
+the block, under the cap, with nothing to report or unquote, the message is cut out and the
+next opened at once. Any other (CR LF line ends, a message across blocks, over the cap or
+with a defect or a ``>From ``, a line the match does not take) goes the long way, with the
+same result (``tests/test_sources_mbox.py`` holds both to a reference splitter).
 
 Separators.
 
