@@ -342,9 +342,10 @@ def reference_split(data: bytes, cap: int = 1 << 30) -> list[RawMessage]:
         raw = data[begin:end]
         truncated = len(raw) > cap
         kept = raw[:cap] if truncated else raw
-        if not truncated:
-            kept = kept[:-1] if kept.endswith(b"\n\n") else kept
-            kept = kept[:-2] if kept.endswith(b"\r\n\r\n") else kept
+        if not truncated and kept.endswith(b"\n\n"):
+            kept = kept[:-1]
+        elif not truncated and kept.endswith(b"\r\n\r\n"):
+            kept = kept[:-2]
         if not started and not (kept and not kept.isspace()):
             return
         defects = []
@@ -554,3 +555,15 @@ def test_messages_are_unquoted_whenever_they_hold_a_quoted_from(lines: list[byte
     data = b"".join(lines)
     if not data.startswith(b"\x01\x01\x01\x01"):
         assert split(data) == reference_split(data)
+
+
+@pytest.mark.parametrize(
+    ("ending", "kept"),
+    [(b"\n\n", b"\n"), (b"\r\n\r\n", b"\r\n"), (b"\r\n\r\n\n", b"\r\n\r\n"), (b"\r\n\n", b"\r\n")],
+)
+def test_one_final_empty_line_belongs_to_the_separator(ending: bytes, kept: bytes) -> None:
+    data = b"From a@b Mon Jan  1 00:00:00 2001\nx" + ending + _message(2)
+    for sizes in (None, ones()):
+        first = split(data, sizes)[0]
+        assert first.data == b"x" + kept
+        assert first == reference_split(data)[0]

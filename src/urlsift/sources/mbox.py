@@ -278,25 +278,24 @@ class MboxSplitter:
         # any other goes through _separator.
         start = 0  # first byte of region not yet given to a message
         quoted = -1  # where a ">From " was seen (a message from before it needs unquoting)
-        search = _FROM.search
         envelope = _ENVELOPE.match
         pos, cap = self._pos, self._max
         # the current message opened at a separator and has no bytes from an earlier
         # region: nothing to join or trim, and nothing to report (a From_-like body line
         # follows bytes of its message)
         plain = self._started and not self._size
-        hit = search(region)
-        while hit is not None:
+        skip = 1 if self._mid_line else 0  # hits before this are on a line already read
+        for hit in _FROM.finditer(region):
             found = hit.start()
             if found:
+                if found < skip:
+                    continue
                 before = region[found - 1]
                 if before != 0x0A:  # not at a line start
                     if before == 0x3E:  # ">From "
                         quoted = found - 1
-                    hit = search(region, found + 1)
                     continue
-            elif self._mid_line:
-                hit = search(region, 1)
+            elif skip:
                 continue
             line_match = envelope(region, found)
             if line_match is None:  # no envelope, or not one this step reads
@@ -306,9 +305,9 @@ class MboxSplitter:
                     plain = self._started and not self._from_in_body
                 if end < 0:
                     break
-                hit = search(region, end)
+                skip = end
                 continue
-            next_start = line_match.end()
+            next_start = skip = line_match.end()
             line = region[found : next_start - 1]
             if line[-1] == 0x0D:
                 line = line[:-1]
@@ -338,7 +337,6 @@ class MboxSplitter:
             else:
                 start = self._separator(region, start, found, line, next_start, quoted, out)
                 plain = self._started and not self._from_in_body
-            hit = search(region, next_start)
         self._append(region[start:])
 
     def _separator(
