@@ -459,8 +459,12 @@ _ENVELOPE_CR = _LONG + b"x" * (MAX_SEPARATOR_LINE - len(_LONG)) + b"\r\n"
     [
         # the first separator is read the long way, the others in one step
         (_message(1) + _message(2) + _message(3), None, 1 << 20, 1),
-        # CR LF line ends: each separator the long way
-        ((_message(1) + _message(2) + _message(3)).replace(b"\n", b"\r\n"), None, 1 << 20, 3),
+        # CR LF line ends: in one step too; an empty line of mixed ends the long way
+        ((_message(1) + _message(2) + _message(3)).replace(b"\n", b"\r\n"), None, 1 << 20, 1),
+        (_message(1)[:-1] + b"\r\n" + _message(2) + _message(3), None, 1 << 20, 2),
+        # a message of one empty CR LF line: the long way (its final empty line is not
+        # in it)
+        (_message(1) + _message(2)[:34] + b"\r\n" + _message(3), None, 1 << 20, 2),
         # a message holding a ">From " to unquote
         (_message(1, b">From here\n") + _message(2) + _message(3), None, 1 << 20, 2),
         # a message over the cap (messages are 18 bytes with their empty line, 25 with

@@ -10,11 +10,12 @@ back. Memory is the current message (capped at ``max_message_bytes``; the rest i
 and skipped) plus the block being fed.
 
 The common separator takes one step: one match reads the line at a ``From `` hit as an
-envelope up to its LF, and when it follows an empty LF line that closes a message whole in
-the block, under the cap, with nothing to report or unquote, the message is cut out and the
-next opened at once. Any other (CR LF line ends, a message across blocks, over the cap or
-with a defect or a ``>From ``, a line the match does not take) goes the long way, with the
-same result (``tests/test_sources_mbox.py`` holds both to a reference splitter).
+envelope up to its LF, and when it follows an empty line (LF or CR LF) that closes a
+message whole in the block, under the cap, with nothing to report or unquote, the message
+is cut out and the next opened at once. Any other (a message across blocks, over the cap
+or with a defect or a ``>From ``, a line the match does not take, an empty line of mixed
+line ends) goes the long way, with the same result (``tests/test_sources_mbox.py`` holds
+both to a reference splitter).
 
 Separators.
 
@@ -273,7 +274,7 @@ class MboxSplitter:
         # One search for "From " finds both the lines that may be separators (after an
         # LF, or at the region's start when it starts a line) and the ">From " that tell
         # a message needs unquoting. The common separator (an envelope line with its LF
-        # in the region, after an empty LF line, closing a message that is whole in the
+        # in the region, after an empty line, closing a message that is whole in the
         # region, under the cap, with nothing to report or unquote) is taken in one step;
         # any other goes through _separator.
         start = 0  # first byte of region not yet given to a message
@@ -311,20 +312,19 @@ class MboxSplitter:
             line = region[found : next_start - 1]
             if line[-1] == 0x0D:
                 line = line[:-1]
-            if (
-                plain
-                and quoted < start
-                and region[found - 2] == 0x0A
-                and start + 2 <= found <= start + cap
-            ):
-                # After an empty LF line whose LF is the message's: the message is
-                # region[start:found] less that LF.
+            stop = -1  # where the message ends less its final empty line, if in one step
+            if plain and quoted < start and start + 2 <= found <= start + cap:
+                if region[found - 2] == 0x0A:  # after an empty LF line: less its LF
+                    stop = found - 1
+                elif found >= start + 4 and region[found - 4 : found - 1] == b"\r\n\r":
+                    stop = found - 2  # after an empty CR LF line: less its CR LF
+            if stop >= 0:
                 self._number += 1
                 out.append(
                     _new_message(
                         self._number,
                         self._offset,
-                        region[start : found - 1],
+                        region[start:stop],
                         self._envelope,
                         found - start,
                         False,
