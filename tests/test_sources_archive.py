@@ -461,3 +461,34 @@ def test_random_bytes_through_open_units(data: bytes) -> None:
                 # Only a compressed stream too damaged to give even its first bytes
                 # (read as text then) may fail, and then as a SourceError.
                 assert sniff_compression(data[:6]) != "none"
+
+
+def test_a_replaced_message_reader_sees_every_message(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The loops over messages call parts.message_units directly, unless the module's
+    # message_units was replaced (benchmarks/bench_mail.py counts declines that way):
+    # then the replacement reads every message of an archive, a folder and a raw batch.
+    from urlsift.sources import archive
+    from urlsift.sources.mbox import MboxSplitter
+
+    seen: list[int] = []
+    real = archive.message_units
+
+    def counting(data: bytes, **arguments: object) -> object:
+        seen.append(arguments["number"])  # type: ignore[arg-type]
+        return real(data, **arguments)
+
+    monkeypatch.setattr(archive, "message_units", counting)
+    mbox = CORPUS / "two-messages.mbox"
+    assert contexts(list(open_units(str(mbox)))) == [
+        (1, 0, "1", "text/plain"),
+        (2, 352, "1", "text/plain"),
+    ]
+    assert seen == [1, 2]
+    list(open_units(str(_make_maildir(tmp_path))))
+    assert seen == [1, 2, 1, 2, 3]
+    raws = MboxSplitter().feed(mbox.read_bytes())
+    units = archive.raw_message_units(raws[0], "x", MailOptions(), ArchiveStats())
+    assert seen == [1, 2, 1, 2, 3, 1]
+    assert [u.context.message for u in units if u.context] == [1]

@@ -6,12 +6,15 @@ import random
 import re
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from urlsift._model import Defect
 from urlsift.sources.mbox import (
+    _ENVELOPE,
     MAX_SEPARATOR_LINE,
     MboxSplitter,
     RawMessage,
@@ -310,20 +313,261 @@ def test_envelope_stamp_is_both_searches(pieces: list[bytes]) -> None:
     assert is_envelope_line(line) == (both and len(line) <= MAX_SEPARATOR_LINE)
 
 
+# A reference splitter written from the module notes' rules, over the whole input at once
+# (mbox only): what MboxSplitter must give whatever the blocks, its one-step separators
+# and its long way alike.
+
+
+def _follows_empty(data: bytes, at: int) -> bool:
+    return (b"\n\n" + data[max(0, at - 3) : at]).endswith((b"\n\n", b"\n\r\n"))
+
+
+def reference_split(data: bytes, cap: int = 1 << 30) -> list[RawMessage]:
+    cuts: list[tuple[int, int, int, bytes]] = []  # separator start, line end, offset, line
+    line_start = 0
+    while line_start < len(data):
+        lf = data.find(b"\n", line_start)
+        after = len(data) if lf < 0 else lf + 1
+        line = data[line_start : after if lf < 0 else lf]
+        line = line[:-1] if line.endswith(b"\r") else line
+        if is_envelope_line(line):
+            cuts.append((line_start, after, line_start, line))
+        line_start = after
+    out: list[RawMessage] = []
+    opened = (0, 0, b"", False)  # body start, offset, envelope, opened by a separator
+    from_in_body = 0
+
+    def close(end: int) -> None:
+        begin, offset, envelope, started = opened
+        raw = data[begin:end]
+        truncated = len(raw) > cap
+        kept = raw[:cap] if truncated else raw
+        if not truncated and kept.endswith(b"\n\n"):
+            kept = kept[:-1]
+        elif not truncated and kept.endswith(b"\r\n\r\n"):
+            kept = kept[:-2]
+        if not started and not (kept and not kept.isspace()):
+            return
+        defects = []
+        if not started:
+            where = "From_ line"
+            defects.append(
+                Defect(
+                    "missing-separator",
+                    f"text before the first {where} read as a message",
+                    "warning",
+                )
+            )
+        if truncated:
+            defects.append(
+                Defect(
+                    "message-truncated",
+                    f"message of {len(raw)} bytes cut at {cap} bytes",
+                    "warning",
+                )
+            )
+        if from_in_body:
+            defects.append(
+                Defect(
+                    "mbox-from-in-body",
+                    f"{from_in_body} From_-like line(s) not after an empty line "
+                    "were read as body text",
+                    "warning",
+                )
+            )
+        out.append(
+            RawMessage(
+                len(out) + 1,
+                offset,
+                unquote_from_lines(kept),
+                envelope,
+                len(raw),
+                truncated,
+                tuple(defects),
+            )
+        )
+
+    for start, after, offset, line in cuts:
+        if _follows_empty(data, start):
+            close(start)
+            opened, from_in_body = (after, offset, line, True), 0
+        else:
+            from_in_body += 1
+    close(len(data))
+    return out
+
+
+_LONG = b"From a@b Mon Jan  1 00:00:00 2001 "
+_SHAPES = st.sampled_from(
+    [
+        b"From a@b Mon Jan  1 00:00:00 2001\n",
+        b"From a@b Mon Jan  1 00:00:00 2001\r\n",
+        b"From a@b Mon Jan  1 00:00:00 2001\r\r\n",  # a CR left on the envelope
+        b"From 12:30 2001\n",
+        b"From my point of view\n",  # after an empty line, and no envelope
+        b"From 12:30\n",
+        b"From 2001 x 1:30x\n",
+        b">From x\n",
+        b">>From y\n",
+        b"a >From b\n",
+        b"\n",
+        b"\r\n",
+        b"\r",
+        b"Subject: s\n",
+        b"text http://x.y/\n",
+        b"From ",
+        b">From ",
+        b"\x01\x01\x01\x01\n",
+    ]
+    # envelope lines about MAX_SEPARATOR_LINE long, with and without their CR
+    + [
+        _LONG + b"x" * (MAX_SEPARATOR_LINE - len(_LONG) + extra) + end
+        for extra in (-1, 0, 1)
+        for end in (b"\n", b"\r\n")
+    ]
+)
+
+
+@settings(max_examples=400, deadline=None)
+@given(
+    st.lists(_SHAPES, max_size=40),
+    st.sampled_from([1, 2, 3, 7, 64, 1023, 1024, 1025, 1026, 4096, 1 << 20]),
+    st.sampled_from([0, 1, 30, 60, 1000, 5000, 1 << 20]),
+)
+def test_splitter_is_the_reference(lines: list[bytes], size: int, cap: int) -> None:
+    data = b"".join(lines)
+    if data.startswith(b"\x01\x01\x01\x01"):
+        data = b"\n" + data
+    expected = reference_split(data, cap)
+    assert split(data, max_message_bytes=cap) == expected
+    assert split(data, iter(lambda: size, None), max_message_bytes=cap) == expected
+    assert split(data, randoms(size), max_message_bytes=cap) == expected
+
+
+def _message(number: int, body: bytes = b"text\n", end: bytes = b"\n") -> bytes:
+    return (
+        b"From a@b Mon Jan  1 00:00:%02d 2001%sSubject: %d%s%s%s"
+        % (number, end, number, end, end, body.replace(b"\n", end))
+    ) + end
+
+
+_ENVELOPE_CR = _LONG + b"x" * (MAX_SEPARATOR_LINE - len(_LONG)) + b"\r\n"
+
+
+@pytest.mark.parametrize(
+    ("data", "blocks", "cap", "long_ways"),
+    [
+        # the first separator is read the long way, the others in one step
+        (_message(1) + _message(2) + _message(3), None, 1 << 20, 1),
+        # CR LF line ends: in one step too; an empty line of mixed ends the long way
+        ((_message(1) + _message(2) + _message(3)).replace(b"\n", b"\r\n"), None, 1 << 20, 1),
+        (_message(1)[:-1] + b"\r\n" + _message(2) + _message(3), None, 1 << 20, 2),
+        # a message of one empty CR LF line: the long way (its final empty line is not
+        # in it)
+        (_message(1) + _message(2)[:34] + b"\r\n" + _message(3), None, 1 << 20, 2),
+        # a message holding a ">From " to unquote
+        (_message(1, b">From here\n") + _message(2) + _message(3), None, 1 << 20, 2),
+        # a message over the cap (messages are 18 bytes with their empty line, 25 with
+        # the long body)
+        (_message(1) + _message(2, b"a long body\n") + _message(3), None, 20, 2),
+        (_message(1) + _message(2) + _message(3), None, 18, 1),
+        (_message(1) + _message(2) + _message(3), None, 17, 3),
+        # a message across a block end, and a separator at a block's start
+        (_message(1) + _message(2) + _message(3), iter([70, 1 << 20]), 1 << 20, 2),
+        (_message(1) + _message(2) + _message(3), iter([len(_message(1)), 1 << 20]), 1 << 20, 2),
+        # an envelope-shaped line not after an empty line: counted the long way, and its
+        # message closed the long way (it has a defect)
+        (_message(1) + _message(2, b"x\nFrom a 12:30 2001\n") + _message(3), None, 1 << 20, 3),
+        # no envelope after an empty line: no separator at all
+        (
+            _message(1) + _message(2, b"x\n\nFrom my point of view\n") + _message(3),
+            None,
+            1 << 20,
+            1,
+        ),
+        # an envelope line the one-step match does not take (MAX_SEPARATOR_LINE with its CR)
+        (_message(1) + b"\n" + _ENVELOPE_CR + b"x\n\n" + _message(3), None, 1 << 20, 2),
+    ],
+)
+def test_one_step_separators_and_the_long_way(
+    data: bytes, blocks: Iterator[int] | None, cap: int, long_ways: int
+) -> None:
+    calls = []
+    separator = MboxSplitter._separator
+
+    def counted(self: MboxSplitter, *arguments: Any) -> int:
+        calls.append(arguments[2])
+        return separator(self, *arguments)
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(MboxSplitter, "_separator", counted)
+        assert split(data, blocks, max_message_bytes=cap) == reference_split(data, cap)
+    assert len(calls) == long_ways
+
+
+@pytest.mark.parametrize("cap", range(22, 29))
+def test_one_step_message_at_the_cap(cap: int) -> None:
+    # message 2 is 25 bytes with its empty line: cut at caps up to 24, whole from 25
+    data = _message(1) + _message(2, b"a long body\n") + _message(3)
+    messages = split(data, max_message_bytes=cap)
+    assert messages == reference_split(data, cap)
+    assert len(_message(2, b"a long body\n")) == len(b"From a@b Mon Jan  1 00:00:02 2001\n") + 25
+    assert messages[1].truncated == (cap < 25)
+
+
+def test_a_partial_line_of_a_separator_s_length_is_held_back() -> None:
+    # An envelope line of MAX_SEPARATOR_LINE bytes (or one more with its CR) split at a
+    # block's end is read whole; once it is longer it is no separator.
+    for end in (b"\n", b"\r\n"):
+        for extra in (0, 1):
+            line = _LONG + b"x" * (MAX_SEPARATOR_LINE - len(_LONG) + extra) + end
+            data = _message(1) + line + b"Subject: s\n\nbody\n"
+            for cut in range(len(data) - len(end) - 3, len(data) - len(end) + 2):
+                sizes = iter([cut, 1 << 20])
+                assert split(data, sizes) == split(data) == reference_split(data)
+            assert len(split(data)) == (1 if extra else 2)
+
+
+@settings(max_examples=1500, deadline=None)
+@given(st.lists(st.sampled_from(_STAMP_PIECES)), st.sampled_from([b"\n", b"\r\n", b""]))
+def test_one_step_envelope_match_is_the_envelope_rule(pieces: list[bytes], end: bytes) -> None:
+    # _ENVELOPE takes a line (with its LF) exactly when is_envelope_line takes it as the
+    # splitter cuts it (one CR removed), bar one CR too long for MAX_SEPARATOR_LINE.
+    line = b"From " + b"".join(pieces).replace(b"\n", b"")
+    for length in (len(line), MAX_SEPARATOR_LINE - 1, MAX_SEPARATOR_LINE):
+        padded = line + b"y" * (length - len(line))
+        data = padded + end + (b"rest" if end else b"")
+        cut = padded if end == b"\r\n" else padded.removesuffix(b"\r")
+        short = len(padded + end) <= MAX_SEPARATOR_LINE + 1
+        expected = bool(end) and is_envelope_line(cut) and short
+        assert (_ENVELOPE.match(data) is not None) == expected
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.binary(max_size=2000), st.integers(min_value=1, max_value=64))
+def test_random_bytes_split_as_the_reference(data: bytes, size: int) -> None:
+    if data.startswith(b"\x01\x01\x01\x01"):
+        data = b"\n" + data
+    assert split(data, iter(lambda: size, None)) == reference_split(data)
+
+
 @settings(max_examples=300, deadline=None)
 @given(st.lists(st.one_of(_LINES, st.sampled_from([b">>From y\n", b"a >From b\n"])), max_size=40))
 def test_messages_are_unquoted_whenever_they_hold_a_quoted_from(lines: list[bytes]) -> None:
     # The splitter unquotes only the messages where its one search for "From " saw a
-    # ">From "; unquoting every message must give the same messages.
+    # ">From "; unquoting every message (the reference) must give the same messages.
     data = b"".join(lines)
-    deliver = MboxSplitter._deliver
+    if not data.startswith(b"\x01\x01\x01\x01"):
+        assert split(data) == reference_split(data)
 
-    def always(
-        self: MboxSplitter, data: bytes, out: list[RawMessage], unquote: bool = True
-    ) -> None:
-        deliver(self, data, out, True)
 
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(MboxSplitter, "_deliver", always)
-        reference = key(split(data))
-    assert key(split(data)) == reference
+@pytest.mark.parametrize(
+    ("ending", "kept"),
+    [(b"\n\n", b"\n"), (b"\r\n\r\n", b"\r\n"), (b"\r\n\r\n\n", b"\r\n\r\n"), (b"\r\n\n", b"\r\n")],
+)
+def test_one_final_empty_line_belongs_to_the_separator(ending: bytes, kept: bytes) -> None:
+    data = b"From a@b Mon Jan  1 00:00:00 2001\nx" + ending + _message(2)
+    for sizes in (None, ones()):
+        first = split(data, sizes)[0]
+        assert first.data == b"x" + kept
+        assert first == reference_split(data)[0]

@@ -32,7 +32,7 @@ its own.
 from __future__ import annotations
 
 import stat
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from typing import TYPE_CHECKING, Any
 
 from .._model import Defect, TextUnit
@@ -84,34 +84,29 @@ def message_units(data: bytes, **arguments: Any) -> MessageResult:
     The MIME layer (the stdlib's ``email`` package, the HTML reader) is imported only by
     the paths that read mail: a scan of a text file does not pay for it at start-up.
     The function is kept after the first message (an import statement per message cost
-    about 1 us).
+    about 1 us). This module's loops over messages call it through :func:`_units_of`.
     """
+    return _parts_units()(data, **arguments)
+
+
+_LOADED: dict[str, Callable[..., MessageResult]] = {}  # the MIME layer, once imported
+_LAZY = message_units
+
+
+def _parts_units() -> Callable[..., MessageResult]:
     units = _LOADED.get("message_units")
     if units is None:
         from .parts import message_units as loaded
 
         units = _LOADED["message_units"] = loaded
-    return units(data, **arguments)
+    return units
 
 
-_LOADED: dict[str, Callable[..., MessageResult]] = {}  # the MIME layer, once imported
-
-
-def _message(
-    data: bytes,
-    source: str,
-    number: int,
-    offset: int,
-    options: MailOptions,
-    stats: ArchiveStats,
-    defects: tuple[Defect, ...],
-    truncated: bool,
-) -> list[TextUnit]:
-    result = message_units(
-        data, source=source, number=number, offset=offset, options=options, defects=defects
-    )
-    count_message(result, stats, truncated)
-    return result.units
+def _units_of() -> Callable[..., MessageResult]:
+    # The function that reads a message: parts.message_units itself, imported now, so that
+    # a loop over messages calls it without the lazy wrapper above (its keywords packed
+    # and unpacked again); or what replaced the wrapper (a benchmark's counter).
+    return _parts_units() if message_units is _LAZY else message_units
 
 
 def raw_message_units(
@@ -122,9 +117,25 @@ def raw_message_units(
     The per-message step of :func:`open_units` for mbox and MMDF archives, also used by the
     parallel engine on batches of messages. Never raises on bad content.
     """
-    return _message(
-        raw.data, source, raw.number, raw.offset, options, stats, raw.defects, raw.truncated
-    )
+    return [*_split_units((raw,), source, options, stats)]
+
+
+def _split_units(
+    messages: Iterable[RawMessage], source: str, options: MailOptions, stats: ArchiveStats
+) -> Iterator[TextUnit]:
+    # raw_message_units for each of a block's messages, in one loop.
+    units_of = _units_of()
+    for raw in messages:
+        result = units_of(
+            raw.data,
+            source=source,
+            number=raw.number,
+            offset=raw.offset,
+            options=options,
+            defects=raw.defects,
+        )
+        count_message(result, stats, raw.truncated)
+        yield from result.units
 
 
 def _mbox_units(
@@ -133,16 +144,14 @@ def _mbox_units(
     reader = BlockReader(opened, stats)
     splitter = MboxSplitter(options.max_message_bytes)
     while block := reader.read():
-        for raw in splitter.feed(block):
-            yield from raw_message_units(raw, path, options, stats)
+        yield from _split_units(splitter.feed(block), path, options, stats)
     last = splitter.close()
     if reader.error is not None:
         if last:
             last[-1] = replace(last[-1], defects=(*last[-1].defects, reader.error))
         else:
             yield TextUnit(source=path, chunks=(), defects=(reader.error,))
-    for raw in last:
-        yield from raw_message_units(raw, path, options, stats)
+    yield from _split_units(last, path, options, stats)
 
 
 def _single_units(
@@ -209,7 +218,11 @@ def _single_units(
         defects.append(reader.error)
     data = bytes(kept_bytes)
     del kept_bytes  # one copy held while the message is parsed, not two
-    return _message(data, path, number, 0, options, stats, tuple(defects), truncated)
+    result = _units_of()(
+        data, source=path, number=number, offset=0, options=options, defects=tuple(defects)
+    )
+    count_message(result, stats, truncated)
+    return result.units
 
 
 def folder_units(

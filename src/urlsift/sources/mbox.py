@@ -3,11 +3,19 @@
 Strategy (sans-IO, after h11 and ``email.feedparser``): :meth:`MboxSplitter.feed` takes
 blocks of any size and returns the messages they complete; :meth:`MboxSplitter.close`
 returns the last one. The splitter never indexes the archive and never rescans: each block
-is searched once with ``bytes.find`` for ``From `` (at a line start, a line that could open
-a message; after ``>``, a quoted line the message must be unquoted for), and only a
-partial last line that might still become a separator (at most :data:`MAX_SEPARATOR_LINE`
-bytes) is held back. Memory is the current message (capped at ``max_message_bytes``; the
-rest is counted and skipped) plus the block being fed.
+is searched once for ``From `` (at a line start, a line that could open a message; after
+``>``, a quoted line the message must be unquoted for), and only a partial last line that
+might still become a separator (at most :data:`MAX_SEPARATOR_LINE` bytes and a CR) is held
+back. Memory is the current message (capped at ``max_message_bytes``; the rest is counted
+and skipped) plus the block being fed.
+
+The common separator takes one step: one match reads the line at a ``From `` hit as an
+envelope up to its LF, and when it follows an empty line (LF or CR LF) that closes a
+message whole in the block, under the cap, with nothing to report or unquote, the message
+is cut out and the next opened at once. Any other (a message across blocks, over the cap
+or with a defect or a ``>From ``, a line the match does not take, an empty line of mixed
+line ends) goes the long way, with the same result (``tests/test_sources_mbox.py`` holds
+both to a reference splitter).
 
 Separators.
 
@@ -37,7 +45,7 @@ import re
 from typing import Literal
 
 from .._model import Defect
-from .._record import record
+from .._record import maker, record
 from .options import DEFAULT_MAX_MESSAGE_BYTES
 
 MboxFormat = Literal["mbox", "mmdf"]
@@ -57,10 +65,21 @@ MAX_SEPARATOR_LINE = 1024
 # is ``\b\d{1,2}:\d\d\b`` and ``\b\d{4}\b`` anywhere after "From "; each is written
 # here to start with what re can scan for at C speed (the colon, a digit), the word
 # boundary before the digits as a look-behind (a test holds the two writings equal).
-_TIME_OF_DAY = re.compile(
+_TIME_OF_DAY_RULE = (
     rb":(?:(?<=[^0-9A-Za-z_][0-9][0-9]:)|(?<=[^0-9A-Za-z_][0-9]:))[0-9][0-9](?![0-9A-Za-z_])"
 )
-_YEAR = re.compile(rb"[0-9](?<![0-9A-Za-z_][0-9])[0-9]{3}(?![0-9A-Za-z_])")
+_YEAR_RULE = rb"[0-9](?<![0-9A-Za-z_][0-9])[0-9]{3}(?![0-9A-Za-z_])"
+_TIME_OF_DAY = re.compile(_TIME_OF_DAY_RULE)
+_YEAR = re.compile(_YEAR_RULE)
+# A whole envelope line at once, from its "From " to its LF: is_envelope_line's stamp
+# tests as look-aheads that stay on the line (a CR or LF after the digits is a word
+# boundary as the line's end is; greedy, as stamps end their lines), at most
+# MAX_SEPARATOR_LINE bytes with its CR if any. A line it does not take (no LF in the
+# region, or one CR too long) is read the long way.
+_ON_LINE = rb"[^\n]{0,%d}" % (MAX_SEPARATOR_LINE - len(FROM_LINE_START))
+_ENVELOPE = re.compile(
+    rb"From (?=%s%s)(?=%s%s)%s\n" % (_ON_LINE, _TIME_OF_DAY_RULE, _ON_LINE, _YEAR_RULE, _ON_LINE)
+)
 # mboxrd: ">From ", ">>From " ... lose one ">" each.
 _QUOTED_FROM = re.compile(rb"^>(>*From )", re.MULTILINE)
 # "From " anywhere: re's search for a literal is about twice as fast as bytes.find's here
@@ -137,6 +156,9 @@ class RawMessage:
     """Problems seen while splitting (``missing-separator``, ``message-truncated``...)."""
 
 
+_new_message = maker(RawMessage)  # all fields, positional: without the call through the class
+
+
 class MboxSplitter:
     """Split an mbox or MMDF byte stream into messages without holding more than one.
 
@@ -211,7 +233,7 @@ class MboxSplitter:
         if (
             rest
             and (cut > 0 or not self._mid_line)
-            and len(rest) < MAX_SEPARATOR_LINE
+            and len(rest) <= MAX_SEPARATOR_LINE + 1  # a CR may end it
             and separator.startswith(rest[: len(separator)])
         ):
             self._pending = rest
@@ -251,42 +273,97 @@ class MboxSplitter:
     def _scan_mbox(self, region: bytes, out: list[RawMessage]) -> None:
         # One search for "From " finds both the lines that may be separators (after an
         # LF, or at the region's start when it starts a line) and the ">From " that tell
-        # a message needs unquoting.
+        # a message needs unquoting. The common separator (an envelope line with its LF
+        # in the region, after an empty line, closing a message that is whole in the
+        # region, under the cap, with nothing to report or unquote) is taken in one step;
+        # any other goes through _separator.
         start = 0  # first byte of region not yet given to a message
         quoted = -1  # where a ">From " was seen (a message from before it needs unquoting)
-        search = _FROM.search
-        hit = search(region)
-        while hit is not None:
+        envelope = _ENVELOPE.match
+        pos, cap = self._pos, self._max
+        # the current message opened at a separator and has no bytes from an earlier
+        # region: nothing to join or trim, and nothing to report (a From_-like body line
+        # follows bytes of its message)
+        plain = self._started and not self._size
+        skip = 1 if self._mid_line else 0  # hits before this are on a line already read
+        for hit in _FROM.finditer(region):
             found = hit.start()
             if found:
+                if found < skip:
+                    continue
                 before = region[found - 1]
                 if before != 0x0A:  # not at a line start
                     if before == 0x3E:  # ">From "
                         quoted = found - 1
-                    hit = search(region, found + 1)
                     continue
-            elif self._mid_line:
-                hit = search(region, 1)
+            elif skip:
                 continue
-            candidate = found
-            line, end, next_start = _line_at(region, candidate)
-            if is_envelope_line(line):
-                if self._follows_empty_line(region, candidate):
-                    if self._size or start + self._max < candidate:
-                        self._append(region[start:candidate])
-                        self._finish(out)
-                    else:  # the whole message is in this region: one copy, not three
-                        self._size = candidate - start
-                        stop = self._message_end(region, start, candidate)
-                        self._deliver(region[start:stop], out, quoted >= start)
-                    self._reset(self._pos + candidate, line, started=True)
-                    start = next_start
-                else:
-                    self._from_in_body += 1
-            if end < 0:
-                break
-            hit = search(region, end)
+            line_match = envelope(region, found)
+            if line_match is None:  # no envelope, or not one this step reads
+                line, end, next_start = _line_at(region, found)
+                if is_envelope_line(line):
+                    start = self._separator(region, start, found, line, next_start, quoted, out)
+                    plain = self._started and not self._from_in_body
+                if end < 0:
+                    break
+                skip = end
+                continue
+            next_start = skip = line_match.end()
+            line = region[found : next_start - 1]
+            if line[-1] == 0x0D:
+                line = line[:-1]
+            stop = -1  # where the message ends less its final empty line, if in one step
+            if plain and quoted < start and start + 2 <= found <= start + cap:
+                if region[found - 2] == 0x0A:  # after an empty LF line: less its LF
+                    stop = found - 1
+                elif found >= start + 4 and region[found - 4 : found - 1] == b"\r\n\r":
+                    stop = found - 2  # after an empty CR LF line: less its CR LF
+            if stop >= 0:
+                self._number += 1
+                out.append(
+                    _new_message(
+                        self._number,
+                        self._offset,
+                        region[start:stop],
+                        self._envelope,
+                        found - start,
+                        False,
+                        (),
+                    )
+                )
+                self._offset = pos + found
+                self._envelope = line
+                start = next_start
+            else:
+                start = self._separator(region, start, found, line, next_start, quoted, out)
+                plain = self._started and not self._from_in_body
         self._append(region[start:])
+
+    def _separator(
+        self,
+        region: bytes,
+        start: int,
+        found: int,
+        line: bytes,
+        next_start: int,
+        quoted: int,
+        out: list[RawMessage],
+    ) -> int:
+        # The envelope ``line`` at region[found:next_start]: when it follows an empty line,
+        # the current message ends before it and the next opens; else it is counted as a
+        # body line. Returns where the region's unread bytes start now.
+        if not self._follows_empty_line(region, found):
+            self._from_in_body += 1
+            return start
+        if self._size or start + self._max < found:
+            self._append(region[start:found])
+            self._finish(out)
+        else:  # the whole message is in this region: one copy, not three
+            self._size = found - start
+            stop = self._message_end(region, start, found)
+            self._deliver(region[start:stop], out, quoted >= start)
+        self._reset(self._pos + found, line, started=True)
+        return next_start
 
     def _scan_mmdf(self, region: bytes, out: list[RawMessage]) -> None:
         needle = b"\n" + MMDF_DELIMITER
