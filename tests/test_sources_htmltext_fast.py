@@ -150,24 +150,27 @@ def test_remembered_tag_readings_are_the_general_paths(
 ) -> None:
     markup = f"a<{name} {attributes}>b</{name}>c<p {attributes}>d"
     if empty_first:
-        htmltext._ATTRIBUTE_URLS.clear()
-        htmltext._START_DOES.clear()
-        htmltext._END_DOES.clear()
+        htmltext._PIECES.clear()
+        htmltext._PIECE_URLS.clear()
+        htmltext._STATE_PIECES.clear()
     first = html_to_text(markup)  # remembers the readings
     assert first == html_to_text(markup) == html_to_text_general(markup)
 
 
-def test_the_tables_stay_bounded() -> None:
-    for n in range(htmltext._MAX_ATTRIBUTES + 10):
-        html_to_text(f'<p class="c{n}"><x{n}>t</x{n}>')
-    assert len(htmltext._ATTRIBUTE_URLS) <= htmltext._MAX_ATTRIBUTES
-    assert len(htmltext._START_DOES) <= htmltext._MAX_NAMES
-    assert len(htmltext._END_DOES) <= htmltext._MAX_NAMES
-    long = "x" * htmltext._MAX_KEPT_ATTRIBUTES
+def test_the_tables_stay_bounded(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(htmltext, "_MAX_KEPT_CHARACTERS", 4096)
+    for n in range(1000):
+        html_to_text(f'<p class="c{n}"><x{n}>t</x{n}><title id={n}>')
+    kept = [*htmltext._PIECES, *htmltext._STATE_PIECES]
+    assert sum(map(len, kept)) <= 4096
+    assert set(htmltext._PIECE_URLS) <= set(htmltext._PIECES)
+    long = "x" * htmltext._MAX_KEPT_PIECE
     assert html_to_text(f'<a title="{long}" href="http://l.example/">l</a>') == (
         "l\n\nhttp://l.example/\n"
     )
-    assert f' title="{long}" href="http://l.example/"' not in htmltext._ATTRIBUTE_URLS
+    assert f'<a title="{long}" href="http://l.example/">' not in htmltext._PIECES
+    assert html_to_text('<a href="http://k.example/">k</a>') == "k\n\nhttp://k.example/\n"
+    assert htmltext._PIECE_URLS['<a href="http://k.example/">'] == ("http://k.example/",)
 
 
 @pytest.mark.parametrize(
