@@ -152,3 +152,13 @@ def test_runs_take_no_general_path(monkeypatch: pytest.MonkeyPatch) -> None:
         "<p class=MsoNormal>a<o:p></o:p></p><a href='http://a.example/'>b</a></div></body>"
     )
     assert html_to_text(markup) == html_to_text_general(markup)
+
+
+_NAME_WORDS = [*sorted(htmltext.URL_ATTRIBUTES), "=", " ", "\t", "x", "s", "style", "-", '"']
+
+
+@settings(max_examples=2000, deadline=None)
+@given(st.lists(st.sampled_from(_NAME_WORDS), max_size=10).map("".join))
+def test_url_name_screen_is_the_search(lowered: str) -> None:
+    found = htmltext._URL_NAME_ATTRIBUTE.search(lowered) is not None
+    assert htmltext._has_url_name(lowered) == found

@@ -138,6 +138,18 @@ _STATE_TAGS = HIDDEN_TAGS | {"body", "title"}
 # html.unescape), so a tag whose attributes hold no "@", "&" or "url(" gives nothing from
 # its style (most: Outlook's HTML styles nearly every tag).
 _URL_NAME_ATTRIBUTE = re.compile("(?:" + "|".join(sorted(URL_ATTRIBUTES)) + f"){_WS}*=")
+# The same search, quicker: each "=" is found at once and the name before it checked by a
+# look-behind (one for each length of name); a name with white space before its "="
+# (rare) by the search above.
+_URL_NAME_EQUALS = re.compile(
+    "=(?:"
+    + "|".join(
+        "(?<=" + "|".join(f"{name}=" for name in sorted(URL_ATTRIBUTES) if len(name) == size) + ")"
+        for size in sorted({len(name) for name in URL_ATTRIBUTES})
+    )
+    + ")"
+)
+_SPACE_EQUALS = re.compile(f"{_WS}=")
 _STYLE_ATTRIBUTE = re.compile(f"style{_WS}*=")
 
 
@@ -149,7 +161,7 @@ def _attribute_url_list(attributes: str) -> tuple[str, ...]:
     lowered = attributes.lower()
     found: dict[str, None] = {}
     amp = "&" in lowered
-    if ((amp or ":" in lowered) and _URL_NAME_ATTRIBUTE.search(lowered) is not None) or (
+    if ((amp or ":" in lowered) and _has_url_name(lowered)) or (
         (amp or "@" in lowered or "url(" in lowered)
         and _STYLE_ATTRIBUTE.search(lowered) is not None
     ):
@@ -157,17 +169,27 @@ def _attribute_url_list(attributes: str) -> tuple[str, ...]:
     return tuple(found)
 
 
+def _has_url_name(lowered: str) -> bool:
+    # _URL_NAME_ATTRIBUTE.search(lowered) is not None, found quicker.
+    if _URL_NAME_EQUALS.search(lowered) is not None:
+        return True
+    return _SPACE_EQUALS.search(lowered) is not None and (
+        _URL_NAME_ATTRIBUTE.search(lowered) is not None
+    )
+
+
 # What each markup piece does, by the piece as written (a part's tags repeat: the shared
 # archives' 97,000 markup pieces are 5,400 distinct strings): _PIECES holds the text of a
 # piece that changes no state ("\n" for a block tag, else ""), _PIECE_URLS the URLs of
 # those of them whose attributes give any, _STATE_PIECES the reading of a common tag that
 # changes what is visible or starts a text element (a start tag: True, its lower-case
-# name, "/>", its attributes' URLs; an end tag: False, its name). Other markup is in none
-# of them. Bounded: pieces of at most _MAX_KEPT_PIECE characters, all three emptied
-# together when the pieces kept hold more than _MAX_KEPT_CHARACTERS.
+# name, "/>", its attributes' URLs; an end tag: False, its name) and None for other
+# markup (which the general path reads). Bounded: pieces of at most _MAX_KEPT_PIECE
+# characters, all three emptied together when the pieces kept hold more than
+# _MAX_KEPT_CHARACTERS.
 _PIECES: dict[str, str] = {}
 _PIECE_URLS: dict[str, tuple[str, ...]] = {}
-_STATE_PIECES: dict[str, tuple[bool, str, bool, tuple[str, ...]]] = {}
+_STATE_PIECES: dict[str, tuple[bool, str, bool, tuple[str, ...]] | None] = {}
 _MAX_KEPT_PIECE = 2048  # characters
 _MAX_KEPT_CHARACTERS = 1 << 20  # in all the kept pieces
 _kept_characters = 0
@@ -175,11 +197,8 @@ _kept_characters = 0
 
 def _read_piece(piece: str) -> tuple[str, tuple[str, ...]] | None:
     # The text and URLs of a markup piece that changes no state, remembered; None for
-    # the others (a state piece's reading is remembered in _STATE_PIECES).
-    found = _COMMON_MARKUP.fullmatch(piece)
-    if found is None:
-        return None  # other markup: the general path reads it
-    name, attributes, closing, end_name = found.groups()
+    # the others (remembered in _STATE_PIECES: a state piece's reading, or None for other
+    # markup).
     global _kept_characters
     kept = len(piece) <= _MAX_KEPT_PIECE
     if kept:
@@ -189,6 +208,12 @@ def _read_piece(piece: str) -> tuple[str, tuple[str, ...]] | None:
             _PIECE_URLS.clear()
             _STATE_PIECES.clear()
             _kept_characters = len(piece)
+    found = _COMMON_MARKUP.fullmatch(piece)
+    if found is None:  # other markup: the general path reads it
+        if kept:
+            _STATE_PIECES[piece] = None
+        return None
+    name, attributes, closing, end_name = found.groups()
     urls: tuple[str, ...] = ()
     if name is not None:
         name = name.lower()
@@ -378,21 +403,6 @@ def html_to_text(markup: str) -> str:
     markups = split[1::2]
     texts = list(map(_PIECES.get, markups))  # None: not read yet, state, other markup
     gives = list(map(_PIECE_URLS.get, markups))
-    k = 0
-    try:
-        while True:
-            k = texts.index(None, k)
-            piece = markups[k]
-            text = _PIECES.get(piece)  # read earlier in this part
-            if text is not None:
-                texts[k], gives[k] = text, _PIECE_URLS.get(piece)
-            elif piece not in _STATE_PIECES:
-                read = _read_piece(piece)
-                if read is not None:
-                    texts[k], gives[k] = read
-            k += 1
-    except ValueError:
-        pass
     pieces: list[str] = []
     urls: dict[str, None] = {}  # insertion-ordered set
     hidden = 0  # depth of open hidden elements
@@ -402,10 +412,25 @@ def html_to_text(markup: str) -> str:
     first = 0  # the run starts at text piece split[2 * first]
     at = at_offset = 0  # a piece of the split and its offset in markup
     while True:
-        try:
-            stop = texts.index(None, first)  # the run ends before markup piece `stop`
-        except ValueError:
-            stop = last
+        stop = first  # the run ends before markup piece `stop`
+        while True:
+            try:
+                stop = texts.index(None, stop)
+            except ValueError:
+                stop = last
+                break
+            piece = markups[stop]
+            text = _PIECES.get(piece)  # read earlier in this part
+            if text is not None:
+                texts[stop], gives[stop] = text, _PIECE_URLS.get(piece)
+            elif piece in _STATE_PIECES:
+                break
+            else:
+                read = _read_piece(piece)
+                if read is None:
+                    break
+                texts[stop], gives[stop] = read
+            stop += 1
         if stop > first:
             for given in filter(None, gives[first:stop]):
                 for url in given:
@@ -462,6 +487,8 @@ def html_to_text(markup: str) -> str:
                 token = _new(Token, ("text", end, text_end, name, (), False))
                 hidden, in_title = _apply(markup, token, pieces, urls, hidden, in_title)
             end = text_end
+        if end >= length:
+            break
         # Take the split up again at `end`: after the piece it starts, or in the piece it
         # falls inside, whose rest is text (it holds no "<" after its first character, and
         # the next markup start is where the split's next markup piece starts).
