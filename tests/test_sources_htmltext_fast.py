@@ -150,9 +150,7 @@ def test_remembered_tag_readings_are_the_general_paths(
 ) -> None:
     markup = f"a<{name} {attributes}>b</{name}>c<p {attributes}>d"
     if empty_first:
-        htmltext._PIECES.clear()
-        htmltext._PIECE_URLS.clear()
-        htmltext._STATE_PIECES.clear()
+        htmltext._readings = htmltext._Readings()
     first = html_to_text(markup)  # remembers the readings
     assert first == html_to_text(markup) == html_to_text_general(markup)
 
@@ -161,16 +159,17 @@ def test_the_tables_stay_bounded(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(htmltext, "_MAX_KEPT_CHARACTERS", 4096)
     for n in range(1000):
         html_to_text(f'<p class="c{n}"><x{n}>t</x{n}><title id={n}>')
-    kept = [*htmltext._PIECES, *htmltext._STATE_PIECES]
-    assert sum(map(len, kept)) <= 4096
-    assert set(htmltext._PIECE_URLS) <= set(htmltext._PIECES)
+    readings = htmltext._readings
+    kept = [*readings.texts, *readings.states]
+    assert sum(map(len, kept)) <= readings.characters <= 4096
+    assert set(readings.urls) <= set(readings.texts)
     long = "x" * htmltext._MAX_KEPT_PIECE
     assert html_to_text(f'<a title="{long}" href="http://l.example/">l</a>') == (
         "l\n\nhttp://l.example/\n"
     )
-    assert f'<a title="{long}" href="http://l.example/">' not in htmltext._PIECES
+    assert f'<a title="{long}" href="http://l.example/">' not in htmltext._readings.texts
     assert html_to_text('<a href="http://k.example/">k</a>') == "k\n\nhttp://k.example/\n"
-    assert htmltext._PIECE_URLS['<a href="http://k.example/">'] == ("http://k.example/",)
+    assert htmltext._readings.urls['<a href="http://k.example/">'] == ("http://k.example/",)
 
 
 @pytest.mark.parametrize(

@@ -37,9 +37,7 @@ PIECES = st.sampled_from(_REFERENCE_HALVES + _NO_OP_TAGS + _BLOCK_TAGS + _STATE_
 
 
 def _forget() -> None:
-    htmltext._PIECES.clear()
-    htmltext._PIECE_URLS.clear()
-    htmltext._STATE_PIECES.clear()
+    htmltext._readings = htmltext._Readings()
 
 
 @settings(max_examples=1500, deadline=None)
@@ -162,3 +160,20 @@ _NAME_WORDS = [*sorted(htmltext.URL_ATTRIBUTES), "=", " ", "\t", "x", "s", "styl
 def test_url_name_screen_is_the_search(lowered: str) -> None:
     found = htmltext._URL_NAME_ATTRIBUTE.search(lowered) is not None
     assert htmltext._has_url_name(lowered) == found
+
+
+def test_tables_replaced_while_a_part_is_read(monkeypatch: pytest.MonkeyPatch) -> None:
+    # As when another thread fills the tables: each piece read lands in new tables, and
+    # the part is read on with the tables it started with.
+    read = htmltext._read_piece
+
+    def replacing(piece: str) -> object:
+        htmltext._readings = htmltext._Readings()
+        return read(piece)
+
+    monkeypatch.setattr(htmltext, "_read_piece", replacing)
+    link = '<a href="http://a.example/">'
+    markup = f"<p>{link}a</a><title>t</title>{link}b</a><b>x</b><a href='http://c.example/'>c"
+    _forget()
+    assert html_to_text(markup) == html_to_text_general(markup)
+    assert html_to_text(markup) == html_to_text_general(markup)

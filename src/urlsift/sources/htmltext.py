@@ -179,39 +179,50 @@ def _has_url_name(lowered: str) -> bool:
 
 
 # What each markup piece does, by the piece as written (a part's tags repeat: the shared
-# archives' 98,095 markup pieces are 5,418 distinct strings): _PIECES holds the text of a
-# piece that changes no state ("\n" for a block tag, else ""), _PIECE_URLS the URLs of
-# those of them whose attributes give any, _STATE_PIECES the reading of a common tag that
-# changes what is visible or starts a text element (a start tag: True, its lower-case
-# name, "/>", its attributes' URLs; an end tag: False, its name) and None for other
-# markup (which the general path reads). Bounded: pieces of at most _MAX_KEPT_PIECE
-# characters, all three emptied together when the pieces kept hold more than
-# _MAX_KEPT_CHARACTERS.
-_PIECES: dict[str, str] = {}
-_PIECE_URLS: dict[str, tuple[str, ...]] = {}
-_STATE_PIECES: dict[str, tuple[bool, str, bool, tuple[str, ...]] | None] = {}
+# archives' 98,095 markup pieces are 5,418 distinct strings), in a _Readings: `texts` the
+# text of a piece that changes no state ("\n" for a block tag, else ""), `urls` the URLs
+# of those of them whose attributes give any, `states` the reading of a common tag that
+# changes what is visible or starts a text element (_State) and None for other markup
+# (which the general path reads). Bounded: pieces of at most _MAX_KEPT_PIECE characters;
+# when the pieces kept hold more than _MAX_KEPT_CHARACTERS, new tables replace them
+# (html_to_text reads one _Readings from start to end, so its tables agree with each
+# other even when another thread replaces them).
+_State = tuple[bool, str, bool, tuple[str, ...]]
+"""A start tag (True, its lower-case name, "/>", its attributes' URLs) or an end tag
+(False, its name, False, ())."""
 _MAX_KEPT_PIECE = 2048  # characters
 _MAX_KEPT_CHARACTERS = 1 << 20  # in all the kept pieces
-_kept_characters = 0
+
+
+class _Readings:
+    __slots__ = ("characters", "states", "texts", "urls")
+
+    def __init__(self) -> None:
+        self.texts: dict[str, str] = {}
+        self.urls: dict[str, tuple[str, ...]] = {}
+        self.states: dict[str, _State | None] = {}
+        self.characters = 0  # in the pieces kept
+
+
+_readings = _Readings()
 
 
 def _read_piece(piece: str) -> tuple[str, tuple[str, ...]] | None:
     # The text and URLs of a markup piece that changes no state, remembered; None for
-    # the others (remembered in _STATE_PIECES: a state piece's reading, or None for other
+    # the others (remembered in `states`: a state piece's reading, or None for other
     # markup).
-    global _kept_characters
+    global _readings
+    readings = _readings
     kept = len(piece) <= _MAX_KEPT_PIECE
     if kept:
-        _kept_characters += len(piece)
-        if _kept_characters > _MAX_KEPT_CHARACTERS:
-            _PIECES.clear()
-            _PIECE_URLS.clear()
-            _STATE_PIECES.clear()
-            _kept_characters = len(piece)
+        readings.characters += len(piece)
+        if readings.characters > _MAX_KEPT_CHARACTERS:
+            readings = _readings = _Readings()
+            readings.characters = len(piece)
     found = _COMMON_MARKUP.fullmatch(piece)
     if found is None:  # other markup: the general path reads it
         if kept:
-            _STATE_PIECES[piece] = None
+            readings.states[piece] = None
         return None
     name, attributes, closing, end_name = found.groups()
     urls: tuple[str, ...] = ()
@@ -221,21 +232,21 @@ def _read_piece(piece: str) -> tuple[str, tuple[str, ...]] | None:
             urls = _attribute_url_list(attributes)
         if name in _STATE_TAGS or name in _TEXT_ELEMENTS:
             if kept:
-                _STATE_PIECES[piece] = (True, name, closing == "/", urls)
+                readings.states[piece] = (True, name, closing == "/", urls)
             return None
     elif end_name is not None:
         name = end_name.lower()
         if name in HIDDEN_TAGS or name == "title":
             if kept:
-                _STATE_PIECES[piece] = (False, name, False, ())
+                readings.states[piece] = (False, name, False, ())
             return None
     else:
         name = ""  # a comment
     text = "\n" if name in BLOCK_TAGS else ""
     if kept:
-        _PIECES[piece] = text
+        readings.texts[piece] = text
         if urls:
-            _PIECE_URLS[piece] = urls
+            readings.urls[piece] = urls
     return text, urls
 
 
@@ -401,10 +412,12 @@ def html_to_text(markup: str) -> str:
     # markup by the general path, the text of a text element (style, title...) to its end
     # tag; the split is then taken up again where that reading ends. The same tokens, so
     # the same text as html_to_text_general.
+    readings = _readings
+    known, known_urls, states = readings.texts, readings.urls, readings.states
     split = _SPLIT.split(markup)  # text, markup, text, ..., text
     markups = split[1::2]
-    texts = list(map(_PIECES.get, markups))  # None: not read yet, state, other markup
-    gives = list(map(_PIECE_URLS.get, markups))
+    texts = list(map(known.get, markups))  # None: not read yet, state, other markup
+    gives = list(map(known_urls.get, markups))
     pieces: list[str] = []
     urls: dict[str, None] = {}  # insertion-ordered set
     hidden = 0  # depth of open hidden elements
@@ -422,10 +435,10 @@ def html_to_text(markup: str) -> str:
                 stop = last
                 break
             piece = markups[stop]
-            text = _PIECES.get(piece)  # read earlier in this part
+            text = known.get(piece)  # read earlier in this part
             if text is not None:
-                texts[stop], gives[stop] = text, _PIECE_URLS.get(piece)
-            elif piece in _STATE_PIECES:
+                texts[stop], gives[stop] = text, known_urls.get(piece)
+            elif piece in states:
                 break
             else:
                 read = _read_piece(piece)
@@ -437,7 +450,7 @@ def html_to_text(markup: str) -> str:
             for given in filter(None, gives[first:stop]):
                 for url in given:
                     urls[url] = None
-        if hidden and not in_title:  # text not shown; block tags' line breaks are
+        if hidden and not in_title:  # no text shown, only block tags' line breaks
             if stop > first:
                 pieces.append("".join(texts[first:stop]))  # type: ignore[arg-type]
         else:
@@ -451,7 +464,7 @@ def html_to_text(markup: str) -> str:
             break
         # The piece that ends the run: a common tag that changes state, or other markup.
         index = 2 * stop + 1
-        state = _STATE_PIECES.get(split[index])
+        state = states.get(split[index])  # None: other markup, or read in other tables
         if state is not None:
             start, name, self_closing, given = state
             for url in given:
@@ -491,9 +504,12 @@ def html_to_text(markup: str) -> str:
             end = text_end
         if end >= length:
             break
-        # Take the split up again at `end`: after the piece it starts, or in the piece it
-        # falls inside, whose rest is text (it holds no "<" after its first character, and
-        # the next markup start is where the split's next markup piece starts).
+        # Take the split up again at `end`: where a piece starts, or in the piece it falls
+        # inside, whose rest is text up to the split's next markup piece (a piece holds no
+        # "<" after its first character; the next markup start is where that markup piece
+        # starts). A token ends at a ">", a markup start or the end of the part, and a
+        # markup piece holds no ">" before its last character, so that piece is a text
+        # piece; a markup piece's rest would be read the same way.
         while at_offset < end:
             at_offset += len(split[at])
             at += 1
