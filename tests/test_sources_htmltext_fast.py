@@ -160,16 +160,16 @@ def test_the_tables_stay_bounded(monkeypatch: pytest.MonkeyPatch) -> None:
     for n in range(1000):
         html_to_text(f'<p class="c{n}"><x{n}>t</x{n}><title id={n}>')
     readings = htmltext._readings
-    kept = [*readings.texts, *readings.states]
+    kept = [*readings.texts, *readings.linked, *readings.states]
     assert sum(map(len, kept)) <= readings.characters <= 4096
-    assert set(readings.urls) <= set(readings.texts)
     long = "x" * htmltext._MAX_KEPT_PIECE
     assert html_to_text(f'<a title="{long}" href="http://l.example/">l</a>') == (
         "l\n\nhttp://l.example/\n"
     )
     assert f'<a title="{long}" href="http://l.example/">' not in htmltext._readings.texts
     assert html_to_text('<a href="http://k.example/">k</a>') == "k\n\nhttp://k.example/\n"
-    assert htmltext._readings.urls['<a href="http://k.example/">'] == ("http://k.example/",)
+    linked = htmltext._readings.linked['<a href="http://k.example/">']
+    assert linked == ("", ("http://k.example/",))
 
 
 @pytest.mark.parametrize(
