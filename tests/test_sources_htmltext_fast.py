@@ -86,6 +86,11 @@ def test_common_markup_needs_no_general_path(monkeypatch: pytest.MonkeyPatch) ->
     text = html_to_text(markup)
     assert text == html_to_text_general(markup)  # which reads htmltokens' own _markup
     assert "see here\xa0> quoted" in text
+    markup = (  # state pieces and a text element's text: from their remembered readings
+        "<html><head><style>p{}</style></head><body><div class=x><span>&amp;</span>"
+        "<p class=MsoNormal>a<o:p></o:p></p><a href='http://a.example/'>b</a></div></body>"
+    )
+    assert html_to_text(markup) == html_to_text_general(markup)
 
 
 def test_the_general_path_reads_other_markup(monkeypatch: pytest.MonkeyPatch) -> None:

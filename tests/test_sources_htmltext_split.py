@@ -140,18 +140,6 @@ def test_css_url_start_is_the_ignore_case_search(words: list[str]) -> None:
     assert (htmltext._CSS_URL_START.search(css) is None) == (ignore_case.search(css) is None)
 
 
-def test_runs_take_no_general_path(monkeypatch: pytest.MonkeyPatch) -> None:
-    def refuse(markup: str, lt: int) -> None:
-        raise AssertionError(f"general path at {lt}: {markup[lt : lt + 20]!r}")
-
-    monkeypatch.setattr(htmltext, "_markup", refuse)
-    markup = (
-        "<html><head><style>p{}</style></head><body><div class=x><span>&amp;</span>"
-        "<p class=MsoNormal>a<o:p></o:p></p><a href='http://a.example/'>b</a></div></body>"
-    )
-    assert html_to_text(markup) == html_to_text_general(markup)
-
-
 _NAME_WORDS = [*sorted(htmltext.URL_ATTRIBUTES), "=", " ", "\t", "x", "s", "style", "-", '"']
 
 
