@@ -40,13 +40,19 @@ def _forget() -> None:
     htmltext._readings = htmltext._Readings()
 
 
+_WINDOWS = st.sampled_from([1, 2, 3, 5, 8, 13, 40, htmltext._WINDOW])
+
+
 @settings(max_examples=1500, deadline=None)
-@given(st.lists(PIECES, max_size=40).map("".join), st.booleans())
-def test_split_path_gives_the_general_paths_text(markup: str, forget: bool) -> None:
+@given(st.lists(PIECES, max_size=40).map("".join), st.booleans(), _WINDOWS)
+def test_split_path_gives_the_general_paths_text(markup: str, forget: bool, window: int) -> None:
+    # Also with the part split a few characters at a time (windows ending before a "<").
     if forget:
         _forget()
-    assert html_to_text(markup) == html_to_text_general(markup)
-    assert html_to_text(markup) == html_to_text_general(markup)  # the pieces remembered
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(htmltext, "_WINDOW", window)
+        assert html_to_text(markup) == html_to_text_general(markup)
+        assert html_to_text(markup) == html_to_text_general(markup)  # the pieces remembered
 
 
 _CUT_REFERENCES = st.tuples(
@@ -57,9 +63,11 @@ _CUT_REFERENCES = st.tuples(
 
 
 @settings(max_examples=500, deadline=None)
-@given(st.lists(_CUT_REFERENCES | PIECES, max_size=12).map("".join))
-def test_references_cut_by_markup(markup: str) -> None:
-    assert html_to_text(markup) == html_to_text_general(markup)
+@given(st.lists(_CUT_REFERENCES | PIECES, max_size=12).map("".join), _WINDOWS)
+def test_references_cut_by_markup(markup: str, window: int) -> None:
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(htmltext, "_WINDOW", window)
+        assert html_to_text(markup) == html_to_text_general(markup)
 
 
 @pytest.mark.parametrize(
@@ -100,10 +108,13 @@ def test_references_cut_by_markup(markup: str) -> None:
         "a\x01<b>b\x01</b>&amp;\x01",
     ],
 )
-def test_split_shapes(markup: str) -> None:
+def test_split_shapes(markup: str, monkeypatch: pytest.MonkeyPatch) -> None:
     _forget()
     first = html_to_text(markup)
     assert first == html_to_text(markup) == html_to_text_general(markup)
+    for window in (1, 4, 9):
+        monkeypatch.setattr(htmltext, "_WINDOW", window)
+        assert html_to_text(markup) == first
 
 
 _TAG_PARTS = st.sampled_from(["<a", "<A", "</a", "<!", "<?", " ", "=", '"', "'", "/", "b"])

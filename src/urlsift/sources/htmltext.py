@@ -414,20 +414,49 @@ def html_to_text(markup: str) -> str:
     # markup by the general path, the text of a text element (style, title...) to its end
     # tag; the split is then taken up again where that reading ends. The same tokens, so
     # the same text as html_to_text_general.
-    readings = _readings
-    known, linked, states = readings.texts, readings.linked, readings.states
-    split = _SPLIT.split(markup)  # text, markup, text, ..., text
-    markups = split[1::2]
-    texts = list(map(known.get, markups))  # None: not read yet, linked, state, other
-    gives: list[tuple[str, ...] | None] = [None] * len(markups)
     pieces: list[str] = []
     urls: dict[str, None] = {}  # insertion-ordered set
     hidden = 0  # depth of open hidden elements
     in_title = False
-    last = len(markups)
     length = len(markup)
+    start = 0
+    while start < length:
+        stop = markup.find("<", start + _WINDOW) if length - start > _WINDOW else -1
+        start, hidden, in_title = _read_window(
+            markup, start, length if stop < 0 else stop, pieces, urls, hidden, in_title
+        )
+    return _joined(pieces, urls)
+
+
+# The fast path splits a part a window at a time, each window ending before a "<" (so
+# before a markup piece or within text at a "<", where no character reference runs on),
+# and holds one window's pieces at a time: the memory it adds stays bounded on a long
+# part.
+_WINDOW = 1 << 16  # characters
+
+
+def _read_window(
+    markup: str,
+    start: int,
+    end_of_window: int,
+    pieces: list[str],
+    urls: dict[str, None],
+    hidden: int,
+    in_title: bool,
+) -> tuple[int, int, bool]:
+    # html_to_text's steps on markup[start:end_of_window]; returns where the next window
+    # starts (past this one when a reading runs on past its end), hidden, in_title.
+    readings = _readings
+    known, linked, states = readings.texts, readings.linked, readings.states
+    length = len(markup)
+    window = markup if start == 0 and end_of_window == length else markup[start:end_of_window]
+    split = _SPLIT.split(window)  # text, markup, text, ..., text
+    markups = split[1::2]
+    texts = list(map(known.get, markups))  # None: not read yet, linked, state, other
+    gives: list[tuple[str, ...] | None] = [None] * len(markups)
+    last = len(markups)
     first = 0  # the run starts at text piece split[2 * first]
-    at = at_offset = 0  # a piece of the split and its offset in markup
+    at, at_offset = 0, start  # a piece of the split and its offset in markup
     while True:
         stop = first  # the run ends before markup piece `stop`
         while True:
@@ -465,15 +494,15 @@ def html_to_text(markup: str) -> str:
                 run[1::2] = texts[first:stop]
             pieces.append("".join(run))
         if stop == last:
-            break
+            return end_of_window, hidden, in_title
         # The piece that ends the run: a common tag that changes state, or other markup.
         index = 2 * stop + 1
         state = states.get(split[index])  # None: other markup, or read in other tables
         if state is not None:
-            start, name, self_closing, given = state
+            opens, name, self_closing, given = state
             for url in given:
                 urls[url] = None
-            if not start:
+            if not opens:
                 hidden, in_title = _end_tag(name, pieces, hidden, in_title)
                 first = stop + 1
                 continue
@@ -497,7 +526,7 @@ def html_to_text(markup: str) -> str:
             if end < length:
                 token = _token("text", end, length)
                 hidden, in_title = _apply(markup, token, pieces, urls, hidden, in_title)
-            break
+            return length, hidden, in_title
         raw_end = _RAW_END.get(name)
         if raw_end is not None:  # the element's text runs to its end tag
             found = raw_end.search(markup, end)
@@ -506,8 +535,8 @@ def html_to_text(markup: str) -> str:
                 token = _new(Token, ("text", end, text_end, name, (), False))
                 hidden, in_title = _apply(markup, token, pieces, urls, hidden, in_title)
             end = text_end
-        if end >= length:
-            break
+        if end >= end_of_window:
+            return end, hidden, in_title
         # Take the split up again at `end`: where a piece starts, or in the piece it falls
         # inside, whose rest is text up to the split's next markup piece (a piece holds no
         # "<" after its first character; the next markup start is where that markup piece
@@ -529,4 +558,3 @@ def html_to_text(markup: str) -> str:
             at -= 1
             split[at] = ""
         first = at // 2
-    return _joined(pieces, urls)
