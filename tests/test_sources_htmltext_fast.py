@@ -161,12 +161,12 @@ def test_remembered_tag_readings_are_the_general_paths(
 
 
 def test_the_tables_stay_bounded(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(htmltext, "_MAX_KEPT_CHARACTERS", 4096)
+    monkeypatch.setattr(htmltext, "_MAX_KEPT_BYTES", 4096)
     for n in range(1000):
         html_to_text(f'<p class="c{n}"><x{n}>t</x{n}><title id={n}>')
     readings = htmltext._readings
     kept = [*readings.texts, *readings.linked, *readings.states]
-    assert sum(map(len, kept)) <= readings.characters <= 4096
+    assert sum(map(len, kept)) + len(kept) * htmltext._ENTRY_BYTES <= readings.kept <= 4096
     long = "x" * htmltext._MAX_KEPT_PIECE
     assert html_to_text(f'<a title="{long}" href="http://l.example/">l</a>') == (
         "l\n\nhttp://l.example/\n"

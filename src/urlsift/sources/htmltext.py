@@ -185,24 +185,29 @@ def _has_url_name(lowered: str) -> bool:
 # run looks them up as it reaches them), `states` the reading of a common tag that
 # changes what is visible or starts a text element (_State) and None for other markup
 # (which the general path reads). Bounded: pieces of at most _MAX_KEPT_PIECE characters;
-# when the pieces kept hold more than _MAX_KEPT_CHARACTERS, new tables replace them
-# (html_to_text reads one _Readings from start to end, so its tables agree with each
-# other even when another thread replaces them).
+# when the kept readings would hold more than _MAX_KEPT_BYTES, new tables replace them
+# (html_to_text reads one _Readings a window, so its tables agree with each other even
+# when another thread replaces them).
 _State = tuple[bool, str, bool, tuple[str, ...]]
 """A start tag (True, its lower-case name, "/>", its attributes' URLs) or an end tag
 (False, its name, False, ())."""
 _MAX_KEPT_PIECE = 2048  # characters
-_MAX_KEPT_CHARACTERS = 1 << 20  # in all the kept pieces
+# What the kept readings may hold, in about bytes: a piece's characters and about 100 for
+# its entry, about 150 more and the URLs' characters for a linked piece (the archives'
+# parts keep 5,107 pieces, about 1.5 million; 12,600 new links a MiB of HTML would hold 4).
+_MAX_KEPT_BYTES = 3 << 19
+_ENTRY_BYTES = 100
+_LINK_BYTES = 150
 
 
 class _Readings:
-    __slots__ = ("characters", "linked", "states", "texts")
+    __slots__ = ("kept", "linked", "states", "texts")
 
     def __init__(self) -> None:
         self.texts: dict[str, str] = {}
         self.linked: dict[str, tuple[str, tuple[str, ...]]] = {}
         self.states: dict[str, _State | None] = {}
-        self.characters = 0  # in the pieces kept
+        self.kept = 0  # bytes, as _MAX_KEPT_BYTES counts them
 
 
 _readings = _Readings()
@@ -212,18 +217,9 @@ def _read_piece(piece: str) -> tuple[str, tuple[str, ...]] | None:
     # The text and URLs of a markup piece that changes no state, remembered; None for
     # the others (remembered in `states`: a state piece's reading, or None for other
     # markup).
-    global _readings
-    readings = _readings
-    kept = len(piece) <= _MAX_KEPT_PIECE
-    if kept:
-        readings.characters += len(piece)
-        if readings.characters > _MAX_KEPT_CHARACTERS:
-            readings = _readings = _Readings()
-            readings.characters = len(piece)
     found = _COMMON_MARKUP.fullmatch(piece)
     if found is None:  # other markup: the general path reads it
-        if kept:
-            readings.states[piece] = None
+        _keep(piece, None, None)
         return None
     name, attributes, closing, end_name = found.groups()
     urls: tuple[str, ...] = ()
@@ -232,24 +228,42 @@ def _read_piece(piece: str) -> tuple[str, tuple[str, ...]] | None:
         if attributes:
             urls = _attribute_url_list(attributes)
         if name in _STATE_TAGS or name in _TEXT_ELEMENTS:
-            if kept:
-                readings.states[piece] = (True, name, closing == "/", urls)
+            _keep(piece, None, (True, name, closing == "/", urls))
             return None
     elif end_name is not None:
         name = end_name.lower()
         if name in HIDDEN_TAGS or name == "title":
-            if kept:
-                readings.states[piece] = (False, name, False, ())
+            _keep(piece, None, (False, name, False, ()))
             return None
     else:
         name = ""  # a comment
-    text = "\n" if name in BLOCK_TAGS else ""
-    if kept:
-        if urls:
-            readings.linked[piece] = (text, urls)
-        else:
-            readings.texts[piece] = text
-    return text, urls
+    read = ("\n" if name in BLOCK_TAGS else "", urls)
+    _keep(piece, read, None)
+    return read
+
+
+def _keep(piece: str, read: tuple[str, tuple[str, ...]] | None, state: _State | None) -> None:
+    # Remember a piece's reading: `read` for a piece that changes no state, else `state`
+    # (None: other markup). New tables replace the kept ones when they would hold more
+    # than _MAX_KEPT_BYTES.
+    global _readings
+    if len(piece) > _MAX_KEPT_PIECE:
+        return
+    size = len(piece) + _ENTRY_BYTES
+    urls = () if read is None else read[1]
+    if urls:
+        size += _LINK_BYTES + sum(map(len, urls))
+    readings = _readings
+    readings.kept += size
+    if readings.kept > _MAX_KEPT_BYTES:
+        readings = _readings = _Readings()
+        readings.kept = size
+    if read is None:
+        readings.states[piece] = state
+    elif urls:
+        readings.linked[piece] = read
+    else:
+        readings.texts[piece] = read[0]
 
 
 # One attribute of a start tag _COMMON_MARKUP read (its group 2): the name, and the value
