@@ -86,6 +86,11 @@ def test_common_markup_needs_no_general_path(monkeypatch: pytest.MonkeyPatch) ->
     text = html_to_text(markup)
     assert text == html_to_text_general(markup)  # which reads htmltokens' own _markup
     assert "see here\xa0> quoted" in text
+    markup = (  # state pieces and a text element's text: from their remembered readings
+        "<html><head><style>p{}</style></head><body><div class=x><span>&amp;</span>"
+        "<p class=MsoNormal>a<o:p></o:p></p><a href='http://a.example/'>b</a></div></body>"
+    )
+    assert html_to_text(markup) == html_to_text_general(markup)
 
 
 def test_the_general_path_reads_other_markup(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -150,24 +155,26 @@ def test_remembered_tag_readings_are_the_general_paths(
 ) -> None:
     markup = f"a<{name} {attributes}>b</{name}>c<p {attributes}>d"
     if empty_first:
-        htmltext._ATTRIBUTE_URLS.clear()
-        htmltext._START_DOES.clear()
-        htmltext._END_DOES.clear()
+        htmltext._readings = htmltext._Readings()
     first = html_to_text(markup)  # remembers the readings
     assert first == html_to_text(markup) == html_to_text_general(markup)
 
 
-def test_the_tables_stay_bounded() -> None:
-    for n in range(htmltext._MAX_ATTRIBUTES + 10):
-        html_to_text(f'<p class="c{n}"><x{n}>t</x{n}>')
-    assert len(htmltext._ATTRIBUTE_URLS) <= htmltext._MAX_ATTRIBUTES
-    assert len(htmltext._START_DOES) <= htmltext._MAX_NAMES
-    assert len(htmltext._END_DOES) <= htmltext._MAX_NAMES
-    long = "x" * htmltext._MAX_KEPT_ATTRIBUTES
+def test_the_tables_stay_bounded(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(htmltext, "_MAX_KEPT_BYTES", 4096)
+    for n in range(1000):
+        html_to_text(f'<p class="c{n}"><x{n}>t</x{n}><title id={n}>')
+    readings = htmltext._readings
+    kept = [*readings.texts, *readings.linked, *readings.states]
+    assert sum(map(len, kept)) + len(kept) * htmltext._ENTRY_BYTES <= readings.kept <= 4096
+    long = "x" * htmltext._MAX_KEPT_PIECE
     assert html_to_text(f'<a title="{long}" href="http://l.example/">l</a>') == (
         "l\n\nhttp://l.example/\n"
     )
-    assert f' title="{long}" href="http://l.example/"' not in htmltext._ATTRIBUTE_URLS
+    assert f'<a title="{long}" href="http://l.example/">' not in htmltext._readings.texts
+    assert html_to_text('<a href="http://k.example/">k</a>') == "k\n\nhttp://k.example/\n"
+    linked = htmltext._readings.linked['<a href="http://k.example/">']
+    assert linked == ("", ("http://k.example/",))
 
 
 @pytest.mark.parametrize(

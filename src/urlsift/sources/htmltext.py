@@ -23,12 +23,14 @@ links point:
    As the WHATWG URL parser does, leading and trailing whitespace is stripped and tabs and
    line breaks inside the value removed.
 
-Two paths, one text: :func:`html_to_text` reads the text before each markup and the
-markup itself with one regular expression match when the markup has a common shape (a tag
-whose attributes are separated by white space with closed quotes, an end tag without
-attributes, a closed comment), and hands anything else, and the text of raw-text
-elements, to the tokenizer's own steps; :func:`html_to_text_general` reads every token
-through :func:`~urlsift.sources.htmltokens.tokenize`. Tests hold the two to the same text.
+Two paths, one text: :func:`html_to_text` cuts the part with one split at every ``<``
+that starts markup (each markup piece runs to the next ``>``), looks up what each markup
+piece does by the piece as written (most pieces are tags of a common shape that repeat: a
+line break or nothing, and the URLs of their attributes), joins the text and line breaks
+between two pieces that change state at once, and hands those pieces, any other markup,
+and the text of raw-text elements, to the tokenizer's own steps;
+:func:`html_to_text_general` reads every token through
+:func:`~urlsift.sources.htmltokens.tokenize`. Tests hold the two to the same text.
 
 Work and memory are linear in the size of the part.
 """
@@ -37,6 +39,8 @@ from __future__ import annotations
 
 import html
 import re
+from itertools import compress, count, repeat
+from operator import contains
 
 from ..grammar.context import scheme_name
 from .css import css_urls
@@ -89,42 +93,43 @@ HIDDEN_TAGS = frozenset({"script", "style", "template", "head"})
 _ABSOLUTE = re.compile(f"{scheme_name(None)}:")
 _TAB_OR_NEWLINE = re.compile(r"[\t\r\n]")
 # Where css_urls can find a URL: "url(" or "@import", matched as its tokens match them
-# (ignoring case as re does: "\u0131" is an "i" there).
-_CSS_URL_START = re.compile(r"url\(|@import", re.IGNORECASE)
+# (ignoring case as re does: "\u0130" and "\u0131" are an "i" there, and no other letter
+# of these has another form), each written from its first character that has one case,
+# which re finds at once.
+_CSS_URL_START = re.compile("\\((?<=[Uu][Rr][Ll]\\()|@[Ii\u0130\u0131][Mm][Pp][Oo][Rr][Tt]")
 
 
-# The fast path's step (html_to_text): the text up to the next "<", then what that "<"
-# starts, read whole when it has a common shape: a start tag (groups 2-4: name,
+# The fast path (html_to_text) cuts the part with one split at every "<" that starts
+# markup (as htmltokens._MARKUP_START says): the markup piece runs to the next ">" when no
+# "<" comes first, else it is that "<" and the character after it. So the text pieces
+# between hold no markup start, as the tokenizer's text tokens hold none.
+_SPLIT = re.compile(f"({_MARKUP_START.pattern}[^<>]*>|{_MARKUP_START.pattern})")
+# A markup piece of a common shape, matched whole: a start tag (groups 1-3: name,
 # attributes, "/" of "/>") whose attributes are separated by white space, each value
-# quoted with its closing quote or unquoted; an end tag without attributes (group 5); a
-# comment or bogus comment closed in the input (group 6). A "<" that starts no markup (as
-# htmltokens._MARKUP_START says) matches with group 7 empty; any other markup matches as
-# its "<" alone (groups 2-7 None), and the general path reads on from the text's start;
-# the end of the input ends the last step. Each shape is read as htmltokens reads it (a
-# test holds them to it): every choice the pattern could take instead of the greedy one
-# fails at the next character (a name or value cut short is followed by one of its own
+# quoted with its closing quote or unquoted; an end tag without attributes (group 4); a
+# comment or bogus comment (no group). Each shape is read as htmltokens reads it (a test
+# holds them to it): every choice the pattern could take instead of the greedy one fails
+# at the next character (a name or value cut short is followed by one of its own
 # characters; an empty unquoted value only before ">"; no name starts with "=" or a
-# quote), so the match is the tokenizer's reading and a failed attempt costs one pass
-# over the tag.
+# quote), so the match is the tokenizer's reading. A piece holds one ">", its last
+# character, so the tokenizer ends there the token it starts, wherever it is written:
+# the piece's reading depends on no character after it.
 _WS = "[\\t\\n\\f\\r ]"
 _COMMON_MARKUP = re.compile(
-    rf"""([^<]*)
-    (?:<(?:
+    rf"""<(?:
         ([A-Za-z][^\t\n\f\r\ />]*)
         ((?:{_WS}+[^\t\n\f\r\ />="'<][^\t\n\f\r\ />=]*
             (?:{_WS}*={_WS}*(?:"[^"]*"|'[^']*'|[^\t\n\f\r\ >"'][^\t\n\f\r\ >]*|(?=>)))?
         ){{0,64}})
         {_WS}*(/?)>
       | /([A-Za-z][^\t\n\f\r\ />]*){_WS}*/?>
-      | (!--(?:>|->|.*?--!?>)|!(?!--)[^>]*>|\?[^>]*>)
-      | ((?![A-Za-z!?/]))
-      |
-    )|\Z)""",
+      | !--(?:>|->|.*?--!?>)|!(?!--)[^>]*>|\?[^>]*>
+    )""",
     re.VERBOSE | re.DOTALL,
 )
 # Start tags after which the tokenizer reads text: raw text and RCDATA elements, plaintext.
 _TEXT_ELEMENTS = frozenset(_RAW_END) | {"plaintext"}
-# Start tags that change what is visible (see _start_tag, which the fast path writes out).
+# Start tags that change what is visible (see _start_tag).
 _STATE_TAGS = HIDDEN_TAGS | {"body", "title"}
 # Attributes html_to_text reads (URL_ATTRIBUTES and "style") with a value, searched in
 # the lower-cased attributes of a tag: a tag without one has no attribute to read. (The
@@ -133,63 +138,132 @@ _STATE_TAGS = HIDDEN_TAGS | {"body", "title"}
 # html.unescape), so a tag whose attributes hold no "@", "&" or "url(" gives nothing from
 # its style (most: Outlook's HTML styles nearly every tag).
 _URL_NAME_ATTRIBUTE = re.compile("(?:" + "|".join(sorted(URL_ATTRIBUTES)) + f"){_WS}*=")
+# The same search, quicker: each "=" is found at once and the name before it checked by a
+# look-behind (one for each length of name); a name with white space before its "="
+# (rare) by the search above.
+_URL_NAME_EQUALS = re.compile(
+    "=(?:"
+    + "|".join(
+        "(?<=" + "|".join(f"{name}=" for name in sorted(URL_ATTRIBUTES) if len(name) == size) + ")"
+        for size in sorted({len(name) for name in URL_ATTRIBUTES})
+    )
+    + ")"
+)
+_SPACE_EQUALS = re.compile(f"{_WS}=")
 _STYLE_ATTRIBUTE = re.compile(f"style{_WS}*=")
-# The URLs the attributes of a start tag give (_attribute_url_list), by the attributes as
-# written: a part's tags repeat theirs (an archive's 33,000 tags with attributes hold
-# 4,800 distinct ones). Emptied when full; only short attributes are kept.
-_ATTRIBUTE_URLS: dict[str, tuple[str, ...]] = {}
-_MAX_ATTRIBUTES = 4096
-_MAX_KEPT_ATTRIBUTES = 512  # characters
 
 
 def _attribute_url_list(attributes: str) -> tuple[str, ...]:
-    # The URLs _common_attribute_urls adds for a tag's attributes, in order (it adds
-    # nothing when no URL attribute has a value, nor a style that holds "@", "&" or
-    # "url("), remembered in _ATTRIBUTE_URLS.
+    # The URLs the attributes of a start tag _COMMON_MARKUP read give, in order (none when
+    # no URL attribute has a value, nor a style that holds "@", "&" or "url(").
+    # (A URL attribute gives a URL only when its value holds the ":" after a scheme,
+    # as written or from a character reference.)
     lowered = attributes.lower()
     found: dict[str, None] = {}
-    if _URL_NAME_ATTRIBUTE.search(lowered) is not None or (
-        ("@" in lowered or "&" in lowered or "url(" in lowered)
+    amp = "&" in lowered
+    if ((amp or ":" in lowered) and _has_url_name(lowered)) or (
+        (amp or "@" in lowered or "url(" in lowered)
         and _STYLE_ATTRIBUTE.search(lowered) is not None
     ):
         _common_attribute_urls(attributes, found)
-    urls = tuple(found)
-    if len(attributes) <= _MAX_KEPT_ATTRIBUTES:
-        if len(_ATTRIBUTE_URLS) >= _MAX_ATTRIBUTES:
-            _ATTRIBUTE_URLS.clear()
-        _ATTRIBUTE_URLS[attributes] = urls
-    return urls
+    return tuple(found)
 
 
-# What a tag does to the text, by its name as written (html_to_text's tables below):
-# nothing, a line break (a block tag), or more (a tag that changes what is visible, or
-# starts an element whose content is text: the loop's longer steps).
-_NOTHING, _LINE_BREAK, _STATE = 0, 1, 2
-_MAX_NAMES = 1024  # names remembered per table (emptied when full)
-_START_DOES: dict[str, int] = {}
-_END_DOES: dict[str, int] = {}
+def _has_url_name(lowered: str) -> bool:
+    # _URL_NAME_ATTRIBUTE.search(lowered) is not None, found quicker.
+    if _URL_NAME_EQUALS.search(lowered) is not None:
+        return True
+    return _SPACE_EQUALS.search(lowered) is not None and (
+        _URL_NAME_ATTRIBUTE.search(lowered) is not None
+    )
 
 
-def _start_does(name: str) -> int:
-    lowered = name.lower()
-    if lowered in _STATE_TAGS or lowered in _TEXT_ELEMENTS:
-        return _kept(_START_DOES, name, _STATE)
-    return _kept(_START_DOES, name, _LINE_BREAK if lowered in BLOCK_TAGS else _NOTHING)
+# What each markup piece does, by the piece as written (a part's tags repeat: the shared
+# archives' 98,095 markup pieces are 5,418 distinct strings), in a _Readings: `texts` the
+# text of a piece that changes no state ("\n" for a block tag, else ""), `linked` the text
+# and URLs of such a piece whose attributes give URLs (4,207 of the archives' pieces: a
+# run looks them up as it reaches them), `states` the reading of a common tag that
+# changes what is visible or starts a text element (_State) and None for other markup
+# (which the general path reads). Bounded: pieces of at most _MAX_KEPT_PIECE characters;
+# when the kept readings would hold more than _MAX_KEPT_BYTES, new tables replace them
+# (html_to_text reads one _Readings a window, so its tables agree with each other even
+# when another thread replaces them).
+_State = tuple[bool, str, bool, tuple[str, ...]]
+"""A start tag (True, its lower-case name, "/>", its attributes' URLs) or an end tag
+(False, its name, False, ())."""
+_MAX_KEPT_PIECE = 2048  # characters
+# What the kept readings may hold, in about bytes: a piece's characters and about 100 for
+# its entry, about 150 more and the URLs' characters for a linked piece (the archives'
+# parts keep 5,107 pieces, about 1.5 million; 12,600 new links a MiB of HTML would hold 4).
+_MAX_KEPT_BYTES = 3 << 19
+_ENTRY_BYTES = 100
+_LINK_BYTES = 150
 
 
-def _end_does(name: str) -> int:
-    lowered = name.lower()
-    if lowered in HIDDEN_TAGS or lowered == "title":
-        return _kept(_END_DOES, name, _STATE)
-    return _kept(_END_DOES, name, _LINE_BREAK if lowered in BLOCK_TAGS else _NOTHING)
+class _Readings:
+    __slots__ = ("kept", "linked", "states", "texts")
+
+    def __init__(self) -> None:
+        self.texts: dict[str, str] = {}
+        self.linked: dict[str, tuple[str, tuple[str, ...]]] = {}
+        self.states: dict[str, _State | None] = {}
+        self.kept = 0  # bytes, as _MAX_KEPT_BYTES counts them
 
 
-def _kept(table: dict[str, int], name: str, does: int) -> int:
-    # What a tag of this name does, remembered in its table (bounded: emptied when full).
-    if len(table) >= _MAX_NAMES:
-        table.clear()
-    table[name] = does
-    return does
+_readings = _Readings()
+
+
+def _read_piece(piece: str) -> tuple[str, tuple[str, ...]] | None:
+    # The text and URLs of a markup piece that changes no state, remembered; None for
+    # the others (remembered in `states`: a state piece's reading, or None for other
+    # markup).
+    found = _COMMON_MARKUP.fullmatch(piece)
+    if found is None:  # other markup: the general path reads it
+        _keep(piece, None, None)
+        return None
+    name, attributes, closing, end_name = found.groups()
+    urls: tuple[str, ...] = ()
+    if name is not None:
+        name = name.lower()
+        if attributes:
+            urls = _attribute_url_list(attributes)
+        if name in _STATE_TAGS or name in _TEXT_ELEMENTS:
+            _keep(piece, None, (True, name, closing == "/", urls))
+            return None
+    elif end_name is not None:
+        name = end_name.lower()
+        if name in HIDDEN_TAGS or name == "title":
+            _keep(piece, None, (False, name, False, ()))
+            return None
+    else:
+        name = ""  # a comment
+    read = ("\n" if name in BLOCK_TAGS else "", urls)
+    _keep(piece, read, None)
+    return read
+
+
+def _keep(piece: str, read: tuple[str, tuple[str, ...]] | None, state: _State | None) -> None:
+    # Remember a piece's reading: `read` for a piece that changes no state, else `state`
+    # (None: other markup). New tables replace the kept ones when they would hold more
+    # than _MAX_KEPT_BYTES.
+    global _readings
+    if len(piece) > _MAX_KEPT_PIECE:
+        return
+    size = len(piece) + _ENTRY_BYTES
+    urls = () if read is None else read[1]
+    if urls:
+        size += _LINK_BYTES + sum(map(len, urls))
+    readings = _readings
+    readings.kept += size
+    if readings.kept > _MAX_KEPT_BYTES:
+        readings = _readings = _Readings()
+        readings.kept = size
+    if read is None:
+        readings.states[piece] = state
+    elif urls:
+        readings.linked[piece] = read
+    else:
+        readings.texts[piece] = read[0]
 
 
 # One attribute of a start tag _COMMON_MARKUP read (its group 2): the name, and the value
@@ -205,20 +279,24 @@ _COMMON_ATTRIBUTE = re.compile(
 # before html.unescape sees the text: each is a whole reference there too (a reference
 # never holds "&", so none before it reaches into it), and the character that replaces it
 # is in no reference name, so a name before it that now runs into it gives the same
-# longest match. Fewer references for html.unescape's Python callback.
-_COMMON_REFERENCES = (("&gt;", ">"), ("&nbsp;", "\xa0"), ("&quot;", '"'), ("&lt;", "<"))
+# longest match. Fewer references for html.unescape's Python callback. (A replace that
+# finds nothing costs less than a test for the reference and a replace.)
 
 
 def _unescape(text: str) -> str:
-    # html.unescape(text), the common references replaced first (same result).
-    for reference, character in _COMMON_REFERENCES:
-        if reference in text:
-            text = text.replace(reference, character)
-    return html.unescape(text) if "&" in text else text
+    # html.unescape(text), "&gt;", "&nbsp;", "&quot;" and "&lt;" replaced first.
+    text = text.replace("&gt;", ">").replace("&nbsp;", "\xa0")
+    if "&" in text:
+        text = text.replace("&quot;", '"').replace("&lt;", "<")
+        if "&" in text:
+            return html.unescape(text)
+    return text
 
 
 def _add_url(value: str, urls: dict[str, None]) -> None:
-    url = _TAB_OR_NEWLINE.sub("", value.strip())
+    url = value.strip()
+    if "\t" in url or "\n" in url or "\r" in url:
+        url = _TAB_OR_NEWLINE.sub("", url)
     if _ABSOLUTE.match(url):
         urls[url] = None
 
@@ -307,19 +385,6 @@ def _end_tag(name: str, pieces: list[str], hidden: int, in_title: bool) -> tuple
     return hidden, in_title
 
 
-def _next_markup(markup: str, search: int) -> tuple[int, Token | None]:
-    # The next markup token at or after ``search`` and where it starts, as tokenize finds
-    # it; (len(markup), None) when the rest is text.
-    while True:
-        found = _MARKUP_START.search(markup, search)
-        if found is None:
-            return len(markup), None
-        token = _markup(markup, found.start())
-        if token is not None:
-            return found.start(), token
-        search = found.start() + 1
-
-
 def _joined(pieces: list[str], urls: dict[str, None]) -> str:
     text = "".join(pieces)
     if urls:
@@ -354,100 +419,156 @@ def html_to_text(markup: str) -> str:
         this ever raise, the MIME layer falls back to the raw markup with an
         ``html-parse-error`` defect.
     """
-    # The fast path: each step reads the text before the next markup and, when it has a
-    # common shape, the markup (_COMMON_MARKUP); the general path reads any other markup
-    # and the text of raw-text elements. The same tokens, so the same text as
-    # html_to_text_general.
+    # The fast path: _SPLIT cuts the part into text and markup pieces; what each markup
+    # piece does is looked up by the piece as written (_read_piece the first time). The
+    # pieces between two that change state (or that the general path reads) are a run:
+    # its text pieces (those holding "&" unescaped one by one, as the tokenizer's text
+    # tokens are) and its markup pieces' line breaks are joined at once, its URLs added
+    # in order. A piece that changes state is read from its remembered reading, other
+    # markup by the general path, the text of a text element (style, title...) to its end
+    # tag; the split is then taken up again where that reading ends. The same tokens, so
+    # the same text as html_to_text_general.
     pieces: list[str] = []
     urls: dict[str, None] = {}  # insertion-ordered set
     hidden = 0  # depth of open hidden elements
     in_title = False
-    append = pieces.append
     length = len(markup)
-    pos = 0  # where the next step starts
-    start_does, end_does, attribute_urls = _START_DOES.get, _END_DOES.get, _ATTRIBUTE_URLS.get
-    while pos < length:
-        visible = not (hidden and not in_title)
-        for m in _COMMON_MARKUP.finditer(markup, pos):
-            text, name, attributes, closing, end_name, comment, lone = m.groups()
-            if name is None and end_name is None and comment is None:
-                break  # a "<" that is text or starts other markup, or the end
-            if text and visible:
-                append(_unescape(text) if "&" in text else text)
-            if name is not None:
-                if attributes:
-                    given = attribute_urls(attributes)
-                    if given is None:
-                        given = _attribute_url_list(attributes)
-                    for url in given:
-                        urls[url] = None
-                does = start_does(name)
-                if does is None:
-                    does = _start_does(name)
-                if does == _LINE_BREAK:
-                    append("\n")
-                elif does:
-                    # _start_tag, written out (a call and a tuple less per tag).
-                    name = name.lower()
-                    if name in _STATE_TAGS and not closing:
-                        if name in HIDDEN_TAGS:
-                            hidden += 1
-                        elif name == "body":
-                            hidden = 0
-                        else:  # title
-                            in_title = True
-                        visible = not (hidden and not in_title)
-                    if name in BLOCK_TAGS:
-                        append("\n")
-                    if name in _TEXT_ELEMENTS:
-                        break
-            elif end_name is not None:
-                does = end_does(end_name)
-                if does is None:
-                    does = _end_does(end_name)
-                if does == _LINE_BREAK:
-                    append("\n")
-                elif does:
-                    # _end_tag, written out.
-                    end_name = end_name.lower()
-                    if end_name in HIDDEN_TAGS:
-                        hidden = max(0, hidden - 1)
-                    else:  # title
-                        in_title = False
-                    visible = not (hidden and not in_title)
-                    if end_name in BLOCK_TAGS:
-                        append("\n")
-        pos = m.end()
-        if name is None:
-            if lone is None and pos == length:  # the end: the rest is text
-                if text:
-                    token = _token("text", length - len(text), length)
-                    hidden, in_title = _apply(markup, token, pieces, urls, hidden, in_title)
+    start = 0
+    while start < length:
+        stop = markup.find("<", start + _WINDOW) if length - start > _WINDOW else -1
+        start, hidden, in_title = _read_window(
+            markup, start, length if stop < 0 else stop, pieces, urls, hidden, in_title
+        )
+    return _joined(pieces, urls)
+
+
+# The fast path splits a part a window at a time, each window ending before a "<" (so
+# before a markup piece or within text at a "<", where no character reference runs on),
+# and holds one window's pieces at a time: the memory it adds stays bounded on a long
+# part.
+_WINDOW = 1 << 16  # characters
+
+
+def _read_window(
+    markup: str,
+    start: int,
+    end_of_window: int,
+    pieces: list[str],
+    urls: dict[str, None],
+    hidden: int,
+    in_title: bool,
+) -> tuple[int, int, bool]:
+    # html_to_text's steps on markup[start:end_of_window]; returns where the next window
+    # starts (past this one when a reading runs on past its end), hidden, in_title.
+    readings = _readings
+    known, linked, states = readings.texts, readings.linked, readings.states
+    length = len(markup)
+    window = markup if start == 0 and end_of_window == length else markup[start:end_of_window]
+    split = _SPLIT.split(window)  # text, markup, text, ..., text
+    markups = split[1::2]
+    texts = list(map(known.get, markups))  # None: not read yet, linked, state, other
+    gives: list[tuple[str, ...] | None] = [None] * len(markups)
+    last = len(markups)
+    first = 0  # the run starts at text piece split[2 * first]
+    at, at_offset = 0, start  # a piece of the split and its offset in markup
+    while True:
+        stop = first  # the run ends before markup piece `stop`
+        while True:
+            try:
+                stop = texts.index(None, stop)
+            except ValueError:
+                stop = last
                 break
-            # The general path reads the text and the markup after it (as tokenize does).
-            text_start = pos - 1 - len(text)
-            lt, found_markup = _next_markup(markup, pos - 1)
-            if lt > text_start:
-                token = _token("text", text_start, lt)
-                hidden, in_title = _apply(markup, token, pieces, urls, hidden, in_title)
-            if found_markup is None:
+            piece = markups[stop]
+            text = known.get(piece)  # read earlier in this part
+            if text is not None:
+                texts[stop] = text
+            elif piece in linked:
+                texts[stop], gives[stop] = linked[piece]
+            elif piece in states:
                 break
-            hidden, in_title = _apply(markup, found_markup, pieces, urls, hidden, in_title)
-            pos = found_markup.end
-            if found_markup.kind != "start":
+            else:
+                read = _read_piece(piece)
+                if read is None:
+                    break
+                texts[stop], gives[stop] = read
+            stop += 1
+        if stop > first:
+            for given in filter(None, gives[first:stop]):
+                for url in given:
+                    urls[url] = None
+        if hidden and not in_title:  # no text shown, only block tags' line breaks
+            if stop > first:
+                pieces.append("".join(texts[first:stop]))  # type: ignore[arg-type]
+        else:
+            run = split[2 * first : 2 * stop + 1]
+            for i in compress(count(0, 2), map(contains, run[0::2], repeat("&"))):
+                run[i] = _unescape(run[i])
+            if stop > first:
+                run[1::2] = texts[first:stop]
+            pieces.append("".join(run))
+        if stop == last:
+            return end_of_window, hidden, in_title
+        # The piece that ends the run: a common tag that changes state, or other markup.
+        index = 2 * stop + 1
+        state = states.get(split[index])  # None: other markup, or read in other tables
+        if state is not None:
+            opens, name, self_closing, given = state
+            for url in given:
+                urls[url] = None
+            if not opens:
+                hidden, in_title = _end_tag(name, pieces, hidden, in_title)
+                first = stop + 1
                 continue
-            name = found_markup.name
+            hidden, in_title = _start_tag(name, self_closing, pieces, hidden, in_title)
+            if name not in _TEXT_ELEMENTS:
+                first = stop + 1
+                continue
+            at_offset += sum(map(len, split[at : index + 1]))
+            at = index + 1
+            end = at_offset
+        else:
+            at_offset += sum(map(len, split[at:index]))
+            at = index
+            token = _markup(markup, at_offset)
+            if token is None:  # "</" at the end: text
+                token = _token("text", at_offset, length)
+            hidden, in_title = _apply(markup, token, pieces, urls, hidden, in_title)
+            end = token.end
+            name = token.name if token.kind == "start" else ""
         if name == "plaintext":  # the rest is text
-            if pos < length:
-                token = _token("text", pos, length)
+            if end < length:
+                token = _token("text", end, length)
                 hidden, in_title = _apply(markup, token, pieces, urls, hidden, in_title)
-            break
+            return length, hidden, in_title
         raw_end = _RAW_END.get(name)
         if raw_end is not None:  # the element's text runs to its end tag
-            found = raw_end.search(markup, pos)
-            stop = length if found is None else found.start()
-            if stop > pos:
-                token = _new(Token, ("text", pos, stop, name, (), False))
+            found = raw_end.search(markup, end)
+            text_end = length if found is None else found.start()
+            if text_end > end:
+                token = _new(Token, ("text", end, text_end, name, (), False))
                 hidden, in_title = _apply(markup, token, pieces, urls, hidden, in_title)
-            pos = stop
-    return _joined(pieces, urls)
+            end = text_end
+        if end >= end_of_window:
+            return end, hidden, in_title
+        # Take the split up again at `end`: where a piece starts, or in the piece it falls
+        # inside, whose rest is text up to the split's next markup piece (a piece holds no
+        # "<" after its first character; the next markup start is where that markup piece
+        # starts). A token ends at a ">", a markup start or the end of the part, and a
+        # markup piece holds no ">" before its last character, so that piece is a text
+        # piece; a markup piece's rest would be read the same way.
+        while at_offset < end:
+            at_offset += len(split[at])
+            at += 1
+        if at_offset > end:
+            rest = markup[end:at_offset]
+            if at % 2:  # inside a text piece
+                at -= 1
+                split[at] = rest
+            else:  # inside a markup piece: its rest joins the text piece after it
+                split[at] = rest + split[at]
+            at_offset = end
+        elif at % 2:  # a markup piece starts at `end`: no text before it
+            at -= 1
+            split[at] = ""
+        first = at // 2
