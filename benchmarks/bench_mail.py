@@ -25,9 +25,13 @@ the messages the multipart fast path declined (:attr:`~urlsift.sources.parts.
 MessageResult.declined`), by reason.
 
 Run: ``.venv/bin/python benchmarks/bench_mail.py [ARCHIVE ...] [--real] [--generated 20M]
-[--repeat N] [--base /path/to/other/src] [--jobs]``. ``--real`` concatenates the ten
-shared archives, decompressed, into one temporary mbox (47 MB); ``--generated SIZE``
-adds ``gen_text.py mbox`` of that size (seed 1).
+[--repeat N] [--base /path/to/other/src] [--jobs] [--instructions]``. ``--real``
+concatenates the ten shared archives, decompressed, into one temporary mbox (47 MB);
+``--generated SIZE`` adds ``gen_text.py mbox`` of that size (seed 1). ``--instructions``
+adds a line per archive: the instructions of one run of the stdlib reader (its process
+less one on an empty file) and of each CLI row, under valgrind's cachegrind (about fifty
+times slower), with the same ratios: on a machine whose CPU times swing with a
+neighbour's load, a count that does not move.
 """
 
 from __future__ import annotations
@@ -38,7 +42,9 @@ import gzip
 import io
 import mailbox
 import os
+import re
 import resource
+import shutil
 import statistics
 import subprocess
 import sys
@@ -107,14 +113,60 @@ def _scan(path: str, jobs: int = 1) -> None:
 
 
 def _cli(path: str, extra: list[str], src: str | None = None) -> float:
-    env = dict(os.environ)
-    if src is not None:
-        env["PYTHONPATH"] = src
-    command = [sys.executable, "-m", "urlsift", "scan", "-q", "--format", "jsonl", *extra, path]
+    command, env = _cli_command(path, extra, src)
     before = time.perf_counter() if WALL else _cpu_children()
     run = subprocess.run
     run(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=True, env=env)
     return (time.perf_counter() if WALL else _cpu_children()) - before
+
+
+def _instructions(command: list[str], env: dict[str, str] | None = None) -> int | None:
+    # Instructions one run of ``command`` executes (valgrind's cachegrind, no cache
+    # simulation; the program's output discarded), or None without valgrind. Unlike CPU
+    # time, the count does not move with a neighbour's load.
+    if shutil.which("valgrind") is None:
+        return None
+    counter = ["valgrind", "--tool=cachegrind", "--cache-sim=no", "--cachegrind-out-file=/dev/null"]
+    done = subprocess.run(
+        [*counter, *command],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=env,
+        check=True,
+    )
+    found = re.search(r"I\s+refs:\s+([\d,]+)", done.stderr)
+    return int(found.group(1).replace(",", "")) if found else None
+
+
+def _cli_command(path: str, extra: list[str], src: str | None) -> tuple[list[str], dict[str, str]]:
+    env = dict(os.environ)
+    if src is not None:
+        env["PYTHONPATH"] = src
+    command = [sys.executable, "-m", "urlsift", "scan", "-q", "--format", "jsonl", *extra, path]
+    return command, env
+
+
+def _counted(path: str, cli_rows: list[tuple[str, list[str], str | None]]) -> str:
+    # One line of instruction counts: the stdlib reader and each CLI row, with the ratios.
+    # The stdlib reader's own work: less a run of its process on an empty file (start-up
+    # and imports), as its CPU row times the reading alone.
+    stdlib = _instructions([sys.executable, __file__, "--stdlib-child", path])
+    empty = _instructions([sys.executable, __file__, "--stdlib-child", os.devnull])
+    if stdlib is None or empty is None:
+        return "instructions: valgrind not found"
+    stdlib -= empty
+    counts = {"stdlib": stdlib}
+    for what, extra, src in cli_rows:
+        counts[what] = _instructions(*_cli_command(path, extra, src)) or 0
+    shown = ", ".join(f"{what} {count / 1e6:,.0f}" for what, count in counts.items())
+    ratios = []
+    for prefix in ("", "base "):
+        mbox, text = counts.get(prefix + "cli -j1"), counts.get(prefix + "cli text")
+        if mbox and text:
+            tree = prefix or "this "
+            ratios.append(f"{tree}mbox/text {mbox / text:.2f} x stdlib {stdlib / mbox:.2f}")
+    return f"instructions (M): {shown}; " + "; ".join(ratios)
 
 
 def _timed(run: Callable[[], object], repeat: int, best: bool) -> float:
@@ -180,7 +232,17 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--wall", action="store_true", help="wall time, not CPU time")
     parser.add_argument("--jobs", action="store_true", help="add -j2 rows")
     parser.add_argument("--base", metavar="SRC", help="another tree's src for A/B CLI rows")
+    parser.add_argument(
+        "--instructions",
+        action="store_true",
+        help="also count the instructions of the stdlib reader and of each CLI row, once "
+        "each (valgrind's cachegrind: the same count whatever the machine's load)",
+    )
+    parser.add_argument("--stdlib-child", metavar="PATH", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
+    if args.stdlib_child:  # the stdlib reader alone, in a process of its own (--instructions)
+        _stdlib(args.stdlib_child)
+        return 0
     WALL = args.wall
     compile_bytecode()
     status = 0
@@ -232,6 +294,8 @@ def main(argv: list[str] | None = None) -> int:
             counts = declines(path)
             shown = ", ".join(f"{k} {v}" for k, v in counts.most_common())
             print(f"{name:<22} {mb:.1f} MB decompressed; messages: {shown}")
+            if args.instructions:
+                print(f"{name:<22} {_counted(path, cli_rows)}")
             print(f"{name:<22} load average after: {os.getloadavg()}")
     return status
 
