@@ -801,8 +801,6 @@ def _root_block(data: bytes, options: MailOptions) -> tuple[int, dict[str, str]]
 # Transfer encodings a single text part is read under as it is written (no decoding, no
 # defect): what transfer_encoding_of makes of them.
 _AS_WRITTEN_ENCODINGS = frozenset({"", "7bit", "8bit", "binary"})
-# Transfer encodings .transfer.decode_body reads as the stdlib would (or declines).
-_DECODED_HERE = frozenset({"quoted-printable", "base64"})
 
 
 def _plain_message(
@@ -833,8 +831,8 @@ def _plain_message(
         encoded = transfer_encoding_of(cte_value)
         if encoded in _AS_WRITTEN_ENCODINGS:
             encoded = None
-        elif encoded not in _DECODED_HERE:
-            return None
+        elif encoded not in DECODED_TRANSFER_ENCODINGS:
+            return None  # an unknown encoding: the walk reports it
     date = _context_text(get("date"))
     date_utc, date_defects = utc_date(date)
     if date_defects:
@@ -847,7 +845,7 @@ def _plain_message(
         subject = subject[:MAX_CONTEXT_CHARS]
     body = data[header + 1 :] if encoded is None else decode_body(data, header + 1, encoded)
     if body is None:
-        return None  # the stdlib decodes it (base64 that is not clean)
+        return None  # the stdlib decodes it (base64 that is not clean, uuencode)
     text, charset_defects = decode_text(body, params[0])
     if charset_defects:
         return None
