@@ -1,8 +1,8 @@
-"""Run the atheris harnesses one after the other, each for a fixed time.
+"""Run the atheris harnesses, each for a fixed time, one after the other or side by side.
 
 Usage::
 
-    python fuzz/run.py [--seconds N] [--corpus-dir DIR] [--artifact-dir DIR] [HARNESS ...]
+    python fuzz/run.py [--seconds N] [--parallel N] [--corpus-dir DIR] [--artifact-dir DIR] [HARNESS ...]
 
 HARNESS is ``scanner``, ``validator`` or ``mail`` (default: all three). Each harness runs
 in its own process with one worker, its seeds from ``fuzz/seeds/<harness>/`` and its
@@ -11,6 +11,8 @@ folder by default, never the seed folder). On a finding libFuzzer writes the inp
 ``--artifact-dir`` (default: a ``fuzz-artifacts`` folder in the temporary directory) and
 this script exits 1 after running the remaining harnesses; it exits 2 when atheris is not
 installed. The last status line of each run (executions, ``cov:``, ``ft:``) is printed.
+With ``--parallel N``, up to N harnesses run at a time (each still a process with one
+worker: CI runs two on its two cores; the long local runs in fuzz/README.md ran alone).
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
@@ -65,6 +68,9 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("harness", nargs="*", help=f"one of {', '.join(MAX_LEN)} (default: all)")
     parser.add_argument("--seconds", type=int, default=20, help="fuzzing time per harness")
+    parser.add_argument(
+        "--parallel", type=int, default=1, help="harnesses run at a time (default: 1)"
+    )
     parser.add_argument("--corpus-dir", type=Path, help="keep generated inputs here")
     parser.add_argument("--artifact-dir", type=Path, help="write findings here")
     args = parser.parse_args(argv)
@@ -72,19 +78,25 @@ def main(argv: list[str] | None = None) -> int:
     unknown = sorted(set(names) - set(MAX_LEN))
     if unknown:
         parser.error(f"unknown harness {', '.join(unknown)}; choose from {', '.join(MAX_LEN)}")
+    if args.parallel < 1:
+        parser.error("--parallel takes a number of harnesses of at least 1")
     try:
         import atheris  # type: ignore[import-untyped, import-not-found, unused-ignore]  # noqa: F401
     except ImportError:
         print("atheris is not installed: pip install -e '.[fuzz]'", file=sys.stderr)
         return 2
     artifacts = args.artifact_dir or Path(tempfile.gettempdir()) / "fuzz-artifacts"
-    failed = []
     with tempfile.TemporaryDirectory(prefix="urlsift-fuzz-") as temporary:
         corpus_root = args.corpus_dir or Path(temporary)
-        for name in names:
-            code, _ = run_one(name, args.seconds, corpus_root / name, artifacts)
-            if code != 0:
-                failed.append(name)
+        # Threads only wait for the harnesses' processes; each prints its line when done.
+        with ThreadPoolExecutor(max_workers=args.parallel) as pool:
+            codes = list(
+                pool.map(
+                    lambda name: run_one(name, args.seconds, corpus_root / name, artifacts)[0],
+                    names,
+                )
+            )
+    failed = [name for name, code in zip(names, codes, strict=True) if code != 0]
     if failed:
         print(f"fuzz: findings in {', '.join(failed)}; inputs in {artifacts}", file=sys.stderr)
         return 1
