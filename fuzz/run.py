@@ -2,7 +2,8 @@
 
 Usage::
 
-    python fuzz/run.py [--seconds N] [--parallel N] [--corpus-dir DIR] [--artifact-dir DIR] [HARNESS ...]
+    python fuzz/run.py [--seconds N] [--parallel N] [--corpus-dir DIR]
+                       [--artifact-dir DIR] [HARNESS ...]
 
 HARNESS is ``scanner``, ``validator`` or ``mail`` (default: all three). Each harness runs
 in its own process with one worker, its seeds from ``fuzz/seeds/<harness>/`` and its
