@@ -89,9 +89,21 @@ _PLAIN_LINES = [
     b"Content-Type: text/plain; format=Flowed; DelSp=Yes\n",
     b"Received: from a\n",
     b"\tby b\n",
+    # charsets read by their codec (plain_codec), or left to decode_text
+    b"Content-Type: text/plain; charset=us-ascii\n",
+    b"Content-Type: text/plain; charset=windows-1252\n",
+    b"Content-Type: text/plain; charset=utf-16\n",
+    b"Content-Type: text/plain; charset=utf-7\n",
+    b"Content-Type: text/plain; charset=x-unknown\n",
+    # context fields: 8-bit, folded, long (together over MAX_CONTEXT_CHARS), spaced
+    b"From: G\xc3\xb6del <g@example.org>\n",
+    b"From: a\n b\n",
+    b"Subject: " + b"s" * 990 + b"\n",
+    b"Message-ID:  <2@example.org> \t\n",
 ]
 _PLAIN_BODY = [b"text ", b"http://a.example/x ", b"\n", b"\r\n", b"\r", b"\xc3\xa9", b"=3D"]
 _PLAIN_BODY += [b"=\n", b"=C3=A9", b"a \n", b"> q \n", b"aHR0cDovL2EuZXhhbXBsZS8=\n"]
+_PLAIN_BODY += [b"\xe9", b"+AGE-", b"\x80"]
 
 
 @settings(max_examples=500, deadline=None)

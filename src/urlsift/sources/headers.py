@@ -40,7 +40,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from datetime import date, datetime, timedelta, timezone
+from datetime import date, timedelta, timezone
 from functools import lru_cache
 from typing import TYPE_CHECKING, TypeVar
 
@@ -401,12 +401,13 @@ def clean_values(data: bytes, start: int, end: int) -> tuple[int, dict[str, str]
     first = _FIRST_ROOT_FIELD.match(data, start, header)
     if first is not None:
         pairs.insert(0, first.groups())
-    values: dict[str, str] = {}
-    for name, value in pairs:
-        key = _ROOT_KEYS.get(name) or name.decode("ascii").lower()
-        if key not in values:
-            values[key] = value.decode("ascii", "surrogateescape")
-    return header, values
+    # The pairs last to first, so that a name's first value is the one the dict keeps.
+    return header, {
+        _ROOT_KEYS.get(name) or name.decode("ascii").lower(): value.decode(
+            "ascii", "surrogateescape"
+        )
+        for name, value in reversed(pairs)
+    }
 
 
 def _param(params: Mapping[str, object], name: str) -> str | None:
@@ -581,10 +582,43 @@ def _remember(table: dict[_K, _V], key: _K, value: _V) -> _V:
     return value
 
 
+# The first day of each month seen ("Sep" "2001" -> ("2001-09-", 30)): its ISO prefix and
+# its number of days; a day's two-digit form by its number as written.
+_MONTH_DAYS = (0, 31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31)
+_MONTHS_SEEN: dict[str, tuple[str, int]] = {}
+_DAY_NUMBER = {f"{day:02d}": day for day in range(1, 32)} | {str(day): day for day in range(1, 10)}
+_TWO_DIGITS = tuple(f"{day:02d}" for day in range(32))
+# The days before and after a day (ISO form), None where datetime stops (years 1, 9999).
+_DAY_BEFORE: dict[str, str | None] = {}
+_DAY_AFTER: dict[str, str | None] = {}
+
+
+def _month_of(month: str, year: str) -> tuple[str, int]:
+    number, year_number = _MONTH_NUMBER[month], int(year)
+    days = _MONTH_DAYS[number]
+    if number == 2 and year_number % 4 == 0 and (year_number % 100 or year_number % 400 == 0):
+        days = 29
+    return f"{year_number:04d}-{number:02d}-", days
+
+
 def _iso_day(day: str, month: str, year: str) -> str | None:
+    # date(year, month, day).isoformat(), or None for a day datetime refuses (31 February,
+    # day 0), from the month's first day remembered.
+    key = month + year
+    seen = _MONTHS_SEEN.get(key)
+    if seen is None:
+        seen = _remember(_MONTHS_SEEN, key, _month_of(month, year))
+    number = _DAY_NUMBER.get(day, 0)
+    if 1 <= number <= seen[1]:
+        return seen[0] + _TWO_DIGITS[number]
+    return None
+
+
+def _next_day(iso_day: str, step: int) -> str | None:
+    # The day before (step -1) or after (step 1) an ISO day, or None past datetime's range.
     try:
-        return date(int(year), _MONTH_NUMBER[month], int(day)).isoformat()
-    except ValueError:
+        return (date.fromisoformat(iso_day) + timedelta(days=step)).isoformat()
+    except OverflowError:
         return None
 
 
@@ -598,9 +632,9 @@ def _zone_shift(zone: str) -> int | None:
 def _common_date(match: re.Match[str]) -> str | None:
     # utc_date of a date _COMMON_DATE matched; None when the datetime would not be built
     # (a 31 February, an hour 24, a zone of 24 hours...): parsedate_to_datetime then
-    # reports why. An instant on the day written (most: a zone moves it by hours) is
-    # written from the day's ISO form and the second of the day, without a datetime; one
-    # on another day, or a time datetime refuses, by datetime arithmetic.
+    # reports why. The instant is written from the day's ISO form (or the day before or
+    # after it, where the zone moves it there) and its second of the day, without a
+    # datetime: each day, month and neighbouring day is worked out once and remembered.
     written_day, clock, second, zone = match.group(1, 5, 6, 7)
     shift = _ZONES.get(zone, 1)  # 1: not seen yet (a zone's shift is whole minutes)
     if shift == 1:
@@ -614,18 +648,34 @@ def _common_date(match: re.Match[str]) -> str | None:
         return None  # a day datetime refuses (31 February)
     minute_of_day = _MINUTE_OF.get(clock)  # None: an hour or minute out of range
     seconds = 0 if second is None else _SECOND_OF.get(second)
-    if minute_of_day is not None and seconds is not None:
-        instant = minute_of_day * 60 + seconds + shift
-        if 0 <= instant < 86400:
-            return iso_day + _CLOCK[instant // 60] + _SECONDS[instant % 60]
-    day, month, year = match.group(2, 3, 4)
-    hours, minutes, seconds = int(clock[:2]), int(clock[3:]), int(second or 0)
-    try:
-        when = datetime(int(year), _MONTH_NUMBER[month], int(day), hours, minutes, seconds)
-        when += timedelta(0, shift)
-    except (ValueError, OverflowError):
+    if minute_of_day is None or seconds is None:
+        return None  # an hour 24, a minute or second 60: datetime refuses them
+    instant = minute_of_day * 60 + seconds + shift
+    if 0 <= instant < 86400:
+        return iso_day + _CLOCK[instant // 60] + _SECONDS[instant % 60]
+    # The zone moves it to the day before or after (a shift is less than a day).
+    if instant < 0:
+        other = _DAY_BEFORE.get(iso_day, "")
+        if other == "":
+            other = _remember(_DAY_BEFORE, iso_day, _next_day(iso_day, -1))
+        instant += 86400
+    else:
+        other = _DAY_AFTER.get(iso_day, "")
+        if other == "":
+            other = _remember(_DAY_AFTER, iso_day, _next_day(iso_day, 1))
+        instant -= 86400
+    if other is None:
+        return None  # before year 1 or after 9999
+    return other + _CLOCK[instant // 60] + _SECONDS[instant % 60]
+
+
+def common_utc_date(date: str | None) -> str | None:
+    """:func:`utc_date`'s instant for a date in the common shape (most), else None (no
+    date, or one that :func:`utc_date` must read: its instant, or its defect)."""
+    if date is None:
         return None
-    return when.isoformat() + "Z"  # no microseconds: "seconds" is isoformat()'s own choice
+    common = _COMMON_DATE.fullmatch(date)
+    return None if common is None else _common_date(common)
 
 
 def utc_date(date: str | None) -> tuple[str | None, list[Defect]]:

@@ -53,7 +53,7 @@ from typing import TYPE_CHECKING
 
 from .._model import Defect, MessageContext, TextUnit
 from .._record import field, maker, record
-from .charsets import LINE_END, decode_text
+from .charsets import LINE_END, decode_text, plain_codec
 from .flowed import unflow, unflow_chunks
 from .headers import (
     DECODED_TRANSFER_ENCODINGS,
@@ -62,6 +62,7 @@ from .headers import (
     cap_header,
     check_transfer_encoding,
     clean_values,
+    common_utc_date,
     content_type_of,
     decode_subject,
     decoded_encoding,
@@ -803,6 +804,36 @@ def _root_block(data: bytes, options: MailOptions) -> tuple[int, dict[str, str]]
 _AS_WRITTEN_ENCODINGS = frozenset({"", "7bit", "8bit", "binary"})
 
 
+# What _plain_message makes of a message's (Content-Type, Content-Transfer-Encoding)
+# values: (charset, format=flowed, DelSp=yes, transfer encoding to decode or None, the
+# codec a body that is not ASCII is read in when decode_text would read it so without a
+# defect, or None), or None for a message it does not take. An archive has few distinct
+# pairs taken; the table is emptied when full.
+_PlainPlan = tuple[str | None, bool, bool, str | None, str | None]
+_PLAIN_PLANS: dict[tuple[str | None, str | None], _PlainPlan] = {}
+_MAX_PLANS = 1024
+
+
+def _plain_plan(ct_value: str | None, cte_value: str | None) -> _PlainPlan | None:
+    if ct_value is None:
+        params: TextParams = (None, False, False)
+    elif ct_value.isascii() and content_type_of(ct_value) == "text/plain":
+        params = text_params_of(ct_value, True)
+    else:
+        return None
+    encoded = None  # the transfer encoding to decode, if any
+    if cte_value is not None:
+        if not cte_value.isascii():
+            return None
+        encoded = transfer_encoding_of(cte_value)
+        if encoded in _AS_WRITTEN_ENCODINGS:
+            encoded = None
+        elif encoded not in DECODED_TRANSFER_ENCODINGS:
+            return None  # an unknown encoding: the walk reports it
+    charset = params[0]
+    return (charset, params[1], params[2], encoded, plain_codec(charset))
+
+
 def _plain_message(
     data: bytes, clean: tuple[int, dict[str, str]], source: str, number: int, offset: int
 ) -> MessageResult | None:
@@ -816,28 +847,46 @@ def _plain_message(
     # is made.
     header, values = clean
     get = values.get
-    ct_value = get("content-type")
-    if ct_value is None:
-        params: TextParams = (None, False, False)
-    elif ct_value.isascii() and content_type_of(ct_value) == "text/plain":
-        params = text_params_of(ct_value, True)
+    key = (get("content-type"), get("content-transfer-encoding"))
+    plan = _PLAIN_PLANS.get(key)
+    if plan is None:
+        plan = _plain_plan(*key)
+        if plan is None:
+            return None  # not remembered: a multipart's Content-Type is its own
+        if len(_PLAIN_PLANS) >= _MAX_PLANS:
+            _PLAIN_PLANS.clear()
+        _PLAIN_PLANS[key] = plan
+    charset, flowed, delsp, encoded, codec = plan
+    # The four context fields: when all are there, ASCII, on one line and together no
+    # longer than a context field may be, each is its value stripped (_context_text's
+    # common step, without its calls).
+    message_id = get("message-id")
+    date = get("date")
+    sender = get("from")
+    subject = get("subject")
+    if (
+        message_id is not None
+        and date is not None
+        and sender is not None
+        and subject is not None
+        and len(joined := message_id + date + sender + subject) <= MAX_CONTEXT_CHARS
+        and joined.isascii()
+        and "\n" not in joined
+    ):
+        message_id = message_id.strip()
+        date = date.strip()
+        sender = sender.strip()
+        subject = subject.strip()
     else:
-        return None
-    cte_value = get("content-transfer-encoding")
-    encoded = None  # the transfer encoding to decode, if any
-    if cte_value is not None:
-        if not cte_value.isascii():
+        message_id = _context_text(message_id)
+        date = _context_text(date)
+        sender = _context_text(sender)
+        subject = _context_text(subject)
+    date_utc = common_utc_date(date)
+    if date_utc is None and date is not None:
+        date_utc, date_defects = utc_date(date)
+        if date_defects:
             return None
-        encoded = transfer_encoding_of(cte_value)
-        if encoded in _AS_WRITTEN_ENCODINGS:
-            encoded = None
-        elif encoded not in DECODED_TRANSFER_ENCODINGS:
-            return None  # an unknown encoding: the walk reports it
-    date = _context_text(get("date"))
-    date_utc, date_defects = utc_date(date)
-    if date_defects:
-        return None
-    subject = _context_text(get("subject"))
     if subject is not None and "=?" in subject:
         subject, subject_defects = decode_subject(subject)
         if subject_defects:
@@ -846,27 +895,27 @@ def _plain_message(
     body = data[header + 1 :] if encoded is None else decode_body(data, header + 1, encoded)
     if body is None:
         return None  # the stdlib decodes it (base64 that is not clean, uuencode)
-    text, charset_defects = decode_text(body, params[0])
-    if charset_defects:
-        return None
+    if codec is None:
+        text, charset_defects = decode_text(body, charset)
+        if charset_defects:
+            return None
+    elif body.isascii():
+        text = body.decode("ascii")
+    else:
+        try:
+            text = body.decode(codec)
+        except UnicodeError:
+            return None  # decode_text reports it
     if "\r" in text:
         text = LINE_END.sub("\n", text)
     if len(text) > TEXT_PIECE_CHARS:
         return None
-    if params[1]:
-        text = unflow(text, params[2])
+    if flowed:
+        text = unflow(text, delsp)
         if len(text) > TEXT_PIECE_CHARS:
             return None  # longer (">a" is written "> a"): the walk gives it in pieces
     context = _new_context(
-        number,
-        offset,
-        _context_text(get("message-id")),
-        date,
-        _context_text(get("from")),
-        subject,
-        "1",
-        "text/plain",
-        date_utc,
+        number, offset, message_id, date, sender, subject, "1", "text/plain", date_utc
     )
     unit = _new_unit(source, (text,) if text else (), context, (), (0, 1))
     return _new_result([unit], 1, 0, 0, 0, "")
