@@ -166,9 +166,11 @@ def _one_step(data: bytes, monkeypatch: pytest.MonkeyPatch) -> MessageResult:
     options = MailOptions()
     clean = parts._root_block(data, options)
     assert clean is not None
-    plain = parts._plain_message(data, clean, "m", 3, 7)
-    assert plain is not None
+    unit = parts._plain_message(data, clean, "m", 3, 7)
+    assert unit is not None
+    plain = MessageResult(units=[unit], text_parts=1)
     assert _key(plain) == _walked(data, options, monkeypatch)
+    assert parts.read_message(data, "m", 3, 7, options, ()) == unit
     return plain
 
 

@@ -836,15 +836,15 @@ def _plain_plan(ct_value: str | None, cte_value: str | None) -> _PlainPlan | Non
 
 def _plain_message(
     data: bytes, clean: tuple[int, dict[str, str]], source: str, number: int, offset: int
-) -> MessageResult | None:
+) -> TextUnit | None:
     # message_units of the most common message, in one step: a clean header block, a
     # text/plain body written as it is sent or in quoted-printable or base64 that
     # .transfer decodes (as the stdlib would, without a defect), and nothing to report
     # (no defect of its date, Subject or charset, no defect given by the caller); the
     # text in one piece (format=flowed unwrapped). What the walk (_read_message,
     # start_message, _fast_leaf, _text_unit, _emit_text, finish_message) gives such a
-    # message: its one unit, its context. None for any other message, before anything
-    # is made.
+    # message: its one unit (with its context; the result counts one text part and
+    # nothing else). None for any other message, before anything is made.
     header, values = clean
     get = values.get
     key = (get("content-type"), get("content-transfer-encoding"))
@@ -917,8 +917,7 @@ def _plain_message(
     context = _new_context(
         number, offset, message_id, date, sender, subject, "1", "text/plain", date_utc
     )
-    unit = _new_unit(source, (text,) if text else (), context, (), (0, 1))
-    return _new_result([unit], 1, 0, 0, 0, "")
+    return _new_unit(source, (text,) if text else (), context, (), (0, 1))
 
 
 def message_units(
@@ -954,7 +953,47 @@ def message_units(
         except Exception:  # pragma: no cover - the walk below meets it again
             plain = None
         if plain is not None:
+            return _new_result([plain], 1, 0, 0, 0, "")
+    return _walk_message(data, source, number, offset, options, defects, fast, clean)
+
+
+def read_message(
+    data: bytes,
+    source: str,
+    number: int,
+    offset: int,
+    options: MailOptions,
+    defects: Sequence[Defect],
+) -> TextUnit | MessageResult:
+    """:func:`message_units` (fast), but a message read in one step is its one unit.
+
+    For the loops over messages (:mod:`.archive`): a :class:`TextUnit` stands for the
+    result of that unit alone, one text part and no defect, which the caller counts
+    itself; any other message gives ``message_units``' result. Never raises.
+    """
+    clean = _root_block(data, options)
+    if clean is not None and not defects:
+        try:
+            plain = _plain_message(data, clean, source, number, offset)
+        except Exception:  # pragma: no cover - the walk below meets it again
+            plain = None
+        if plain is not None:
             return plain
+    return _walk_message(data, source, number, offset, options, defects, True, clean)
+
+
+def _walk_message(
+    data: bytes,
+    source: str,
+    number: int,
+    offset: int,
+    options: MailOptions,
+    defects: Sequence[Defect],
+    fast: bool,
+    clean: tuple[int, dict[str, str]] | None,
+) -> MessageResult:
+    # message_units of a message not read in one step (its root block's clean_values, or
+    # None).
     result = MessageResult()
     known = list(defects)
     walk = Walk(source, options, number, offset, result)
