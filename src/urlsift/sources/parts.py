@@ -946,15 +946,10 @@ def message_units(
         A :class:`MessageResult`. When the message yields no unit but has defects, one
         unit without text carries them, so no problem goes unreported.
     """
-    clean = _root_block(data, options) if fast else None
-    if clean is not None and not defects:
-        try:
-            plain = _plain_message(data, clean, source, number, offset)
-        except Exception:  # pragma: no cover - the walk below meets it again
-            plain = None
-        if plain is not None:
-            return _new_result([plain], 1, 0, 0, 0, "")
-    return _walk_message(data, source, number, offset, options, defects, fast, clean)
+    if not fast:
+        return _walk_message(data, source, number, offset, options, defects, False, None)
+    read = read_message(data, source, number, offset, options, defects)
+    return read if isinstance(read, MessageResult) else _new_result([read], 1, 0, 0, 0, "")
 
 
 def read_message(
