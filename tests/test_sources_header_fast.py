@@ -45,6 +45,11 @@ _LINES = [
     b"X-8bit: \xe9\xff\n",
     b"Subject: \xc3\xa9t\xc3\xa9\n",
     b"no colon here\n",
+    # a root name followed by "//", a longer name, a root field folded
+    b"Date://u.example/\n",
+    b"Content-Type-X: y\n",
+    b"From:x\n\tfolded\n",
+    b"Subject:\n \n",
 ]
 _BLOCKS = st.lists(st.sampled_from(_LINES), max_size=14).map(b"".join)
 

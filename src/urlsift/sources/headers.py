@@ -338,40 +338,31 @@ def first_values(headers: list[tuple[str, str]]) -> dict[str, str]:
     return values
 
 
-# -- the clean block in two searches -----------------------------------------------------
+# -- the clean block in one match --------------------------------------------------------
 #
-# clean_values finds a clean block's end and its first root values without cutting the
-# block into fields: the first line end that starts neither a field line nor a
-# continuation line is the block's end (when it starts an empty line) or proves the block
-# is not clean; then the root fields alone are found after their line ends. Both patterns
-# start with the literal LF, which re finds at C speed, and look only at the start of each
-# line (the split of kept_fields reads every byte of every field through ".*"). A field
-# name followed by "//" is taken for no field: find_body ends a block at a line that
-# starts with "scheme://" (_url_line), and a scheme is a field name, so such a block is
-# left to find_body, without a third search for "://" (a name that is no scheme, "a_b://",
-# is left to it too: rare, and the same result).
-_NOT_FIELD_LINE = re.compile(rb"\n(?![ \t]|[!-9;-~]+:(?!//))")
-_FIELD_LINE = re.compile(rb"[!-9;-~]+:(?!//)")
-# A root field after a line end (the first line: _FIRST_ROOT_FIELD): its name, and its
-# value as raw_headers stores it (spaces and tabs after the colon and the last line end
-# left out, the continuation lines kept). The look-ahead turns away most lines at their
-# first letter (re cannot do so through the case-insensitive alternatives).
-_ROOT_FIELD_SOURCE = rb"((?=[CcDdFfMmSs])(?i:" + _READ_FIELDS + rb")):[ \t]*(.*(?:\n[ \t].*)*)"
-_ROOT_FIELD = re.compile(rb"\n" + _ROOT_FIELD_SOURCE)
-_FIRST_ROOT_FIELD = re.compile(_ROOT_FIELD_SOURCE)
-# Root field names as most messages write them, to their key (others are lowered).
-_ROOT_KEYS = {
-    written.encode("ascii"): written.lower()
-    for written in (
-        "Content-Type",
-        "Content-Transfer-Encoding",
-        "Message-ID",
-        "Message-Id",
-        "Date",
-        "From",
-        "Subject",
-    )
-}
+# clean_values reads a clean block and its first root values in one match, without
+# cutting the block into fields: the block is one or more field lines, each with its
+# continuation lines and its LF, then the empty line. Each line is read once through
+# ".*+" (re runs it at C speed to the line end); a line whose name is a root field's
+# (the look-ahead turns away the others at their first letter) captures its value in
+# that field's group, unless the group already holds one: the conditional then fails that
+# alternative and the line is read as any field, so each group keeps the field's first
+# value (as Message.get() finds it). The repetition is atomic: at a line that is no field
+# (a stray line, or the end of the range) the match fails at once, without backtracking
+# through the lines before. A field name followed by "//" is taken for no field:
+# find_body ends a block at a line that starts with "scheme://" (_url_line), and a scheme
+# is a field name, so such a block is left to find_body (a name that is no scheme,
+# "a_b://", is left to it too: rare, and the same result).
+_ROOT_KEYS = tuple(_READ_FIELDS.decode("ascii").split("|"))
+# A root field's value as raw_headers stores it: spaces and tabs after the colon and the
+# last line end left out, the continuation lines kept.
+_VALUE = rb"[ \t]*+(.*+(?:\n[ \t].*+)*+)\n"
+_ROOT_LINE = rb"(?=[CcDdFfMmSs])(?:%s)" % b"|".join(
+    rb"(?i:%s):(?!//)(?(%d)(?!))%s" % (name.encode("ascii"), group, _VALUE)
+    for group, name in enumerate(_ROOT_KEYS, 1)
+)
+_ANY_LINE = rb"[!-9;-~]++:(?!//).*+(?:\n[ \t].*+)*+\n"
+_CLEAN_BLOCK = re.compile(rb"(?>(?:%s|%s)+)\n" % (_ROOT_LINE, _ANY_LINE))
 
 
 def clean_values(data: bytes, start: int, end: int) -> tuple[int, dict[str, str]] | None:
@@ -389,24 +380,16 @@ def clean_values(data: bytes, start: int, end: int) -> tuple[int, dict[str, str]
         line's LF) and the first value of each root field by lower-case name; ``None``
         for any other block (the caller reads it by those functions).
     """
-    if _FIELD_LINE.match(data, start, end) is None:
-        return None  # an empty block, a continuation line or a stray line first
-    found = _NOT_FIELD_LINE.search(data, start, end)
-    if found is None:
+    block = _CLEAN_BLOCK.match(data, start, end)
+    if block is None:
         return None
-    header = found.end()
-    if header >= end or data[header] != 0x0A or data.find(b"\r", start, header) >= 0:
-        return None  # a stray or URL line or a CR line end, or no empty line within reach
-    pairs = _ROOT_FIELD.findall(data, start, header)
-    first = _FIRST_ROOT_FIELD.match(data, start, header)
-    if first is not None:
-        pairs.insert(0, first.groups())
-    # The pairs last to first, so that a name's first value is the one the dict keeps.
+    header = block.end() - 1
+    if data.find(b"\r", start, header) >= 0:
+        return None  # a CR line end
     return header, {
-        _ROOT_KEYS.get(name) or name.decode("ascii").lower(): value.decode(
-            "ascii", "surrogateescape"
-        )
-        for name, value in reversed(pairs)
+        key: value.decode("ascii", "surrogateescape")
+        for key, value in zip(_ROOT_KEYS, block.groups(), strict=True)
+        if value is not None
     }
 
 
