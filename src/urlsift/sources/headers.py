@@ -365,6 +365,38 @@ _ANY_LINE = rb"[!-9;-~]++:(?!//).*+(?:\n[ \t].*+)*+\n"
 _CLEAN_BLOCK = re.compile(rb"(?>(?:%s|%s)+)\n" % (_ROOT_LINE, _ANY_LINE))
 
 
+RootFields = tuple[
+    bytes | None, bytes | None, bytes | None, bytes | None, bytes | None, bytes | None
+]
+"""The first value of each root field as written (None where absent), in the order of
+``content-type``, ``content-transfer-encoding``, ``message-id``, ``date``, ``from``,
+``subject``."""
+
+
+def clean_block(data: bytes, start: int, end: int) -> tuple[int, RootFields] | None:
+    """:func:`clean_values`, the values as written (bytes, in :data:`RootFields`' order).
+
+    For a caller that decodes only some of them (:func:`root_values` decodes them all).
+    """
+    block = _CLEAN_BLOCK.match(data, start, end)
+    if block is None:
+        return None
+    header = block.end() - 1
+    if data.find(b"\r", start, header) >= 0:
+        return None  # a CR line end
+    return header, block.groups()  # type: ignore[return-value]
+
+
+def root_values(fields: RootFields) -> dict[str, str]:
+    """The values of :func:`clean_block` as :func:`clean_values` gives them: by lower-case
+    name, decoded as the stdlib stores them (ASCII, other bytes as surrogate escapes)."""
+    return {
+        key: value.decode("ascii", "surrogateescape")
+        for key, value in zip(_ROOT_KEYS, fields, strict=True)
+        if value is not None
+    }
+
+
 def clean_values(data: bytes, start: int, end: int) -> tuple[int, dict[str, str]] | None:
     """The end of the clean header block that starts ``data[start:end]``, and its values.
 
@@ -380,17 +412,8 @@ def clean_values(data: bytes, start: int, end: int) -> tuple[int, dict[str, str]
         line's LF) and the first value of each root field by lower-case name; ``None``
         for any other block (the caller reads it by those functions).
     """
-    block = _CLEAN_BLOCK.match(data, start, end)
-    if block is None:
-        return None
-    header = block.end() - 1
-    if data.find(b"\r", start, header) >= 0:
-        return None  # a CR line end
-    return header, {
-        key: value.decode("ascii", "surrogateescape")
-        for key, value in zip(_ROOT_KEYS, block.groups(), strict=True)
-        if value is not None
-    }
+    clean = clean_block(data, start, end)
+    return None if clean is None else (clean[0], root_values(clean[1]))
 
 
 def _param(params: Mapping[str, object], name: str) -> str | None:

@@ -58,9 +58,11 @@ from .flowed import unflow, unflow_chunks
 from .headers import (
     DECODED_TRANSFER_ENCODINGS,
     KNOWN_TRANSFER_ENCODINGS,
+    RootFields,
     TextParams,
     cap_header,
     check_transfer_encoding,
+    clean_block,
     clean_values,
     common_utc_date,
     content_type_of,
@@ -76,6 +78,7 @@ from .headers import (
     part_text_params,
     part_type,
     raw_headers,
+    root_values,
     text_params_of,
     transfer_encoding_of,
     utc_date,
@@ -791,17 +794,22 @@ def _read_message(
     _walk_part(walk, msg, "", known, 0, walk.root_type)
 
 
-def _root_block(data: bytes, options: MailOptions) -> tuple[int, dict[str, str]] | None:
-    # clean_values of the root's header block within the cap, when the fast path reads
+def _root_block(data: bytes, options: MailOptions) -> tuple[int, RootFields] | None:
+    # clean_block of the root's header block within the cap, when the fast path reads
     # it so (no header unit to write: those want every kept field), else None.
     if options.scan_headers:
         return None
-    return clean_values(data, 0, min(len(data), options.max_header_bytes + 1))
+    return clean_block(data, 0, min(len(data), options.max_header_bytes + 1))
 
 
 # Transfer encodings a single text part is read under as it is written (no decoding, no
 # defect): what transfer_encoding_of makes of them.
 _AS_WRITTEN_ENCODINGS = frozenset({"", "7bit", "8bit", "binary"})
+
+
+def _text_of(value: bytes | None) -> str | None:
+    # A root value as written, as clean_values decodes it.
+    return None if value is None else value.decode("ascii", "surrogateescape")
 
 
 # What _plain_message makes of a message's (Content-Type, Content-Transfer-Encoding)
@@ -810,7 +818,7 @@ _AS_WRITTEN_ENCODINGS = frozenset({"", "7bit", "8bit", "binary"})
 # defect, or None), or None for a message it does not take. An archive has few distinct
 # pairs taken; the table is emptied when full.
 _PlainPlan = tuple[str | None, bool, bool, str | None, str | None]
-_PLAIN_PLANS: dict[tuple[str | None, str | None], _PlainPlan] = {}
+_PLAIN_PLANS: dict[tuple[bytes | None, bytes | None], _PlainPlan] = {}
 _MAX_PLANS = 1024
 
 
@@ -835,7 +843,7 @@ def _plain_plan(ct_value: str | None, cte_value: str | None) -> _PlainPlan | Non
 
 
 def _plain_message(
-    data: bytes, clean: tuple[int, dict[str, str]], source: str, number: int, offset: int
+    data: bytes, clean: tuple[int, RootFields], source: str, number: int, offset: int
 ) -> TextUnit | None:
     # message_units of the most common message, in one step: a clean header block, a
     # text/plain body written as it is sent or in quoted-printable or base64 that
@@ -845,12 +853,11 @@ def _plain_message(
     # start_message, _fast_leaf, _text_unit, _emit_text, finish_message) gives such a
     # message: its one unit (with its context; the result counts one text part and
     # nothing else). None for any other message, before anything is made.
-    header, values = clean
-    get = values.get
-    key = (get("content-type"), get("content-transfer-encoding"))
+    header, (ct_value, cte_value, message_id, date, sender, subject) = clean
+    key = (ct_value, cte_value)
     plan = _PLAIN_PLANS.get(key)
     if plan is None:
-        plan = _plain_plan(*key)
+        plan = _plain_plan(_text_of(ct_value), _text_of(cte_value))
         if plan is None:
             return None  # not remembered: a multipart's Content-Type is its own
         if len(_PLAIN_PLANS) >= _MAX_PLANS:
@@ -860,10 +867,6 @@ def _plain_message(
     # The four context fields: when all are there, ASCII, on one line and together no
     # longer than a context field may be, each is its value stripped (_context_text's
     # common step, without its calls).
-    message_id = get("message-id")
-    date = get("date")
-    sender = get("from")
-    subject = get("subject")
     if (
         message_id is not None
         and date is not None
@@ -871,27 +874,27 @@ def _plain_message(
         and subject is not None
         and len(joined := message_id + date + sender + subject) <= MAX_CONTEXT_CHARS
         and joined.isascii()
-        and "\n" not in joined
+        and b"\n" not in joined
     ):
-        message_id = message_id.strip()
-        date = date.strip()
-        sender = sender.strip()
-        subject = subject.strip()
+        message_id_text: str | None = message_id.decode("ascii").strip()
+        date_text: str | None = date.decode("ascii").strip()
+        sender_text: str | None = sender.decode("ascii").strip()
+        subject_text: str | None = subject.decode("ascii").strip()
     else:
-        message_id = _context_text(message_id)
-        date = _context_text(date)
-        sender = _context_text(sender)
-        subject = _context_text(subject)
-    date_utc = common_utc_date(date)
-    if date_utc is None and date is not None:
-        date_utc, date_defects = utc_date(date)
+        message_id_text = _context_text(_text_of(message_id))
+        date_text = _context_text(_text_of(date))
+        sender_text = _context_text(_text_of(sender))
+        subject_text = _context_text(_text_of(subject))
+    date_utc = common_utc_date(date_text)
+    if date_utc is None and date_text is not None:
+        date_utc, date_defects = utc_date(date_text)
         if date_defects:
             return None
-    if subject is not None and "=?" in subject:
-        subject, subject_defects = decode_subject(subject)
+    if subject_text is not None and "=?" in subject_text:
+        subject_text, subject_defects = decode_subject(subject_text)
         if subject_defects:
             return None
-        subject = subject[:MAX_CONTEXT_CHARS]
+        subject_text = subject_text[:MAX_CONTEXT_CHARS]
     body = data[header + 1 :] if encoded is None else decode_body(data, header + 1, encoded)
     if body is None:
         return None  # the stdlib decodes it (base64 that is not clean, uuencode)
@@ -915,7 +918,15 @@ def _plain_message(
         if len(text) > TEXT_PIECE_CHARS:
             return None  # longer (">a" is written "> a"): the walk gives it in pieces
     context = _new_context(
-        number, offset, message_id, date, sender, subject, "1", "text/plain", date_utc
+        number,
+        offset,
+        message_id_text,
+        date_text,
+        sender_text,
+        subject_text,
+        "1",
+        "text/plain",
+        date_utc,
     )
     return _new_unit(source, (text,) if text else (), context, (), (0, 1))
 
@@ -974,7 +985,8 @@ def read_message(
             plain = None
         if plain is not None:
             return plain
-    return _walk_message(data, source, number, offset, options, defects, True, clean)
+    values = None if clean is None else (clean[0], root_values(clean[1]))
+    return _walk_message(data, source, number, offset, options, defects, True, values)
 
 
 def _walk_message(
