@@ -39,7 +39,6 @@ and a dozen more modules come with ``email.utils``).
 from __future__ import annotations
 
 import re
-import sys
 from collections.abc import Mapping
 from datetime import date, timedelta, timezone
 from functools import lru_cache
@@ -383,7 +382,10 @@ def _clean_block_pattern(atomic: bool) -> re.Pattern[bytes]:
     return re.compile((rb"(?>(?:%s|%s)+)\n" if atomic else rb"(?:%s|%s)+\n") % (root, other))
 
 
-_CLEAN_BLOCK = _clean_block_pattern(sys.version_info >= (3, 11))
+try:
+    _CLEAN_BLOCK = _clean_block_pattern(True)
+except re.error:  # pragma: no cover - Python 3.10's re: no atomic groups
+    _CLEAN_BLOCK = _clean_block_pattern(False)
 
 
 RootFields = tuple[
