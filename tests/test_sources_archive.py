@@ -21,6 +21,7 @@ from hypothesis import strategies as st
 from urlsift import _model
 from urlsift.errors import ConfigError, SourceError
 from urlsift.sources.archive import (
+    DEFAULT_MAX_MESSAGE_BYTES,
     ArchiveStats,
     InputKind,
     MailOptions,
@@ -492,3 +493,51 @@ def test_a_replaced_message_reader_sees_every_message(
     units = archive.raw_message_units(raws[0], "x", MailOptions(), ArchiveStats())
     assert seen == [1, 2, 1, 2, 3, 1]
     assert [u.context.message for u in units if u.context] == [1]
+
+
+def test_messages_read_in_one_step_are_counted_as_their_results(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The loops read a plain message by parts.plain_unit and count it themselves (no
+    # MessageResult): units and counts must be those of message_units and count_message,
+    # which a replaced reader (taking every message through message_units) gives. The
+    # corpus's archives and every corpus message concatenated into an mbox, whole and
+    # truncated by a small message cap.
+    from urlsift.sources import archive
+
+    paths = sorted(CORPUS.glob("*.mbox"))
+    joined = tmp_path / "all.mbox"
+    joined.write_bytes(
+        b"".join(
+            b"From a@b Mon Jan  1 00:00:00 2001\n" + path.read_bytes().rstrip(b"\n") + b"\n\n"
+            for path in sorted(CORPUS.glob("*.eml"))
+        )
+    )
+    paths.append(joined)
+    real = archive.message_units
+
+    def every(data: bytes, **arguments: object) -> object:
+        return real(data, **arguments)
+
+    archive._parts_units()
+    read_message = archive._LOADED["read_message"]
+    taken: list[object] = []
+
+    def one_step(*arguments: object) -> object:
+        read = read_message(*arguments)
+        taken.append(isinstance(read, _model.TextUnit))
+        return read
+
+    monkeypatch.setitem(archive._LOADED, "read_message", one_step)
+    for path in paths:
+        for cap in (DEFAULT_MAX_MESSAGE_BYTES, 300):
+            options = MailOptions(max_message_bytes=cap)
+            fast_stats, walked_stats = ArchiveStats(), ArchiveStats()
+            fast = list(open_units(str(path), "mbox", options=options, stats=fast_stats))
+            with monkeypatch.context() as patch:
+                patch.setattr(archive, "message_units", every)
+                walked = list(open_units(str(path), "mbox", options=options, stats=walked_stats))
+            assert fast == walked
+            assert fast_stats == walked_stats
+    assert sum(taken) > 10  # messages read in one step
+    assert False in taken  # and others by message_units

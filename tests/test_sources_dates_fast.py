@@ -74,6 +74,17 @@ def test_common_dates_read_as_the_stdlib_reads_them(date: str) -> None:
         "Thu, 13 Sep 2001 12:30:60 +0000",
         "13 Sep 2001 12:30 -0000",
         "Thu, 13 Sep 2001 12:30:05 +0099",
+        "Tue, 29 Feb 2000 23:30:00 -0100",  # a leap year by 400, into 1 March
+        "29 Feb 1900 12:00:00 +0000",  # no leap year (by 100)
+        "29 Feb 2004 00:10:00 +0100",  # a leap year, into 28 February
+        "1 Mar 2001 00:10:00 +0100",  # into 28 February
+        "1 Mar 2004 00:10:00 +0100",  # into 29 February
+        "31 Dec 2001 23:30:00 -0100",  # into the next year
+        "1 Jan 2002 00:30:00 +0100",  # into the year before
+        "30 Apr 2001 23:59:59 -1159",
+        "31 Apr 2001 12:00:00 +0000",  # no 31 April
+        "0 Apr 2001 12:00:00 +0000",
+        "09 Apr 2001 12:00:00 +0000",
     ],
 )
 def test_edges(date: str) -> None:
@@ -95,8 +106,18 @@ def test_remembered_days_and_zones_stay_bounded(monkeypatch: pytest.MonkeyPatch)
     monkeypatch.setattr(headers, "_MAX_REMEMBERED", 3)
     monkeypatch.setattr(headers, "_DAYS", {})
     monkeypatch.setattr(headers, "_ZONES", {})
-    dates = [f"{day} Sep 2001 23:30:05 {zone}" for day in range(1, 9) for zone in ZONES]
+    monkeypatch.setattr(headers, "_MONTHS_SEEN", {})
+    monkeypatch.setattr(headers, "_DAY_BEFORE", {})
+    monkeypatch.setattr(headers, "_DAY_AFTER", {})
+    dates = [
+        f"{day} {month} {year} {clock} {zone}"
+        for day in (1, 2, 28, 29, 30, 31)
+        for month in ("Feb", "Sep", "Dec")
+        for year in (2001, 2004)
+        for clock in ("23:30:05", "00:10:00")
+        for zone in ZONES
+    ]
     first = [utc_date(date)[0] for date in dates]
     assert first == [utc_date(date)[0] for date in dates] == [_stdlib(date) for date in dates]
-    assert len(headers._DAYS) <= 3
-    assert len(headers._ZONES) <= 3
+    for table in ("_DAYS", "_ZONES", "_MONTHS_SEEN", "_DAY_BEFORE", "_DAY_AFTER"):
+        assert 0 < len(getattr(headers, table)) <= 3

@@ -89,9 +89,21 @@ _PLAIN_LINES = [
     b"Content-Type: text/plain; format=Flowed; DelSp=Yes\n",
     b"Received: from a\n",
     b"\tby b\n",
+    # charsets read by their codec (plain_codec), or left to decode_text
+    b"Content-Type: text/plain; charset=us-ascii\n",
+    b"Content-Type: text/plain; charset=windows-1252\n",
+    b"Content-Type: text/plain; charset=utf-16\n",
+    b"Content-Type: text/plain; charset=utf-7\n",
+    b"Content-Type: text/plain; charset=x-unknown\n",
+    # context fields: 8-bit, folded, long (together over MAX_CONTEXT_CHARS), spaced
+    b"From: G\xc3\xb6del <g@example.org>\n",
+    b"From: a\n b\n",
+    b"Subject: " + b"s" * 990 + b"\n",
+    b"Message-ID:  <2@example.org> \t\n",
 ]
 _PLAIN_BODY = [b"text ", b"http://a.example/x ", b"\n", b"\r\n", b"\r", b"\xc3\xa9", b"=3D"]
 _PLAIN_BODY += [b"=\n", b"=C3=A9", b"a \n", b"> q \n", b"aHR0cDovL2EuZXhhbXBsZS8=\n"]
+_PLAIN_BODY += [b"\xe9", b"+AGE-", b"\x80"]
 
 
 @settings(max_examples=500, deadline=None)
@@ -154,9 +166,11 @@ def _one_step(data: bytes, monkeypatch: pytest.MonkeyPatch) -> MessageResult:
     options = MailOptions()
     clean = parts._root_block(data, options)
     assert clean is not None
-    plain = parts._plain_message(data, clean, "m", 3, 7)
-    assert plain is not None
+    unit = parts._plain_message(data, clean, "m", 3, 7)
+    assert unit is not None
+    plain = MessageResult(units=[unit], text_parts=1)
     assert _key(plain) == _walked(data, options, monkeypatch)
+    assert parts.read_message(data, "m", 3, 7, options, ()) == unit
     return plain
 
 

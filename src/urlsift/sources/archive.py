@@ -89,7 +89,7 @@ def message_units(data: bytes, **arguments: Any) -> MessageResult:
     return _parts_units()(data, **arguments)
 
 
-_LOADED: dict[str, Callable[..., MessageResult]] = {}  # the MIME layer, once imported
+_LOADED: dict[str, Callable[..., Any]] = {}  # the MIME layer, once imported
 _LAZY = message_units
 
 
@@ -97,8 +97,10 @@ def _parts_units() -> Callable[..., MessageResult]:
     units = _LOADED.get("message_units")
     if units is None:
         from .parts import message_units as loaded
+        from .parts import read_message
 
         units = _LOADED["message_units"] = loaded
+        _LOADED["read_message"] = read_message
     return units
 
 
@@ -107,6 +109,15 @@ def _units_of() -> Callable[..., MessageResult]:
     # a loop over messages calls it without the lazy wrapper above (its keywords packed
     # and unpacked again); or what replaced the wrapper (a benchmark's counter).
     return _parts_units() if message_units is _LAZY else message_units
+
+
+def _reader() -> Callable[..., TextUnit | MessageResult] | None:
+    # parts.read_message for the loops over messages, or None when message_units was
+    # replaced (the replacement then reads every message).
+    if message_units is not _LAZY:
+        return None
+    _parts_units()
+    return _LOADED["read_message"]
 
 
 def raw_message_units(
@@ -130,19 +141,35 @@ def _split_units(
     # about a tenth less CPU time for the same instructions (benchmarks/README.md, "Issue
     # 26, seventh pass"). The units held at once are those of the messages one block of
     # the archive completes: about the block's size in text, beside the block itself.
-    units_of = _units_of()
+    # A message that parts.read_message reads in one step (its one unit, no
+    # MessageResult) is counted here as count_message counts message_units' result for
+    # it: one text part, no defect.
     units: list[TextUnit] = []
+    read = _reader()
+    if read is None:  # message_units was replaced: it reads every message
+        for raw in messages:
+            result = message_units(
+                raw.data,
+                source=source,
+                number=raw.number,
+                offset=raw.offset,
+                options=options,
+                defects=raw.defects,
+            )
+            count_message(result, stats, raw.truncated)
+            units += result.units
+        return units
     for raw in messages:
-        result = units_of(
-            raw.data,
-            source=source,
-            number=raw.number,
-            offset=raw.offset,
-            options=options,
-            defects=raw.defects,
-        )
-        count_message(result, stats, raw.truncated)
-        units += result.units
+        got = read(raw.data, source, raw.number, raw.offset, options, raw.defects)
+        if isinstance(got, TextUnit):
+            stats.messages += 1
+            stats.parts += 1
+            if raw.truncated:
+                stats.messages_truncated += 1
+            units.append(got)
+        else:
+            count_message(got, stats, raw.truncated)
+            units += got.units
     return units
 
 

@@ -187,6 +187,22 @@ def decode_text(payload: bytes, charset: str | None) -> tuple[str, list[Defect]]
     return payload.decode("utf-8", "surrogateescape"), defects
 
 
+@lru_cache(maxsize=256)
+def plain_codec(charset: str | None) -> str | None:
+    """The codec :func:`decode_text` reads a payload declared in ``charset`` in, when its
+    reading is that codec's, without a defect, for every payload the codec decodes (and
+    an ASCII payload as ASCII): UTF-8 for no charset, a known codec that reads ASCII as
+    ASCII and is not UTF-16 or UTF-32; else None (an unknown charset, a wide or
+    ASCII-incompatible codec: ask decode_text).
+    """
+    if charset is None:
+        return "utf-8"
+    codec = codec_name(charset)
+    if codec is None or codec in _WIDE_CODECS or not _ascii_compatible(codec):
+        return None
+    return codec
+
+
 def _declared(charset: str | None) -> tuple[str | None, list[Defect]]:
     # The codec of a declared charset (None for none or an unknown one) and the defects
     # so far: ``unknown-charset`` for a name no codec answers to.

@@ -40,7 +40,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from datetime import date, datetime, timedelta, timezone
+from datetime import date, timedelta, timezone
 from functools import lru_cache
 from typing import TYPE_CHECKING, TypeVar
 
@@ -338,40 +338,86 @@ def first_values(headers: list[tuple[str, str]]) -> dict[str, str]:
     return values
 
 
-# -- the clean block in two searches -----------------------------------------------------
+# -- the clean block in one match --------------------------------------------------------
 #
-# clean_values finds a clean block's end and its first root values without cutting the
-# block into fields: the first line end that starts neither a field line nor a
-# continuation line is the block's end (when it starts an empty line) or proves the block
-# is not clean; then the root fields alone are found after their line ends. Both patterns
-# start with the literal LF, which re finds at C speed, and look only at the start of each
-# line (the split of kept_fields reads every byte of every field through ".*"). A field
-# name followed by "//" is taken for no field: find_body ends a block at a line that
-# starts with "scheme://" (_url_line), and a scheme is a field name, so such a block is
-# left to find_body, without a third search for "://" (a name that is no scheme, "a_b://",
-# is left to it too: rare, and the same result).
-_NOT_FIELD_LINE = re.compile(rb"\n(?![ \t]|[!-9;-~]+:(?!//))")
-_FIELD_LINE = re.compile(rb"[!-9;-~]+:(?!//)")
-# A root field after a line end (the first line: _FIRST_ROOT_FIELD): its name, and its
-# value as raw_headers stores it (spaces and tabs after the colon and the last line end
-# left out, the continuation lines kept). The look-ahead turns away most lines at their
-# first letter (re cannot do so through the case-insensitive alternatives).
-_ROOT_FIELD_SOURCE = rb"((?=[CcDdFfMmSs])(?i:" + _READ_FIELDS + rb")):[ \t]*(.*(?:\n[ \t].*)*)"
-_ROOT_FIELD = re.compile(rb"\n" + _ROOT_FIELD_SOURCE)
-_FIRST_ROOT_FIELD = re.compile(_ROOT_FIELD_SOURCE)
-# Root field names as most messages write them, to their key (others are lowered).
-_ROOT_KEYS = {
-    written.encode("ascii"): written.lower()
-    for written in (
-        "Content-Type",
-        "Content-Transfer-Encoding",
-        "Message-ID",
-        "Message-Id",
-        "Date",
-        "From",
-        "Subject",
+# clean_block reads a clean block and its first root values in one match, without
+# cutting the block into fields: the block is one or more field lines, each with its
+# continuation lines and its LF, then the empty line. Each line is read once through
+# ".*" (re runs it at C speed to the line end). A line named as a root field (the
+# look-ahead turns away the others at their first letter) captures its value in that
+# field's group unless the group already holds one, so each group keeps the field's
+# first value, as Message.get() finds it. A field name followed by "//" is taken for no
+# field: find_body ends a block at a line that starts with "scheme://" (_url_line), and a
+# scheme is a field name, so such a block is left to find_body (a name that is no scheme,
+# "a_b://", is left to it too: rare, and the same result).
+#
+# Two forms, the same matches. From Python 3.11 on, the repetition is atomic and the
+# lines read possessively: at a line that is no field (a stray line, or the end of the
+# range) the match fails at once, without backtracking; a repeated root field fails its
+# own alternative (the conditional) and is read as any field. Python 3.10's re has no
+# atomic group: there each line has one way to be read (a repeated root field is read
+# without capture by its own alternative, the last alternative refuses the root names),
+# so a block that is not clean fails after one pass back over its lines, never trying a
+# line two ways (which a block of repeated root fields would make endless). The atomic
+# form runs about 5 % fewer instructions of a whole mail scan.
+_ROOT_KEYS = tuple(_READ_FIELDS.decode("ascii").split("|"))
+
+
+def _clean_block_pattern(atomic: bool) -> re.Pattern[bytes]:
+    many = rb"*+" if atomic else rb"*"  # possessive where re has it
+    # a root field's value as raw_headers stores it: spaces and tabs after the colon and
+    # the last line end left out, the continuation lines kept
+    value = rb"[ \t]%s(.%s(?:\n[ \t].%s)%s)\n" % (many, many, many, many)
+    skipped = rb".%s(?:\n[ \t].%s)%s\n" % (many, many, many)
+    if atomic:
+        roots = [rb"(?(%d)(?!))%s" % (group, value) for group in range(1, 7)]
+        other = rb"[!-9;-~]++:(?!//)" + skipped
+    else:
+        roots = [rb"(?(%d)%s|%s)" % (group, skipped, value) for group in range(1, 7)]
+        other = rb"(?!(?=[CcDdFfMmSs])(?i:%s):)[!-9;-~]+:(?!//)%s" % (_READ_FIELDS, skipped)
+    root = rb"(?=[CcDdFfMmSs])(?:%s)" % b"|".join(
+        rb"(?i:%s):(?!//)%s" % (name.encode("ascii"), rest)
+        for name, rest in zip(_ROOT_KEYS, roots, strict=True)
     )
-}
+    return re.compile((rb"(?>(?:%s|%s)+)\n" if atomic else rb"(?:%s|%s)+\n") % (root, other))
+
+
+try:
+    _CLEAN_BLOCK = _clean_block_pattern(True)
+except re.error:  # pragma: no cover - Python 3.10's re: no atomic groups
+    _CLEAN_BLOCK = _clean_block_pattern(False)
+
+
+RootFields = tuple[
+    bytes | None, bytes | None, bytes | None, bytes | None, bytes | None, bytes | None
+]
+"""The first value of each root field as written (None where absent), in the order of
+``content-type``, ``content-transfer-encoding``, ``message-id``, ``date``, ``from``,
+``subject``."""
+
+
+def clean_block(data: bytes, start: int, end: int) -> tuple[int, RootFields] | None:
+    """:func:`clean_values`, the values as written (bytes, in :data:`RootFields`' order).
+
+    For a caller that decodes only some of them (:func:`root_values` decodes them all).
+    """
+    block = _CLEAN_BLOCK.match(data, start, end)
+    if block is None:
+        return None
+    header = block.end() - 1
+    if data.find(b"\r", start, header) >= 0:
+        return None  # a CR line end
+    return header, block.groups()  # type: ignore[return-value]
+
+
+def root_values(fields: RootFields) -> dict[str, str]:
+    """The values of :func:`clean_block` as :func:`clean_values` gives them: by lower-case
+    name, decoded as the stdlib stores them (ASCII, other bytes as surrogate escapes)."""
+    return {
+        key: value.decode("ascii", "surrogateescape")
+        for key, value in zip(_ROOT_KEYS, fields, strict=True)
+        if value is not None
+    }
 
 
 def clean_values(data: bytes, start: int, end: int) -> tuple[int, dict[str, str]] | None:
@@ -389,24 +435,8 @@ def clean_values(data: bytes, start: int, end: int) -> tuple[int, dict[str, str]
         line's LF) and the first value of each root field by lower-case name; ``None``
         for any other block (the caller reads it by those functions).
     """
-    if _FIELD_LINE.match(data, start, end) is None:
-        return None  # an empty block, a continuation line or a stray line first
-    found = _NOT_FIELD_LINE.search(data, start, end)
-    if found is None:
-        return None
-    header = found.end()
-    if header >= end or data[header] != 0x0A or data.find(b"\r", start, header) >= 0:
-        return None  # a stray or URL line or a CR line end, or no empty line within reach
-    pairs = _ROOT_FIELD.findall(data, start, header)
-    first = _FIRST_ROOT_FIELD.match(data, start, header)
-    if first is not None:
-        pairs.insert(0, first.groups())
-    values: dict[str, str] = {}
-    for name, value in pairs:
-        key = _ROOT_KEYS.get(name) or name.decode("ascii").lower()
-        if key not in values:
-            values[key] = value.decode("ascii", "surrogateescape")
-    return header, values
+    clean = clean_block(data, start, end)
+    return None if clean is None else (clean[0], root_values(clean[1]))
 
 
 def _param(params: Mapping[str, object], name: str) -> str | None:
@@ -559,7 +589,7 @@ _COMMON_DATE = re.compile(
     r"([1-9][0-9]{3})) ([0-9]{2}:[0-9]{2})(?::([0-9]{2}))? ([+-][0-9]{4})(?: .*)?",
     re.DOTALL,
 )
-# What _common_date has worked out before, in dictionaries (an archive's dates share few
+# What common_utc_date has worked out before, in dictionaries (an archive's dates share few
 # days and zones; each is emptied when full): the ISO form of a day as written ("13 Sep
 # 2001" -> "2001-09-13", None for one datetime refuses) and the seconds a zone adds to
 # reach UTC ("-0700" -> 25200, None for a zone of a day or more).
@@ -581,10 +611,43 @@ def _remember(table: dict[_K, _V], key: _K, value: _V) -> _V:
     return value
 
 
+# The first day of each month seen ("Sep" "2001" -> ("2001-09-", 30)): its ISO prefix and
+# its number of days; a day's two-digit form by its number as written.
+_MONTH_DAYS = (0, 31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31)
+_MONTHS_SEEN: dict[str, tuple[str, int]] = {}
+_DAY_NUMBER = {f"{day:02d}": day for day in range(1, 32)} | {str(day): day for day in range(1, 10)}
+_TWO_DIGITS = tuple(f"{day:02d}" for day in range(32))
+# The days before and after a day (ISO form), None where datetime stops (years 1, 9999).
+_DAY_BEFORE: dict[str, str | None] = {}
+_DAY_AFTER: dict[str, str | None] = {}
+
+
+def _month_of(month: str, year: str) -> tuple[str, int]:
+    number, year_number = _MONTH_NUMBER[month], int(year)
+    days = _MONTH_DAYS[number]
+    if number == 2 and year_number % 4 == 0 and (year_number % 100 or year_number % 400 == 0):
+        days = 29
+    return f"{year_number:04d}-{number:02d}-", days
+
+
 def _iso_day(day: str, month: str, year: str) -> str | None:
+    # date(year, month, day).isoformat(), or None for a day datetime refuses (31 February,
+    # day 0), from the month's first day remembered.
+    key = month + year
+    seen = _MONTHS_SEEN.get(key)
+    if seen is None:
+        seen = _remember(_MONTHS_SEEN, key, _month_of(month, year))
+    number = _DAY_NUMBER.get(day, 0)
+    if 1 <= number <= seen[1]:
+        return seen[0] + _TWO_DIGITS[number]
+    return None
+
+
+def _next_day(iso_day: str, step: int) -> str | None:
+    # The day before (step -1) or after (step 1) an ISO day, or None past datetime's range.
     try:
-        return date(int(year), _MONTH_NUMBER[month], int(day)).isoformat()
-    except ValueError:
+        return (date.fromisoformat(iso_day) + timedelta(days=step)).isoformat()
+    except OverflowError:
         return None
 
 
@@ -595,13 +658,20 @@ def _zone_shift(zone: str) -> int | None:
     return offset if zone[0] == "-" else -offset
 
 
-def _common_date(match: re.Match[str]) -> str | None:
-    # utc_date of a date _COMMON_DATE matched; None when the datetime would not be built
-    # (a 31 February, an hour 24, a zone of 24 hours...): parsedate_to_datetime then
-    # reports why. An instant on the day written (most: a zone moves it by hours) is
-    # written from the day's ISO form and the second of the day, without a datetime; one
-    # on another day, or a time datetime refuses, by datetime arithmetic.
-    written_day, clock, second, zone = match.group(1, 5, 6, 7)
+def common_utc_date(date: str | None) -> str | None:
+    """:func:`utc_date`'s instant for a date in the common shape (most), else None (no
+    date, or one that :func:`utc_date` must read: its instant, or its defect)."""
+    # None as well when the datetime would not be built (a 31 February, an hour 24, a
+    # zone of 24 hours...): parsedate_to_datetime then reports why. The instant is
+    # written from the day's ISO form (or the day before or after it, where the zone
+    # moves it there) and its second of the day, without a datetime: each day, month and
+    # neighbouring day is worked out once and remembered.
+    if date is None:
+        return None
+    common = _COMMON_DATE.fullmatch(date)
+    if common is None:
+        return None
+    written_day, day, month, year, clock, second, zone = common.groups()
     shift = _ZONES.get(zone, 1)  # 1: not seen yet (a zone's shift is whole minutes)
     if shift == 1:
         shift = _remember(_ZONES, zone, _zone_shift(zone))
@@ -609,23 +679,30 @@ def _common_date(match: re.Match[str]) -> str | None:
         return None
     iso_day = _DAYS.get(written_day, "")
     if iso_day == "":
-        iso_day = _remember(_DAYS, written_day, _iso_day(*match.group(2, 3, 4)))
+        iso_day = _remember(_DAYS, written_day, _iso_day(day, month, year))
     if iso_day is None:
         return None  # a day datetime refuses (31 February)
     minute_of_day = _MINUTE_OF.get(clock)  # None: an hour or minute out of range
     seconds = 0 if second is None else _SECOND_OF.get(second)
-    if minute_of_day is not None and seconds is not None:
-        instant = minute_of_day * 60 + seconds + shift
-        if 0 <= instant < 86400:
-            return iso_day + _CLOCK[instant // 60] + _SECONDS[instant % 60]
-    day, month, year = match.group(2, 3, 4)
-    hours, minutes, seconds = int(clock[:2]), int(clock[3:]), int(second or 0)
-    try:
-        when = datetime(int(year), _MONTH_NUMBER[month], int(day), hours, minutes, seconds)
-        when += timedelta(0, shift)
-    except (ValueError, OverflowError):
-        return None
-    return when.isoformat() + "Z"  # no microseconds: "seconds" is isoformat()'s own choice
+    if minute_of_day is None or seconds is None:
+        return None  # an hour 24, a minute or second 60: datetime refuses them
+    instant = minute_of_day * 60 + seconds + shift
+    if 0 <= instant < 86400:
+        return iso_day + _CLOCK[instant // 60] + _SECONDS[instant % 60]
+    # The zone moves it to the day before or after (a shift is less than a day).
+    if instant < 0:
+        other = _DAY_BEFORE.get(iso_day, "")
+        if other == "":
+            other = _remember(_DAY_BEFORE, iso_day, _next_day(iso_day, -1))
+        instant += 86400
+    else:
+        other = _DAY_AFTER.get(iso_day, "")
+        if other == "":
+            other = _remember(_DAY_AFTER, iso_day, _next_day(iso_day, 1))
+        instant -= 86400
+    if other is None:
+        return None  # before year 1 or after 9999
+    return other + _CLOCK[instant // 60] + _SECONDS[instant % 60]
 
 
 def utc_date(date: str | None) -> tuple[str | None, list[Defect]]:
@@ -641,11 +718,9 @@ def utc_date(date: str | None) -> tuple[str | None, list[Defect]]:
     """
     if date is None:
         return None, []
-    common = _COMMON_DATE.fullmatch(date)
-    if common is not None:
-        instant = _common_date(common)
-        if instant is not None:
-            return instant, []
+    instant = common_utc_date(date)
+    if instant is not None:
+        return instant, []
     from email.utils import parsedate_to_datetime
 
     try:

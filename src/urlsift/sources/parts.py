@@ -53,15 +53,18 @@ from typing import TYPE_CHECKING
 
 from .._model import Defect, MessageContext, TextUnit
 from .._record import field, maker, record
-from .charsets import LINE_END, decode_text
+from .charsets import LINE_END, decode_text, plain_codec
 from .flowed import unflow, unflow_chunks
 from .headers import (
     DECODED_TRANSFER_ENCODINGS,
     KNOWN_TRANSFER_ENCODINGS,
+    RootFields,
     TextParams,
     cap_header,
     check_transfer_encoding,
+    clean_block,
     clean_values,
+    common_utc_date,
     content_type_of,
     decode_subject,
     decoded_encoding,
@@ -75,6 +78,7 @@ from .headers import (
     part_text_params,
     part_type,
     raw_headers,
+    root_values,
     text_params_of,
     transfer_encoding_of,
     utc_date,
@@ -790,12 +794,12 @@ def _read_message(
     _walk_part(walk, msg, "", known, 0, walk.root_type)
 
 
-def _root_block(data: bytes, options: MailOptions) -> tuple[int, dict[str, str]] | None:
-    # clean_values of the root's header block within the cap, when the fast path reads
+def _root_block(data: bytes, options: MailOptions) -> tuple[int, RootFields] | None:
+    # clean_block of the root's header block within the cap, when the fast path reads
     # it so (no header unit to write: those want every kept field), else None.
     if options.scan_headers:
         return None
-    return clean_values(data, 0, min(len(data), options.max_header_bytes + 1))
+    return clean_block(data, 0, min(len(data), options.max_header_bytes + 1))
 
 
 # Transfer encodings a single text part is read under as it is written (no decoding, no
@@ -803,27 +807,28 @@ def _root_block(data: bytes, options: MailOptions) -> tuple[int, dict[str, str]]
 _AS_WRITTEN_ENCODINGS = frozenset({"", "7bit", "8bit", "binary"})
 
 
-def _plain_message(
-    data: bytes, clean: tuple[int, dict[str, str]], source: str, number: int, offset: int
-) -> MessageResult | None:
-    # message_units of the most common message, in one step: a clean header block, a
-    # text/plain body written as it is sent or in quoted-printable or base64 that
-    # .transfer decodes (as the stdlib would, without a defect), and nothing to report
-    # (no defect of its date, Subject or charset, no defect given by the caller); the
-    # text in one piece (format=flowed unwrapped). What the walk (_read_message,
-    # start_message, _fast_leaf, _text_unit, _emit_text, finish_message) gives such a
-    # message: its one unit, its context. None for any other message, before anything
-    # is made.
-    header, values = clean
-    get = values.get
-    ct_value = get("content-type")
+def _text_of(value: bytes | None) -> str | None:
+    # A root value as written, as clean_values decodes it.
+    return None if value is None else value.decode("ascii", "surrogateescape")
+
+
+# What _plain_message makes of a message's (Content-Type, Content-Transfer-Encoding)
+# values: (charset, format=flowed, DelSp=yes, transfer encoding to decode or None, the
+# codec a body that is not ASCII is read in when decode_text would read it so without a
+# defect, or None), or None for a message it does not take. An archive has few distinct
+# pairs taken; the table is emptied when full.
+_PlainPlan = tuple[str | None, bool, bool, str | None, str | None]
+_PLAIN_PLANS: dict[tuple[bytes | None, bytes | None], _PlainPlan] = {}
+_MAX_PLANS = 1024
+
+
+def _plain_plan(ct_value: str | None, cte_value: str | None) -> _PlainPlan | None:
     if ct_value is None:
         params: TextParams = (None, False, False)
     elif ct_value.isascii() and content_type_of(ct_value) == "text/plain":
         params = text_params_of(ct_value, True)
     else:
         return None
-    cte_value = get("content-transfer-encoding")
     encoded = None  # the transfer encoding to decode, if any
     if cte_value is not None:
         if not cte_value.isascii():
@@ -833,43 +838,97 @@ def _plain_message(
             encoded = None
         elif encoded not in DECODED_TRANSFER_ENCODINGS:
             return None  # an unknown encoding: the walk reports it
-    date = _context_text(get("date"))
-    date_utc, date_defects = utc_date(date)
-    if date_defects:
-        return None
-    subject = _context_text(get("subject"))
-    if subject is not None and "=?" in subject:
-        subject, subject_defects = decode_subject(subject)
+    charset = params[0]
+    return (charset, params[1], params[2], encoded, plain_codec(charset))
+
+
+def _plain_message(
+    data: bytes, clean: tuple[int, RootFields], source: str, number: int, offset: int
+) -> TextUnit | None:
+    # message_units of the most common message, in one step: a clean header block, a
+    # text/plain body written as it is sent or in quoted-printable or base64 that
+    # .transfer decodes (as the stdlib would, without a defect), and nothing to report
+    # (no defect of its date, Subject or charset, no defect given by the caller); the
+    # text in one piece (format=flowed unwrapped). What the walk (_read_message,
+    # start_message, _fast_leaf, _text_unit, _emit_text, finish_message) gives such a
+    # message: its one unit (with its context; the result counts one text part and
+    # nothing else). None for any other message, before anything is made.
+    header, (ct_value, cte_value, message_id, date, sender, subject) = clean
+    key = (ct_value, cte_value)
+    plan = _PLAIN_PLANS.get(key)
+    if plan is None:
+        plan = _plain_plan(_text_of(ct_value), _text_of(cte_value))
+        if plan is None:
+            return None  # not remembered: a multipart's Content-Type is its own
+        if len(_PLAIN_PLANS) >= _MAX_PLANS:
+            _PLAIN_PLANS.clear()
+        _PLAIN_PLANS[key] = plan
+    charset, flowed, delsp, encoded, codec = plan
+    # The four context fields: when all are there, ASCII, on one line and together no
+    # longer than a context field may be, each is its value stripped (_context_text's
+    # common step, without its calls).
+    if (
+        message_id is not None
+        and date is not None
+        and sender is not None
+        and subject is not None
+        and len(joined := message_id + date + sender + subject) <= MAX_CONTEXT_CHARS
+        and joined.isascii()
+        and b"\n" not in joined
+    ):
+        message_id_text: str | None = message_id.decode("ascii").strip()
+        date_text: str | None = date.decode("ascii").strip()
+        sender_text: str | None = sender.decode("ascii").strip()
+        subject_text: str | None = subject.decode("ascii").strip()
+    else:
+        message_id_text = _context_text(_text_of(message_id))
+        date_text = _context_text(_text_of(date))
+        sender_text = _context_text(_text_of(sender))
+        subject_text = _context_text(_text_of(subject))
+    date_utc = common_utc_date(date_text)
+    if date_utc is None and date_text is not None:
+        date_utc, date_defects = utc_date(date_text)
+        if date_defects:
+            return None
+    if subject_text is not None and "=?" in subject_text:
+        subject_text, subject_defects = decode_subject(subject_text)
         if subject_defects:
             return None
-        subject = subject[:MAX_CONTEXT_CHARS]
+        subject_text = subject_text[:MAX_CONTEXT_CHARS]
     body = data[header + 1 :] if encoded is None else decode_body(data, header + 1, encoded)
     if body is None:
         return None  # the stdlib decodes it (base64 that is not clean, uuencode)
-    text, charset_defects = decode_text(body, params[0])
-    if charset_defects:
-        return None
+    if codec is None:
+        text, charset_defects = decode_text(body, charset)
+        if charset_defects:
+            return None
+    elif body.isascii():
+        text = body.decode("ascii")
+    else:
+        try:
+            text = body.decode(codec)
+        except UnicodeError:
+            return None  # decode_text reports it
     if "\r" in text:
         text = LINE_END.sub("\n", text)
     if len(text) > TEXT_PIECE_CHARS:
         return None
-    if params[1]:
-        text = unflow(text, params[2])
+    if flowed:
+        text = unflow(text, delsp)
         if len(text) > TEXT_PIECE_CHARS:
             return None  # longer (">a" is written "> a"): the walk gives it in pieces
     context = _new_context(
         number,
         offset,
-        _context_text(get("message-id")),
-        date,
-        _context_text(get("from")),
-        subject,
+        message_id_text,
+        date_text,
+        sender_text,
+        subject_text,
         "1",
         "text/plain",
         date_utc,
     )
-    unit = _new_unit(source, (text,) if text else (), context, (), (0, 1))
-    return _new_result([unit], 1, 0, 0, 0, "")
+    return _new_unit(source, (text,) if text else (), context, (), (0, 1))
 
 
 def message_units(
@@ -898,7 +957,27 @@ def message_units(
         A :class:`MessageResult`. When the message yields no unit but has defects, one
         unit without text carries them, so no problem goes unreported.
     """
-    clean = _root_block(data, options) if fast else None
+    if not fast:
+        return _walk_message(data, source, number, offset, options, defects, False, None)
+    read = read_message(data, source, number, offset, options, defects)
+    return read if isinstance(read, MessageResult) else _new_result([read], 1, 0, 0, 0, "")
+
+
+def read_message(
+    data: bytes,
+    source: str,
+    number: int,
+    offset: int,
+    options: MailOptions,
+    defects: Sequence[Defect],
+) -> TextUnit | MessageResult:
+    """:func:`message_units` (fast), but a message read in one step is its one unit.
+
+    For the loops over messages (:mod:`.archive`): a :class:`TextUnit` stands for the
+    result of that unit alone, one text part and no defect, which the caller counts
+    itself; any other message gives ``message_units``' result. Never raises.
+    """
+    clean = _root_block(data, options)
     if clean is not None and not defects:
         try:
             plain = _plain_message(data, clean, source, number, offset)
@@ -906,6 +985,22 @@ def message_units(
             plain = None
         if plain is not None:
             return plain
+    values = None if clean is None else (clean[0], root_values(clean[1]))
+    return _walk_message(data, source, number, offset, options, defects, True, values)
+
+
+def _walk_message(
+    data: bytes,
+    source: str,
+    number: int,
+    offset: int,
+    options: MailOptions,
+    defects: Sequence[Defect],
+    fast: bool,
+    clean: tuple[int, dict[str, str]] | None,
+) -> MessageResult:
+    # message_units of a message not read in one step (its root block's clean_values, or
+    # None).
     result = MessageResult()
     known = list(defects)
     walk = Walk(source, options, number, offset, result)
