@@ -268,9 +268,11 @@ _KIND_JSON: dict[str, str] = {}
 """The kinds' JSON strings (filled when json is imported; until then ``q(kind)``)."""
 
 
-# The last message context written and its JSON (a message's URLs come out together), as
-# one pair read and replaced whole (writers in threads see a pair, never half of one).
-_LAST_CONTEXT: list[tuple[MessageContext | None, str]] = [(None, "")]
+# The last message context written, its JSON as a line holds it and whether that JSON
+# may be written as it is whatever the rest of the line (see _context_entry) (a message's
+# URLs come out together), as one triple read and replaced whole (writers in threads see
+# a triple, never part of one).
+_LAST_CONTEXT: list[tuple[MessageContext | None, str, bool]] = [(None, "", True)]
 
 
 def url_json(url: Url, close: str = "}") -> str:
@@ -312,25 +314,60 @@ def url_json(url: Url, close: str = "}") -> str:
             _set_json(parts, made)
         line += f', "parts": {made}'
     ctx = url.context
-    if ctx is not None:
-        last = _LAST_CONTEXT[0]
-        if last[0] is not ctx:
-            last = _LAST_CONTEXT[0] = (ctx, _context_json(ctx))
-        line += last[1]
-    line += close
-    # Most lines are ASCII: no call (and no bound method) to find that out.
-    return line if line.isascii() else _utf8_or_escaped(line, url.to_dict, close)
+    if ctx is None:
+        line += close
+        # Most lines are ASCII: no call (and no bound method) to find that out.
+        return line if line.isascii() else _utf8_or_escaped(line, url.to_dict, close)
+    last = _LAST_CONTEXT[0]
+    if last[0] is not ctx:
+        last = _LAST_CONTEXT[0] = _context_entry(ctx)
+    # The context's JSON was checked when it was made: the line needs the check only when
+    # the record's own fields are not ASCII, or the context's JSON cannot stand as it is
+    # (lone surrogates: the whole line is then encoded again with ASCII escapes).
+    if line.isascii() and last[2]:
+        return line + last[1] + close
+    line += last[1] + close
+    return _utf8_or_escaped(line, url.to_dict, close)
+
+
+def _context_entry(ctx: MessageContext) -> tuple[MessageContext, str, bool]:
+    # (ctx, its JSON, whether that JSON can be written as it is in any line).
+    # :func:`_utf8_or_escaped` of a line whose other text is ASCII: the JSON as it is
+    # when ASCII, its line separators escaped when it encodes as UTF-8 (the escapes are
+    # ASCII, and the translation works character by character, so it is the same done to
+    # this piece or to the whole line); a JSON holding lone surrogates makes the whole
+    # line go the long way.
+    made = _context_json(ctx)
+    if made.isascii():
+        return ctx, made, True
+    try:
+        encoded = made.encode("utf-8")
+    except UnicodeEncodeError:
+        return ctx, made, False
+    if (b"\xc2" in encoded or b"\xe2" in encoded) and _LINE_BREAKERS.search(made) is not None:
+        made = made.translate(_ESCAPED_BREAKERS)
+    return ctx, made, True
 
 
 def _context_json(ctx: MessageContext) -> str:
     """The message context's fields of a record, as JSON (after the record's own)."""
     q = _encode_string
+    # _json_or_null written out: one message's context is written per record of it.
+    message_id, date, from_, subject, date_utc = (
+        ctx.message_id,
+        ctx.date,
+        ctx.from_,
+        ctx.subject,
+        ctx.date_utc,
+    )
     return (
         f', "message": {ctx.message}, "message_offset": {ctx.message_offset}, '
-        f'"message_id": {_json_or_null(ctx.message_id)}, "date": {_json_or_null(ctx.date)}, '
-        f'"from": {_json_or_null(ctx.from_)}, "subject": {_json_or_null(ctx.subject)}, '
+        f'"message_id": {"null" if message_id is None else q(message_id)}, '
+        f'"date": {"null" if date is None else q(date)}, '
+        f'"from": {"null" if from_ is None else q(from_)}, '
+        f'"subject": {"null" if subject is None else q(subject)}, '
         f'"part": {q(ctx.part)}, "content_type": {q(ctx.content_type)}, '
-        f'"date_utc": {_json_or_null(ctx.date_utc)}'
+        f'"date_utc": {"null" if date_utc is None else q(date_utc)}'
     )
 
 
