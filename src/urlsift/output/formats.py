@@ -211,16 +211,24 @@ def _utf8_or_escaped(line: str, data: Callable[[], dict[str, object]], close: st
     # escaped too (see _LINE_BREAKERS).
     if line.isascii():
         return line
+    written = _as_utf8_text(line)
+    return _encode_json_ascii(data()) + close[1:] if written is None else written
+
+
+def _as_utf8_text(text: str) -> str | None:
+    # Non-ASCII JSON ``text`` with its line separators escaped, or None when it does not
+    # encode as UTF-8 (lone surrogates). The escapes are ASCII and made character by
+    # character, so pieces of a line checked apart give the line checked whole.
     try:
-        encoded = line.encode("utf-8")
+        encoded = text.encode("utf-8")
     except UnicodeEncodeError:
-        return _encode_json_ascii(data()) + close[1:]
+        return None
     # A line separator is U+0080..U+009F (UTF-8 lead byte C2) or U+2028, U+2029 (lead
     # byte E2): most lines hold neither byte, which memchr rules out in a tenth of the
     # time of the pattern's search through the characters.
-    if (b"\xc2" in encoded or b"\xe2" in encoded) and _LINE_BREAKERS.search(line) is not None:
-        return line.translate(_ESCAPED_BREAKERS)
-    return line
+    if (b"\xc2" in encoded or b"\xe2" in encoded) and _LINE_BREAKERS.search(text) is not None:
+        return text.translate(_ESCAPED_BREAKERS)
+    return text
 
 
 def _json_or_null(value: str | None) -> str:
@@ -321,32 +329,28 @@ def url_json(url: Url, close: str = "}") -> str:
     last = _LAST_CONTEXT[0]
     if last[0] is not ctx:
         last = _LAST_CONTEXT[0] = _context_entry(ctx)
-    # The context's JSON was checked when it was made: the line needs the check only when
-    # the record's own fields are not ASCII, or the context's JSON cannot stand as it is
-    # (lone surrogates: the whole line is then encoded again with ASCII escapes).
-    if line.isascii() and last[2]:
-        return line + last[1] + close
+    # The context's JSON was checked when it was made: the record's own fields are
+    # checked apart (_as_utf8_text), unless the context's JSON cannot stand as it is (lone
+    # surrogates: the whole line is then encoded again with ASCII escapes).
+    if last[2]:
+        if line.isascii():
+            return line + last[1] + close
+        own = _as_utf8_text(line)
+        if own is not None:
+            return own + last[1] + close
     line += last[1] + close
     return _utf8_or_escaped(line, url.to_dict, close)
 
 
 def _context_entry(ctx: MessageContext) -> tuple[MessageContext, str, bool]:
-    # (ctx, its JSON, whether that JSON can be written as it is in any line).
-    # :func:`_utf8_or_escaped` of a line whose other text is ASCII: the JSON as it is
-    # when ASCII, its line separators escaped when it encodes as UTF-8 (the escapes are
-    # ASCII, and the translation works character by character, so it is the same done to
-    # this piece or to the whole line); a JSON holding lone surrogates makes the whole
-    # line go the long way.
+    # (ctx, its JSON as a line holds it, whether that JSON can stand so in any line): as
+    # it is when ASCII, else with its line separators escaped (_as_utf8_text); a JSON
+    # holding lone surrogates makes the whole line go the long way.
     made = _context_json(ctx)
     if made.isascii():
         return ctx, made, True
-    try:
-        encoded = made.encode("utf-8")
-    except UnicodeEncodeError:
-        return ctx, made, False
-    if (b"\xc2" in encoded or b"\xe2" in encoded) and _LINE_BREAKERS.search(made) is not None:
-        made = made.translate(_ESCAPED_BREAKERS)
-    return ctx, made, True
+    written = _as_utf8_text(made)
+    return (ctx, made, False) if written is None else (ctx, written, True)
 
 
 def _context_json(ctx: MessageContext) -> str:
