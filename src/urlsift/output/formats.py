@@ -200,7 +200,9 @@ def _json_line(data: dict[str, object]) -> str:
 # whoever splits it (in a JSON text they can only occur inside strings). So are the other
 # C1 controls (U+0080..U+009F), which a terminal may act on: the same string to any JSON
 # reader, and a JSON Lines file shown on a terminal stays inert.
-_LINE_BREAKERS = re.compile("[\x80-\x9f\u2028\u2029]")
+# They are found in the line's UTF-8 (see _as_utf8_text): U+0080..U+009F, U+2028, U+2029.
+_C1_UTF8 = re.compile(b"\xc2[\x80-\x9f]")
+_SEPARATORS_UTF8 = re.compile(b"\xe2\x80[\xa8\xa9]")
 _ESCAPED_BREAKERS = {code: f"\\u{code:04x}" for code in [*range(0x80, 0xA0), 0x2028, 0x2029]}
 
 
@@ -208,7 +210,7 @@ def _utf8_or_escaped(line: str, data: Callable[[], dict[str, object]], close: st
     # ``line`` when it encodes as UTF-8; else (lone surrogates) ``data()`` encoded with
     # every non-ASCII character escaped, so the line stays valid UTF-8 (``close``: what
     # ``line`` ends with from its closing brace on). Line separators other than LF are
-    # escaped too (see _LINE_BREAKERS).
+    # escaped too (see _ESCAPED_BREAKERS).
     if line.isascii():
         return line
     written = _as_utf8_text(line)
@@ -223,10 +225,14 @@ def _as_utf8_text(text: str) -> str | None:
         encoded = text.encode("utf-8")
     except UnicodeEncodeError:
         return None
-    # A line separator is U+0080..U+009F (UTF-8 lead byte C2) or U+2028, U+2029 (lead
-    # byte E2): most lines hold neither byte, which memchr rules out in a tenth of the
-    # time of the pattern's search through the characters.
-    if (b"\xc2" in encoded or b"\xe2" in encoded) and _LINE_BREAKERS.search(text) is not None:
+    # A line separator is U+0080..U+009F (UTF-8 C2 80..C2 9F) or U+2028, U+2029 (E2 80 A8,
+    # E2 80 A9), and in valid UTF-8 those bytes mean nothing else: most lines hold neither
+    # lead byte, which memchr rules out, and the others are searched as bytes, from a
+    # literal prefix (a tenth of the time of the pattern's search through the characters
+    # of a line holding a curly quote or a dash, E2 80 xx).
+    if (b"\xc2" in encoded and _C1_UTF8.search(encoded) is not None) or (
+        b"\xe2" in encoded and _SEPARATORS_UTF8.search(encoded) is not None
+    ):
         return text.translate(_ESCAPED_BREAKERS)
     return text
 
