@@ -281,6 +281,21 @@ def _pairs_json(pairs: tuple[tuple[str, str], ...]) -> str:
 _KIND_JSON: dict[str, str] = {}
 """The kinds' JSON strings (filled when json is imported; until then ``q(kind)``)."""
 
+# The JSON strings of the few values that come back in context after context (MIME part
+# numbers, content types): bounded, cleared when full.
+_NAME_JSON: dict[str, str] = {}
+_MAX_NAME_JSON = 256
+
+
+def _name_json(value: str) -> str:
+    made = _NAME_JSON.get(value)
+    if made is None:
+        made = _encode_string(value)
+        if len(_NAME_JSON) >= _MAX_NAME_JSON:
+            _NAME_JSON.clear()
+        _NAME_JSON[value] = made
+    return made
+
 
 # The last message context written, its JSON as a line holds it and whether that JSON
 # may be written as it is whatever the rest of the line (see _context_entry) (a message's
@@ -376,7 +391,8 @@ def _context_json(ctx: MessageContext) -> str:
         f'"date": {"null" if date is None else q(date)}, '
         f'"from": {"null" if from_ is None else q(from_)}, '
         f'"subject": {"null" if subject is None else q(subject)}, '
-        f'"part": {q(ctx.part)}, "content_type": {q(ctx.content_type)}, '
+        f'"part": {_NAME_JSON.get(ctx.part) or _name_json(ctx.part)}, '
+        f'"content_type": {_NAME_JSON.get(ctx.content_type) or _name_json(ctx.content_type)}, '
         f'"date_utc": {"null" if date_utc is None else q(date_utc)}'
     )
 
