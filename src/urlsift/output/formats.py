@@ -355,10 +355,10 @@ def url_json(url: Url, close: str = "}") -> str:
     # surrogates: the whole line is then encoded again with ASCII escapes).
     if last[2]:
         if line.isascii():
-            return line + last[1] + close
+            return f"{line}{last[1]}{close}"
         own = _as_utf8_text(line)
         if own is not None:
-            return own + last[1] + close
+            return f"{own}{last[1]}{close}"
     line += last[1] + close
     return _utf8_or_escaped(line, url.to_dict, close)
 
