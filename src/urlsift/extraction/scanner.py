@@ -354,7 +354,6 @@ class Scanner:
             return []
         self._closed = True
         self._text.restart(origin, text)
-        self._pos = 0
         self._skipping = False
         if self._answers:
             self._answers = {}
@@ -411,9 +410,6 @@ class Scanner:
         # ``first``: the two triggers' first matches at or after the resume position, when
         # the caller searched already (scan_whole).
         out: list[Candidate] = []
-        buf = self._text.flush()
-        n = len(buf)
-        pos = self._pos
         angle_search = self._p.angle_trigger.search
         colon_search = self._p.colon_trigger.search
         # The next match of each trigger at or after ``pos``, and where it starts (``n``
@@ -421,10 +417,15 @@ class Scanner:
         # until ``pos`` passes it, so each trigger's searches cover the buffer once
         # (linear), whichever of the two comes first.
         if first is None:
+            buf = self._text.flush()
+            pos = self._pos
             angle = angle_search(buf, pos)
             colon = colon_search(buf, pos)
-        else:
+        else:  # scan_whole: the text is in the buffer, nothing queued, from its start
+            buf = self._text.text
+            pos = 0
             angle, colon = first
+        n = len(buf)
         a = n if angle is None else angle.start()
         c = n if colon is None else colon.start()
         while True:
