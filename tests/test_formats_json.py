@@ -117,3 +117,21 @@ def test_kept_context_json_never_leaks_between_records(urls: list[Url], rng: obj
     rng.shuffle(records)  # type: ignore[attr-defined]
     for url in records:
         assert url_json(url) == _json_line(url.to_dict())
+
+
+@given(_TEXT.filter(lambda text: "\udc80" not in text and "\udcff" not in text) | st.text())
+def test_line_separators_are_found_in_the_utf8(text: str) -> None:
+    # The writer looks for U+0080..U+009F, U+2028 and U+2029 in a line's UTF-8 bytes.
+    import re
+
+    from urlsift.output.formats import _as_utf8_text
+
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        assert _as_utf8_text(text) is None
+        return
+    written = _as_utf8_text(text)
+    assert written is not None
+    assert (written != text) == bool(re.search("[\x80-\x9f\u2028\u2029]", text))
+    assert not re.search("[\x80-\x9f\u2028\u2029]", written)

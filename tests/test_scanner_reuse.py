@@ -113,3 +113,31 @@ def test_the_reused_scanner_gives_the_records_of_new_ones(mail_units: list[TextU
         expected = list(scan_unit(unit, Scanner(), fresh_judge, extra_defects=unit.defects))
         got = list(scan_reset(unit, reused, reused_judge, extra_defects=unit.defects))
         assert got == expected, unit.context
+
+
+@CASES
+@given(st.lists(pieces, min_size=1, max_size=4), st.data())
+def test_scan_whole_is_reset_feed_and_close(texts: list[str], data: st.DataObject) -> None:
+    # Whatever state the scanner was left in (closed, fed in part, a URL being skipped,
+    # another text scanned whole), and whether the text fills a block or not.
+    block = data.draw(st.sampled_from([16, 64, 1 << 16]))
+    reused = Scanner(block_size=block)
+    for text in texts:
+        left = data.draw(st.sampled_from(["closed", "fed", "whole"]))
+        if left == "fed":
+            reused.reset()
+            reused.feed(text + "<URL:http://a.example/" + "x" * 5000)
+        elif left == "whole":
+            reused.scan_whole("see http://b.example/x-\n  y and <URL:http://c.example/")
+        origin = data.draw(st.sampled_from([(0, 1), (100, 7)]))
+        found = reused.scan_whole(text, origin)
+        fresh = Scanner(block_size=block, origin=origin)
+        assert found == fresh.feed(text) + fresh.close()
+        assert reused.close() == []  # left closed, as close() leaves it
+        with pytest.raises(RuntimeError):
+            reused.feed("x")
+
+
+def test_scan_whole_refuses_bytes() -> None:
+    with pytest.raises(TypeError):
+        Scanner().scan_whole(b"http://a.example/")  # type: ignore[arg-type]

@@ -428,19 +428,19 @@ def scan_reset(
 ) -> Iterable[Url]:
     """:func:`scan_unit` with ``scanner`` (one used for unit after unit) reset first.
 
-    A unit whose text is one piece in which the scanner is sure to find nothing
-    (:meth:`~urlsift.extraction.scanner.Scanner.finds_nothing_in`: most parts of a mail
-    archive) gives no record without being scanned: no scanning state is built for it.
-    Another unit of one piece is scanned whole and its candidates judged in one call (the
-    scanner never reads the judge's state, so the records are those of scan_unit).
+    A unit whose text is one piece is scanned whole in one call
+    (:meth:`~urlsift.extraction.scanner.Scanner.scan_whole`: one in which neither trigger
+    matches, most parts of a mail archive, builds no scanning state) and its candidates,
+    if any, judged in one call (the scanner never reads the judge's state, so the records
+    are those of scan_unit).
     """
     chunks = unit.chunks
     if type(chunks) is tuple and len(chunks) <= 1:
-        if not chunks or scanner.finds_nothing_in(chunks[0]):
+        if not chunks:
             return ()
-        scanner.reset(unit.origin)
-        found = scanner.feed(chunks[0])
-        found += scanner.close()
+        found = scanner.scan_whole(chunks[0], unit.origin)
+        if not found:
+            return ()
         return decide.judge_all(
             found, source=unit.source, context=unit.context, extra_defects=extra_defects
         )

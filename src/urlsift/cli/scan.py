@@ -120,6 +120,11 @@ class _Progress:
         self._tasks = f", tasks {done:,}/{total:,}"
         self._next = 0.0 if done == total else self._next
 
+    @property
+    def enabled(self) -> bool:
+        """Whether the bar is drawn (on a terminal)."""
+        return self._enabled
+
     def tick(self, url: bool, urls: int = 0) -> None:
         self._urls += url + urls
         if not self._enabled:
@@ -387,6 +392,28 @@ def _write_results(
             tally.unreadable += 1
             status = EXIT_UNREADABLE
 
+    if not (rendered or invalid_only or unique or progress.enabled) and counts is None:
+        # Every URL written as it comes (the common run): counted in locals, without the
+        # per-record calls and tests of the general loop below.
+        write = writer.write
+        urls = invalid = 0
+        try:
+            for result in results:
+                if isinstance(result, Url):
+                    urls += 1
+                    if not result.valid:
+                        invalid += 1
+                        if check and not status:
+                            status = EXIT_INVALID
+                    write(result)
+                else:
+                    assert isinstance(result, UnitDefects | ReadFailure)
+                    other(result)
+        finally:
+            tally.urls += urls
+            tally.invalid += invalid
+            progress.tick(False, urls=urls)
+        results = ()
     for result in results:
         if rendered and isinstance(result, Rendered):  # a worker wrote its URLs
             progress.tick(False, urls=result.urls)

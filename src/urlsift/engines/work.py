@@ -121,6 +121,8 @@ def scan_text_units(
     message: tuple[str, int] | None = None
     reported: set[Defect] = set()  # the defects of ``message`` already in a record
     scanner = Scanner(config.schemes)  # one for all units (see scan_reset)
+    scan_whole = scanner.scan_whole
+    judge_all = judge.judge_all
     for unit in units:
         if unit.defects:
             key = (unit.source, unit.context.message if unit.context else 0)
@@ -130,7 +132,13 @@ def scan_text_units(
             elif new := tuple(d for d in unit.defects if d not in reported):
                 reported.update(new)
                 yield UnitDefects(unit.source, unit.context, new)
-        yield from scan_reset(unit, scanner, judge)
+        chunks = unit.chunks
+        if type(chunks) is tuple and len(chunks) == 1:  # most mail parts: scan_reset's way
+            found = scan_whole(chunks[0], unit.origin)
+            if found:
+                yield from judge_all(found, source=unit.source, context=unit.context)
+        else:
+            yield from scan_reset(unit, scanner, judge)
 
 
 @lru_cache(maxsize=8)

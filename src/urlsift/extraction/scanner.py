@@ -42,6 +42,7 @@ never validates (see :mod:`urlsift.extraction.rejoin` and :mod:`urlsift.validati
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
+from re import Match
 
 from .._model import Candidate, Kind
 from ..errors import ConfigError, check_limit, check_names
@@ -317,6 +318,49 @@ class Scanner:
             and patterns.angle_trigger.search(text) is None
         )
 
+    def scan_whole(self, text: str, origin: tuple[int, int] = (0, 1)) -> list[Candidate]:
+        """Scan one whole text from a fresh start: ``reset(origin)``, ``feed(text)`` and
+        ``close()`` in one call, with their result (the scanner is left closed).
+
+        For many short texts (the parts of a mail archive) this builds no state for a text
+        in which neither trigger matches (:meth:`finds_nothing_in`'s test, whose searches
+        the scan then starts from), and a text shorter than a block is scanned in its one
+        pass without the chunk queue.
+
+        Args:
+            text: the whole text.
+            origin: ``(offset, line)`` of its first character (see the constructor).
+
+        Returns:
+            Every candidate of the text, in text order.
+
+        Raises:
+            TypeError: ``text`` is not a ``str``.
+        """
+        if type(text) is not str or len(text) >= self._block_size:
+            self.reset(origin)  # several passes: the general way (feed checks the type)
+            found = self.feed(text)
+            found += self.close()
+            return found
+        patterns = self._p
+        colon = patterns.colon_trigger.search(text)
+        angle = patterns.angle_trigger.search(text)
+        if colon is None and angle is None:
+            # No trigger: the one pass would end at once. A closed scanner holds no text
+            # (close and this method drop it); any other is closed, as close() leaves it.
+            if not self._closed:
+                self._closed = True
+                self._text.clear()
+            return []
+        self._closed = True
+        self._text.restart(origin, text)
+        self._skipping = False
+        if self._answers:
+            self._answers = {}
+        found = self._run(True, (angle, colon))
+        self._text.clear()
+        return found
+
     def feed(self, text: str) -> list[Candidate]:
         """Add text; return the candidates that are now decided.
 
@@ -360,20 +404,29 @@ class Scanner:
 
     # -- scanning pass ------------------------------------------------------------------
 
-    def _run(self, final: bool) -> list[Candidate]:
+    def _run(
+        self, final: bool, first: tuple[Match[str] | None, Match[str] | None] | None = None
+    ) -> list[Candidate]:
+        # ``first``: the two triggers' first matches at or after the resume position, when
+        # the caller searched already (scan_whole).
         out: list[Candidate] = []
-        buf = self._text.flush()
-        n = len(buf)
-        pos = self._pos
         angle_search = self._p.angle_trigger.search
         colon_search = self._p.colon_trigger.search
         # The next match of each trigger at or after ``pos``, and where it starts (``n``
         # when there is none): a match found from an earlier position stays the next one
         # until ``pos`` passes it, so each trigger's searches cover the buffer once
         # (linear), whichever of the two comes first.
-        angle = angle_search(buf, pos)
+        if first is None:
+            buf = self._text.flush()
+            pos = self._pos
+            angle = angle_search(buf, pos)
+            colon = colon_search(buf, pos)
+        else:  # scan_whole: the text is in the buffer, nothing queued, from its start
+            buf = self._text.text
+            pos = 0
+            angle, colon = first
+        n = len(buf)
         a = n if angle is None else angle.start()
-        colon = colon_search(buf, pos)
         c = n if colon is None else colon.start()
         while True:
             if self._skipping:

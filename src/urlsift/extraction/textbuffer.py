@@ -58,6 +58,19 @@ class TextBuffer:
         # Quote prefix of the line holding text[0] when that line began before text[0].
         self._head_prefix = ""
 
+    def restart(self, origin: tuple[int, int], text: str) -> None:
+        """Start again as a new buffer of ``origin`` would, holding ``text`` already
+        flushed (a scan of one whole text: no chunk is queued)."""
+        self.text = text
+        self.base = origin[0]
+        if self._pending:
+            self._pending.clear()
+            self._waiting = 0
+        self._cur = 0
+        self._cur_line = origin[1]
+        self._cur_line_start = origin[0]
+        self._head_prefix = ""
+
     def add(self, chunk: str) -> int:
         """Queue a chunk of text (joined to :attr:`text` by the next :meth:`flush`).
 

@@ -200,7 +200,9 @@ def _json_line(data: dict[str, object]) -> str:
 # whoever splits it (in a JSON text they can only occur inside strings). So are the other
 # C1 controls (U+0080..U+009F), which a terminal may act on: the same string to any JSON
 # reader, and a JSON Lines file shown on a terminal stays inert.
-_LINE_BREAKERS = re.compile("[\x80-\x9f\u2028\u2029]")
+# They are found in the line's UTF-8 (see _as_utf8_text): U+0080..U+009F, U+2028, U+2029.
+_C1_UTF8 = re.compile(b"\xc2[\x80-\x9f]")
+_SEPARATORS_UTF8 = re.compile(b"\xe2\x80[\xa8\xa9]")
 _ESCAPED_BREAKERS = {code: f"\\u{code:04x}" for code in [*range(0x80, 0xA0), 0x2028, 0x2029]}
 
 
@@ -208,19 +210,31 @@ def _utf8_or_escaped(line: str, data: Callable[[], dict[str, object]], close: st
     # ``line`` when it encodes as UTF-8; else (lone surrogates) ``data()`` encoded with
     # every non-ASCII character escaped, so the line stays valid UTF-8 (``close``: what
     # ``line`` ends with from its closing brace on). Line separators other than LF are
-    # escaped too (see _LINE_BREAKERS).
+    # escaped too (see _ESCAPED_BREAKERS).
     if line.isascii():
         return line
+    written = _as_utf8_text(line)
+    return _encode_json_ascii(data()) + close[1:] if written is None else written
+
+
+def _as_utf8_text(text: str) -> str | None:
+    # Non-ASCII JSON ``text`` with its line separators escaped, or None when it does not
+    # encode as UTF-8 (lone surrogates). The escapes are ASCII and made character by
+    # character, so pieces of a line checked apart give the line checked whole.
     try:
-        encoded = line.encode("utf-8")
+        encoded = text.encode("utf-8")
     except UnicodeEncodeError:
-        return _encode_json_ascii(data()) + close[1:]
-    # A line separator is U+0080..U+009F (UTF-8 lead byte C2) or U+2028, U+2029 (lead
-    # byte E2): most lines hold neither byte, which memchr rules out in a tenth of the
-    # time of the pattern's search through the characters.
-    if (b"\xc2" in encoded or b"\xe2" in encoded) and _LINE_BREAKERS.search(line) is not None:
-        return line.translate(_ESCAPED_BREAKERS)
-    return line
+        return None
+    # A line separator is U+0080..U+009F (UTF-8 C2 80..C2 9F) or U+2028, U+2029 (E2 80 A8,
+    # E2 80 A9), and in valid UTF-8 those bytes mean nothing else: most lines hold neither
+    # lead byte, which memchr rules out, and the others are searched as bytes, from a
+    # literal prefix (a tenth of the time of the pattern's search through the characters
+    # of a line holding a curly quote or a dash, E2 80 xx).
+    if (b"\xc2" in encoded and _C1_UTF8.search(encoded) is not None) or (
+        b"\xe2" in encoded and _SEPARATORS_UTF8.search(encoded) is not None
+    ):
+        return text.translate(_ESCAPED_BREAKERS)
+    return text
 
 
 def _json_or_null(value: str | None) -> str:
@@ -267,10 +281,27 @@ def _pairs_json(pairs: tuple[tuple[str, str], ...]) -> str:
 _KIND_JSON: dict[str, str] = {}
 """The kinds' JSON strings (filled when json is imported; until then ``q(kind)``)."""
 
+# The JSON strings of the few values that come back in context after context (MIME part
+# numbers, content types): bounded, cleared when full.
+_NAME_JSON: dict[str, str] = {}
+_MAX_NAME_JSON = 256
 
-# The last message context written and its JSON (a message's URLs come out together), as
-# one pair read and replaced whole (writers in threads see a pair, never half of one).
-_LAST_CONTEXT: list[tuple[MessageContext | None, str]] = [(None, "")]
+
+def _name_json(value: str) -> str:
+    made = _NAME_JSON.get(value)
+    if made is None:
+        made = _encode_string(value)
+        if len(_NAME_JSON) >= _MAX_NAME_JSON:
+            _NAME_JSON.clear()
+        _NAME_JSON[value] = made
+    return made
+
+
+# The last message context written, its JSON as a line holds it and whether that JSON
+# may be written as it is whatever the rest of the line (see _context_entry) (a message's
+# URLs come out together), as one triple read and replaced whole (writers in threads see
+# a triple, never part of one).
+_LAST_CONTEXT: list[tuple[MessageContext | None, str, bool]] = [(None, "", True)]
 
 
 def url_json(url: Url, close: str = "}") -> str:
@@ -312,25 +343,57 @@ def url_json(url: Url, close: str = "}") -> str:
             _set_json(parts, made)
         line += f', "parts": {made}'
     ctx = url.context
-    if ctx is not None:
-        last = _LAST_CONTEXT[0]
-        if last[0] is not ctx:
-            last = _LAST_CONTEXT[0] = (ctx, _context_json(ctx))
-        line += last[1]
-    line += close
-    # Most lines are ASCII: no call (and no bound method) to find that out.
-    return line if line.isascii() else _utf8_or_escaped(line, url.to_dict, close)
+    if ctx is None:
+        line += close
+        # Most lines are ASCII: no call (and no bound method) to find that out.
+        return line if line.isascii() else _utf8_or_escaped(line, url.to_dict, close)
+    last = _LAST_CONTEXT[0]
+    if last[0] is not ctx:
+        last = _LAST_CONTEXT[0] = _context_entry(ctx)
+    # The context's JSON was checked when it was made: the record's own fields are
+    # checked apart (_as_utf8_text), unless the context's JSON cannot stand as it is (lone
+    # surrogates: the whole line is then encoded again with ASCII escapes).
+    if last[2]:
+        if line.isascii():
+            return f"{line}{last[1]}{close}"
+        own = _as_utf8_text(line)
+        if own is not None:
+            return f"{own}{last[1]}{close}"
+    line += last[1] + close
+    return _utf8_or_escaped(line, url.to_dict, close)
+
+
+def _context_entry(ctx: MessageContext) -> tuple[MessageContext, str, bool]:
+    # (ctx, its JSON as a line holds it, whether that JSON can stand so in any line): as
+    # it is when ASCII, else with its line separators escaped (_as_utf8_text); a JSON
+    # holding lone surrogates makes the whole line go the long way.
+    made = _context_json(ctx)
+    if made.isascii():
+        return ctx, made, True
+    written = _as_utf8_text(made)
+    return (ctx, made, False) if written is None else (ctx, written, True)
 
 
 def _context_json(ctx: MessageContext) -> str:
     """The message context's fields of a record, as JSON (after the record's own)."""
     q = _encode_string
+    # _json_or_null written out: one message's context is written per record of it.
+    message_id, date, from_, subject, date_utc = (
+        ctx.message_id,
+        ctx.date,
+        ctx.from_,
+        ctx.subject,
+        ctx.date_utc,
+    )
     return (
         f', "message": {ctx.message}, "message_offset": {ctx.message_offset}, '
-        f'"message_id": {_json_or_null(ctx.message_id)}, "date": {_json_or_null(ctx.date)}, '
-        f'"from": {_json_or_null(ctx.from_)}, "subject": {_json_or_null(ctx.subject)}, '
-        f'"part": {q(ctx.part)}, "content_type": {q(ctx.content_type)}, '
-        f'"date_utc": {_json_or_null(ctx.date_utc)}'
+        f'"message_id": {"null" if message_id is None else q(message_id)}, '
+        f'"date": {"null" if date is None else q(date)}, '
+        f'"from": {"null" if from_ is None else q(from_)}, '
+        f'"subject": {"null" if subject is None else q(subject)}, '
+        f'"part": {_NAME_JSON.get(ctx.part) or _name_json(ctx.part)}, '
+        f'"content_type": {_NAME_JSON.get(ctx.content_type) or _name_json(ctx.content_type)}, '
+        f'"date_utc": {"null" if date_utc is None else q(date_utc)}'
     )
 
 

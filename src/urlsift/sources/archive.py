@@ -138,9 +138,10 @@ def _split_units(
     # the first unit is handed on. The mail layer's code then runs for a block's messages
     # (a few hundred) in one stretch, and the scanner for their units in the next, rather
     # than the two taking turns at every message: on this host's CPUs the mbox scan took
-    # about a tenth less CPU time for the same instructions (benchmarks/README.md, "Issue
-    # 26, seventh pass"). The units held at once are those of the messages one block of
-    # the archive completes: about the block's size in text, beside the block itself.
+    # 5-10 % less CPU time for the same instructions (benchmarks/README.md, "Issue 26,
+    # seventh pass: a block's units at once"). The units held at once are those of the
+    # messages one block of the archive completes: about the block's size in text,
+    # beside the block itself.
     # A message that parts.read_message reads in one step (its one unit, no
     # MessageResult) is counted here as count_message counts message_units' result for
     # it: one text part, no defect.
