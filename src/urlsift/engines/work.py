@@ -65,7 +65,7 @@ from .._record import field, record, replace
 from ..api import Judge, scan_reset
 from ..errors import failure_reason
 from ..extraction.scanner import Scanner
-from ..sources.archive import folder_units, open_units, raw_message_units, text_chunks
+from ..sources.archive import folder_units, messages_units, open_units, text_chunks
 from ..sources.compress import open_counted
 from ..sources.kinds import InputKind
 from ..sources.mbox import MAX_SEPARATOR_LINE, MboxSplitter, RawMessage, is_envelope_line
@@ -215,8 +215,7 @@ def iter_text_tail(item: TextTailItem, config: ScanConfig, stats: ArchiveStats) 
 def _batch_units(
     item: MessageBatchItem, options: MailOptions, stats: ArchiveStats
 ) -> Iterator[TextUnit]:
-    for raw in item.messages:
-        yield from raw_message_units(raw, item.source, options, stats)
+    yield from messages_units(item.messages, item.source, options, stats)
     if item.defects:
         yield TextUnit(source=item.source, chunks=(), defects=item.defects)
 
@@ -388,9 +387,18 @@ def _plain_range_units(
     item: RangeItem, options: MailOptions, stats: ArchiveStats, counted: list[int]
 ) -> Iterator[TextUnit]:
     # The text units of an uncompressed range's messages, counted in ``counted[0]``.
+    # The messages of about a block at a time, made into units together (messages_units).
+    batch: list[RawMessage] = []
+    size = 0
     for raw in range_messages(item, options.max_message_bytes, stats):
-        counted[0] += 1
-        yield from raw_message_units(raw, item.path, options, stats)
+        batch.append(raw)
+        size += len(raw.data)
+        if size >= _BLOCK:
+            counted[0] += len(batch)
+            yield from messages_units(batch, item.path, options, stats)
+            batch, size = [], 0
+    counted[0] += len(batch)
+    yield from messages_units(batch, item.path, options, stats)
 
 
 def stream_start(reader: BlockReader, offset: int) -> tuple[int, bytes] | None:
@@ -457,14 +465,19 @@ def _stream_range_units(
         begin, block = found
         splitter = MboxSplitter(options.max_message_bytes, "mbox")
         while block or (block := reader.read()):
+            # The block's messages made into units together (messages_units).
+            batch: list[RawMessage] = []
+            ended = False
             for raw in splitter.feed(block):
                 if item.stop is not None and raw.offset + begin >= item.stop:
                     stats.bytes_read += raw.offset
-                    return
-                counted[0] += 1
-                yield from raw_message_units(
-                    replace(raw, offset=raw.offset + begin), item.path, options, stats
-                )
+                    ended = True
+                    break
+                batch.append(replace(raw, offset=raw.offset + begin))
+            counted[0] += len(batch)
+            yield from messages_units(batch, item.path, options, stats)
+            if ended:
+                return
             block = b""
         last = splitter.close()
         mine = [raw for raw in last if item.stop is None or raw.offset + begin < item.stop]
@@ -478,11 +491,10 @@ def _stream_range_units(
                     mine[-1] = replace(mine[-1], defects=(*mine[-1].defects, reader.error))
                 else:
                     yield TextUnit(source=item.path, chunks=(), defects=(reader.error,))
-        for raw in mine:
-            counted[0] += 1
-            yield from raw_message_units(
-                replace(raw, offset=raw.offset + begin), item.path, options, stats
-            )
+        counted[0] += len(mine)
+        yield from messages_units(
+            [replace(raw, offset=raw.offset + begin) for raw in mine], item.path, options, stats
+        )
     finally:
         with contextlib.suppress(OSError):
             opened.stream.close()

@@ -131,6 +131,18 @@ def raw_message_units(
     return _split_units((raw,), source, options, stats)
 
 
+def messages_units(
+    messages: Iterable[RawMessage], source: str, options: MailOptions, stats: ArchiveStats
+) -> list[TextUnit]:
+    """:func:`raw_message_units` of several messages, all made before the first is returned.
+
+    The parallel engine's step for the messages of a batch or of one block of a range, as
+    :func:`open_units` takes the messages one block of an archive completes (see
+    ``_split_units``: the mail layer and the scanner then each run in a stretch).
+    """
+    return _split_units(messages, source, options, stats)
+
+
 def _split_units(
     messages: Iterable[RawMessage], source: str, options: MailOptions, stats: ArchiveStats
 ) -> list[TextUnit]:
