@@ -120,25 +120,15 @@ def _reader() -> Callable[..., TextUnit | MessageResult] | None:
     return _LOADED["read_message"]
 
 
-def raw_message_units(
-    raw: RawMessage, source: str, options: MailOptions, stats: ArchiveStats
-) -> list[TextUnit]:
-    """Turn one message split from an archive into its text units, counting it in ``stats``.
-
-    The per-message step of :func:`open_units` for mbox and MMDF archives, also used by the
-    parallel engine on batches of messages. Never raises on bad content.
-    """
-    return _split_units((raw,), source, options, stats)
-
-
 def messages_units(
     messages: Iterable[RawMessage], source: str, options: MailOptions, stats: ArchiveStats
 ) -> list[TextUnit]:
-    """:func:`raw_message_units` of several messages, all made before the first is returned.
+    """Turn messages split from an archive into their text units, counting them in ``stats``.
 
-    The parallel engine's step for the messages of a batch or of one block of a range, as
-    :func:`open_units` takes the messages one block of an archive completes (see
-    ``_split_units``: the mail layer and the scanner then each run in a stretch).
+    The step of :func:`open_units` for the messages one block of an mbox or MMDF archive
+    completes, and of the parallel engine for a batch's messages or a block of a range's:
+    all the messages' units are made before any is returned (see ``_split_units``: the
+    mail layer and the scanner then each run in a stretch). Never raises on bad content.
     """
     return _split_units(messages, source, options, stats)
 
@@ -146,7 +136,7 @@ def messages_units(
 def _split_units(
     messages: Iterable[RawMessage], source: str, options: MailOptions, stats: ArchiveStats
 ) -> list[TextUnit]:
-    # raw_message_units for each of a block's messages, in one loop, all of them before
+    # messages_units: each of a block's messages read in one loop, all of them before
     # the first unit is handed on. The mail layer's code then runs for a block's messages
     # (a few hundred) in one stretch, and the scanner for their units in the next, rather
     # than the two taking turns at every message: on this host's CPUs the mbox scan took
