@@ -18,7 +18,7 @@ from typing import Protocol
 from ._model import Candidate, Defect, MessageContext, Parts, Policy, TextUnit, Url
 from ._record import maker, replace
 from .errors import check_names
-from .extraction.rejoin import MAX_READINGS, rejoin_lines, single_reading_of
+from .extraction.rejoin import rejoin_lines, single_reading_of
 from .extraction.scanner import DEFAULT_MAX_URL_LENGTH, Scanner
 from .validation.normalize import normalize
 from .validation.rules import (
@@ -99,6 +99,7 @@ _Fields = tuple[str, str, tuple[str, ...], str, tuple[Defect, ...], bool, str | 
 
 # The fields of rejoined candidates by (body, its type, kind, quote prefix, terminated).
 _JoinMemo = dict[tuple[str, type[str], str, str, bool], _Fields]
+_MAX_JOINS = 1024  # most fields a judge's memo of rejoined candidates keeps (then cleared)
 
 
 class Judge:
@@ -309,7 +310,7 @@ class Judge:
         known = memo.get(key)
         if known is None:
             known = self._join_now(candidate)
-            if len(memo) >= MAX_READINGS:
+            if len(memo) >= _MAX_JOINS:
                 memo.clear()
             memo[key] = known
         return known

@@ -121,39 +121,12 @@ def rejoin(candidate: Candidate) -> Readings:
     return rejoin_lines(candidate)
 
 
-ReadingsMemo = dict[tuple[str, type[str], str, str, bool], Readings]
-"""A memo of :func:`rejoin_lines`: (body, its type, kind, quote prefix, terminated) ->
-readings."""
-
-MAX_READINGS = 1024
-"""Most readings a :data:`ReadingsMemo` keeps (it is cleared when full)."""
-
-
-def rejoin_lines(candidate: Candidate, memo: ReadingsMemo | None = None) -> Readings:
+def rejoin_lines(candidate: Candidate) -> Readings:
     """:func:`rejoin` without its shortcut: always rejoin line by line (tests compare them).
 
     Args:
         candidate: a span decided by the scanner.
-        memo: earlier readings, for a caller that rejoins again and again (a judge keeps
-            one: mail quotes the same wrapped URLs in reply after reply). The readings are
-            a function of the candidate's kind, body (and its type: a possible wrap's),
-            quote prefix and ends. Bounded: a cleared memo only costs rejoining again.
     """
-    if memo is None or candidate.truncated:  # (a truncated one: rare, and long)
-        return _rejoin_lines(candidate)
-    body = candidate.body
-    key = (body, type(body), candidate.kind, candidate.quote_prefix, candidate.terminated)
-    known = memo.get(key)
-    if known is None:
-        known = _rejoin_lines(candidate)
-        if len(memo) >= MAX_READINGS:
-            memo.clear()
-        memo[key] = known
-    return known
-
-
-def _rejoin_lines(candidate: Candidate) -> Readings:
-    """:func:`rejoin_lines`, without its memo."""
     body = candidate.body
     defects: list[Defect] = []
     if "\f" in body:  # an RFC page break inside the wrapper: drop footer and header
