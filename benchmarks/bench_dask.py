@@ -3,7 +3,7 @@
 Usage (one command; the ``dask`` extra installed)::
 
     .venv/bin/python benchmarks/bench_dask.py --mb 200
-    .venv/bin/python benchmarks/bench_dask.py [--mb 50 200] [--workers 1 2] [--range-mib 4]
+    .venv/bin/python benchmarks/bench_dask.py [--mb 50 200] [--workers 1 2] [--range-mib N]
         [--format jsonl] [--records] [--no-local]
 
 For each size in ``--mb``, writes one uncompressed mbox of at least that many MB (the
@@ -41,8 +41,12 @@ from pathlib import Path
 import distributed
 from bench_parallel import write_stream
 
-from urlsift.engines.dask import iter_rendered_dask, iter_results_dask, local_cluster
-from urlsift.engines.plan import DEFAULT_RANGE_BYTES
+from urlsift.engines.dask import (
+    cluster_range_bytes,
+    iter_rendered_dask,
+    iter_results_dask,
+    local_cluster,
+)
 from urlsift.engines.render import Rendered, RenderSpec
 from urlsift.engines.runner import Result, ScanConfig, iter_results
 from urlsift.output.formats import WRITERS
@@ -97,6 +101,8 @@ class Run:
     """The largest peak resident memory of a worker."""
     digest: str
     stats: ArchiveStats
+    range_bytes: int = 0
+    """The nominal range size the run used (0: one process)."""
 
     @property
     def share(self) -> float:
@@ -115,7 +121,7 @@ def run_local(path: Path, fmt: str, target: Path) -> Run:
 
 
 def run_dask(
-    path: Path, workers: int, range_bytes: int, fmt: str, target: Path, records: bool
+    path: Path, workers: int, range_bytes: int | None, fmt: str, target: Path, records: bool
 ) -> Run:
     """Time one Dask run on a fresh LocalCluster (workers writing, or every record sent)."""
     start = time.perf_counter()
@@ -142,8 +148,18 @@ def run_dask(
         peaks = client.run(_peak_kib)
     workers_cpu = sum(after.values()) - sum(before.values())
     label = "records" if records else "dask"
+    used = cluster_range_bytes(paths, workers) if range_bytes is None else range_bytes
     return Run(
-        label, workers, startup, seconds, cpu, workers_cpu, max(peaks.values()), digest, stats
+        label,
+        workers,
+        startup,
+        seconds,
+        cpu,
+        workers_cpu,
+        max(peaks.values()),
+        digest,
+        stats,
+        used,
     )
 
 
@@ -151,7 +167,12 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--mb", type=int, nargs="+", default=[50, 200])
     parser.add_argument("--workers", type=int, nargs="+", default=[1, 2])
-    parser.add_argument("--range-mib", type=int, default=DEFAULT_RANGE_BYTES >> 20)
+    parser.add_argument(
+        "--range-mib",
+        type=int,
+        default=None,
+        help="range size (default: the engine's, cluster_range_bytes for the workers)",
+    )
     parser.add_argument("--format", default="jsonl", choices=sorted(WRITERS))
     parser.add_argument(
         "--records", action="store_true", help="also run with every record sent to the client"
@@ -160,12 +181,13 @@ def main() -> None:
     args = parser.parse_args()
     print(
         f"{time.strftime('%Y-%m-%d %H:%M:%S UTC', time.gmtime())}, cpus: {os.cpu_count()}, "
-        f"range: {args.range_mib} MiB, format: {args.format}, "
+        f"range: {'the engine default' if args.range_mib is None else f'{args.range_mib} MiB'}, "
+        f"format: {args.format}, "
         f"load: {' '.join(f'{x:.2f}' for x in os.getloadavg())}"
     )
     print(f"{'MB':>4} {'engine':8} {'workers':>7} {'start s':>8} {'scan s':>7} "
           f"{'client cpu':>10} {'workers cpu':>11} {'client %':>8} {'MB/s':>6} "
-          f"{'peak MiB':>9}")  # fmt: skip
+          f"{'peak MiB':>9} {'range MiB':>9}")  # fmt: skip
     summary: list[str] = []
     for mb in args.mb:
         with tempfile.TemporaryDirectory() as root:
@@ -188,7 +210,8 @@ def report(path: Path, root: Path, args: argparse.Namespace) -> list[str]:
         _row(size, reference)
     for records in modes:
         for workers in args.workers:
-            run = run_dask(path, workers, args.range_mib << 20, args.format, root / "out", records)
+            range_bytes = None if args.range_mib is None else args.range_mib << 20
+            run = run_dask(path, workers, range_bytes, args.format, root / "out", records)
             if reference is None:
                 reference = run
             elif (run.digest, run.stats) != (reference.digest, reference.stats):
@@ -215,7 +238,8 @@ def _row(size: float, run: Run) -> None:
     print(f"{size:>4.0f} {run.label:8} {run.workers:>7} {run.startup:>8.2f} {run.seconds:>7.2f} "
           f"{run.client_cpu:>10.2f} {run.workers_cpu:>11.2f} {run.share:>8.1%} "
           f"{size / run.seconds:>6.1f} "
-          f"{run.peak_kib / 1024 if run.peak_kib else float('nan'):>9.0f}")  # fmt: skip
+          f"{run.peak_kib / 1024 if run.peak_kib else float('nan'):>9.0f} "
+          f"{run.range_bytes / (1 << 20) if run.range_bytes else float('nan'):>9.1f}")  # fmt: skip
 
 
 if __name__ == "__main__":

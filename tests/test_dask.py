@@ -279,3 +279,34 @@ def test_the_local_clusters_workers_run_with_its_settings(client: Any) -> None:
     # The timers local_cluster slows down are slowed in the workers too (a worker process
     # gets the configuration its nanny was made with).
     assert set(client.run(_settings).values()) == {tuple(udask.CLUSTER_CONFIG.values())}
+
+
+def test_cluster_ranges_grow_with_the_input_and_shrink_with_the_workers(tmp_path: Path) -> None:
+    # cluster_range_bytes: RANGES_PER_WORKER ranges a worker where the input allows,
+    # between DEFAULT_RANGE_BYTES and CLUSTER_RANGE_BYTES. Sizes from sparse files.
+    least, most = udask.DEFAULT_RANGE_BYTES, udask.CLUSTER_RANGE_BYTES
+    per = udask.RANGES_PER_WORKER
+
+    def sized(name: str, size: int) -> str:
+        path = tmp_path / name
+        with path.open("wb") as out:
+            out.truncate(size)
+        return str(path)
+
+    big = sized("big.mbox", 205_000_000)
+    middle = sized("middle.mbox", 51_000_000)
+    small = sized("small.mbox", 3_000_000)
+    assert udask.cluster_range_bytes([big], 2) == most
+    assert udask.cluster_range_bytes([big], 1) == most
+    assert udask.cluster_range_bytes([big], 4) == 205_000_000 // (4 * per)
+    assert udask.cluster_range_bytes([big], 64) == least
+    assert udask.cluster_range_bytes([middle], 2) == 51_000_000 // (2 * per)
+    assert udask.cluster_range_bytes([middle], 8) == least
+    assert udask.cluster_range_bytes([small], 1) == least
+    assert udask.cluster_range_bytes([], 2) == least
+    # The sizes of several files add up; folders, URLs and missing paths count nothing.
+    twice = [middle, middle]
+    assert udask.cluster_range_bytes(twice, 2) == 2 * 51_000_000 // (2 * per)
+    others = [str(tmp_path), "memory://x.mbox", str(tmp_path / "missing")]
+    assert udask.cluster_range_bytes([middle, *others], 2) == 51_000_000 // (2 * per)
+    assert udask.cluster_range_bytes([big], 0) == most  # no worker known: taken as one

@@ -51,6 +51,7 @@ import contextlib
 import dataclasses
 import os
 import shutil
+import stat
 import tempfile
 from collections import deque
 from collections.abc import Callable, Iterator, Sequence
@@ -94,10 +95,13 @@ _bag: Any = dask.bag  # dask's own functions are untyped: one typed entry point
 
 __all__ = [
     "CLUSTER_CONFIG",
+    "CLUSTER_RANGE_BYTES",
+    "RANGES_PER_WORKER",
     "RemoteItem",
     "RootedItem",
     "Written",
     "check_protocol",
+    "cluster_range_bytes",
     "iter_rendered_dask",
     "iter_results_dask",
     "local_cluster",
@@ -110,6 +114,45 @@ __all__ = [
 STREAM_RANGES = 2
 """A compressed mbox is cut into pieces of ``STREAM_RANGES * range_bytes`` decompressed
 bytes (at most :data:`urlsift.engines.plan.DEFAULT_STREAM_PIECES` of them)."""
+
+CLUSTER_RANGE_BYTES = 16 << 20
+"""Most nominal bytes per range of an uncompressed mbox that :func:`cluster_range_bytes`
+picks (16 MiB: about a quarter of a second of scanning)."""
+
+RANGES_PER_WORKER = 4
+"""Ranges per worker :func:`cluster_range_bytes` aims at, so the workers finish together."""
+
+
+def cluster_range_bytes(paths: Sequence[str], workers: int) -> int:
+    """The nominal range size for a scan of ``paths`` on ``workers`` workers.
+
+    Each task costs the cluster a fixed price besides its scan: the client (which on a
+    ``LocalCluster`` also runs the scheduler) and the worker each spend a few
+    milliseconds of CPU on it (update of the graph, task messages, results sent), CPU the
+    workers share with the client on the same cores. At 4 MiB ranges (about 60 ms of
+    scanning) that was a fifth of the client's and the workers' work at 205 MB; so ranges
+    are as large as :data:`CLUSTER_RANGE_BYTES` when the input has enough of them for
+    every worker (:data:`RANGES_PER_WORKER` each), and smaller, down to
+    :data:`~urlsift.engines.plan.DEFAULT_RANGE_BYTES`, when it has not. The input's size is
+    that of the local regular files among ``paths`` (a folder is cut into batches of
+    files and a URL is not sized here, whatever the range size).
+    """
+    total = 0
+    for path in paths:
+        if is_url(path):
+            continue
+        with contextlib.suppress(OSError):
+            found = os.stat(path)
+            if stat.S_ISREG(found.st_mode):
+                total += found.st_size
+    share = total // (max(1, workers) * RANGES_PER_WORKER)
+    return max(DEFAULT_RANGE_BYTES, min(CLUSTER_RANGE_BYTES, share))
+
+
+def _workers(client: Any) -> int:
+    # The workers of a connected client's cluster (at least 1).
+    return len(client.scheduler_info().get("workers", {})) or 1
+
 
 Piece = tuple[list[Result], ArchiveStats]
 """What one partition's task gives: its records and the statistics it counted."""
@@ -449,8 +492,7 @@ def _in_order(
     # worker could hold every partition's records until the client took them). Not
     # windowed: every task at once, for tasks that share dependencies (which a later
     # submission would compute again once released) and give small values.
-    workers = len(client.scheduler_info().get("workers", {})) or 1
-    ahead = max(2, TASKS_PER_WORKER * workers) if windowed else len(tasks)
+    ahead = max(2, TASKS_PER_WORKER * _workers(client)) if windowed else len(tasks)
     pending: deque[Any] = deque()
     submitted = 0
     try:
@@ -477,7 +519,7 @@ def iter_results_dask(
     *,
     stats: ArchiveStats,
     client: Any,
-    range_bytes: int = DEFAULT_RANGE_BYTES,
+    range_bytes: int | None = None,
     folder_batch: int = DEFAULT_FOLDER_BATCH,
     on_task: Callable[[int, int], None] | None = None,
 ) -> Iterator[Result]:
@@ -492,10 +534,13 @@ def iter_results_dask(
         config: input kind, mail options, schemes and policy.
         stats: counters, updated as partitions are yielded.
         client: a connected ``distributed.Client``.
-        range_bytes: nominal bytes per range of an uncompressed mbox.
+        range_bytes: nominal bytes per range of an uncompressed mbox (default:
+            :func:`cluster_range_bytes` of ``paths`` for the client's workers).
         folder_batch: message files per folder batch.
         on_task: called with (partitions done, partitions) as each one is yielded.
     """
+    if range_bytes is None:
+        range_bytes = cluster_range_bytes(paths, _workers(client))
     items = plan(paths, config, stats, range_bytes=range_bytes, folder_batch=folder_batch)
     # One task per item; the client merges (renumbers ranges, ends folder scans), which
     # keeps the graph small: no second task per item.
@@ -531,7 +576,7 @@ def iter_rendered_dask(
     *,
     stats: ArchiveStats,
     client: Any,
-    range_bytes: int = DEFAULT_RANGE_BYTES,
+    range_bytes: int | None = None,
     folder_batch: int = DEFAULT_FOLDER_BATCH,
     on_task: Callable[[int, int], None] | None = None,
 ) -> Iterator[Rendered]:
@@ -542,6 +587,8 @@ def iter_rendered_dask(
     output order (see :mod:`urlsift.engines.render`). Writing the pieces as the command
     does writes the bytes it writes from :func:`iter_results_dask`'s records.
     """
+    if range_bytes is None:
+        range_bytes = cluster_range_bytes(paths, _workers(client))
     items = plan(paths, config, stats, range_bytes=range_bytes, folder_batch=folder_batch)
     merger = Merger()
     groups = [merger.group(item) for item in items]
@@ -632,7 +679,7 @@ def write_parquet_dask(
     stats: ArchiveStats,
     client: Any,
     invalid_only: bool = False,
-    range_bytes: int = DEFAULT_RANGE_BYTES,
+    range_bytes: int | None = None,
     folder_batch: int = DEFAULT_FOLDER_BATCH,
     on_task: Callable[[int, int], None] | None = None,
     overwrite: bool = False,
@@ -657,7 +704,8 @@ def write_parquet_dask(
         stats: counters, updated as partitions are written.
         client: a connected ``distributed.Client``.
         invalid_only: write only the URLs that break RFC 1738 (and the defect records).
-        range_bytes: nominal bytes per range of an uncompressed mbox.
+        range_bytes: nominal bytes per range of an uncompressed mbox (default:
+            :func:`cluster_range_bytes` of ``paths`` for the client's workers).
         folder_batch: message files per folder batch.
         on_task: called with (partitions done, partitions) as each one is written.
         overwrite: replace an earlier urlsift run in ``directory`` (only its files).
@@ -673,6 +721,8 @@ def write_parquet_dask(
     else:
         directory = os.path.abspath(directory)
     prepare_folder(directory, overwrite=overwrite)
+    if range_bytes is None:
+        range_bytes = cluster_range_bytes(paths, _workers(client))
     items = plan(paths, config, stats, range_bytes=range_bytes, folder_batch=folder_batch)
     pieces = _pieces(items, config)
     if not pieces:
