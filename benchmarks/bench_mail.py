@@ -22,7 +22,9 @@ MB/s is decompressed MB per second. The ratios: ``x stdlib`` (how many times the
 reader's time; below 0.5 is the issue 26 target of twice its speed) and ``x text`` (the
 archive's time over the same bytes as text; the target is 2 or less). A last line counts
 the messages the multipart fast path declined (:attr:`~urlsift.sources.parts.
-MessageResult.declined`), by reason.
+MessageResult.declined`), by reason; one before it the ratio ``x text`` round by round
+(each round's archive run over the text run right after it: median, least and most),
+which a drift of the host's load between rounds moves less than the best of each row.
 
 Run: ``.venv/bin/python benchmarks/bench_mail.py [ARCHIVE ...] [--real] [--generated 20M]
 [--repeat N] [--base /path/to/other/src] [--jobs] [--instructions]``. ``--real``
@@ -291,6 +293,23 @@ def main(argv: list[str] | None = None) -> int:
                     f"{name:<22} {what:<16} {seconds:8.3f} {mb / seconds:7.1f} "
                     f"{seconds / times['stdlib']:9.2f} {ratio}"
                 )
+            # The same ratio round by round (each round's mbox run against the text run
+            # right after it): a drift of the host's load between rounds falls on both.
+            for prefix in ("", "base "):
+                pairs = [
+                    mbox / text
+                    for mbox, text in zip(
+                        runs.get(f"{prefix}cli -j1", []),
+                        runs.get(f"{prefix}cli text", []),
+                        strict=True,
+                    )
+                ]
+                if pairs:
+                    print(
+                        f"{name:<22} {prefix}mbox/text by round: median "
+                        f"{statistics.median(pairs):.2f} (min {min(pairs):.2f}, "
+                        f"max {max(pairs):.2f}, {len(pairs)} rounds)"
+                    )
             counts = declines(path)
             shown = ", ".join(f"{k} {v}" for k, v in counts.most_common())
             print(f"{name:<22} {mb:.1f} MB decompressed; messages: {shown}")
