@@ -40,7 +40,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from datetime import date, timedelta, timezone
+from datetime import date, datetime, timedelta, timezone
 from functools import lru_cache
 from typing import TYPE_CHECKING, TypeVar
 
@@ -705,6 +705,28 @@ def common_utc_date(date: str | None) -> str | None:
     return other + _CLOCK[instant // 60] + _SECONDS[instant % 60]
 
 
+def _parsedate_to_datetime(date: str) -> datetime:
+    # email.utils.parsedate_to_datetime(date), without importing email.utils (which brings
+    # socket, urllib.parse, random, ipaddress and a dozen more modules): that function is,
+    # in every CPython from 3.10 to 3.13, this wrapper around email._parseaddr's
+    # _parsedate_tz, whose module imports only time (and calendar before 3.13). Should the
+    # private name be gone, the public function reads the date.
+    try:
+        from email._parseaddr import _parsedate_tz  # type: ignore[import-not-found]
+    except ImportError:
+        from email.utils import parsedate_to_datetime
+
+        return parsedate_to_datetime(date)
+    parsed = _parsedate_tz(date)
+    if parsed is None:
+        raise ValueError(f"Invalid date value or format {date!r}")
+    *fields, zone = parsed
+    if zone is None:
+        return datetime(*fields[:6])
+    tzinfo = timezone(timedelta(seconds=zone))  # evaluated first there too
+    return datetime(*fields[:6]).replace(tzinfo=tzinfo)
+
+
 def utc_date(date: str | None) -> tuple[str | None, list[Defect]]:
     """A ``Date`` header as an ISO 8601 instant in UTC (``1997-09-10T22:40:00Z``).
 
@@ -721,10 +743,8 @@ def utc_date(date: str | None) -> tuple[str | None, list[Defect]]:
     instant = common_utc_date(date)
     if instant is not None:
         return instant, []
-    from email.utils import parsedate_to_datetime
-
     try:
-        when = parsedate_to_datetime(date)
+        when = _parsedate_to_datetime(date)
         if when.tzinfo is not None:
             when = when.astimezone(timezone.utc).replace(tzinfo=None)
         return when.isoformat(timespec="seconds") + "Z", []

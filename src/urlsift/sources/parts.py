@@ -419,6 +419,10 @@ def _fast_leaf(
 # type, Content-Type value, Content-Transfer-Encoding value, the feed parser's defects of
 # the part); a body start of -1 for a part counted as skipped.
 _Leaf = tuple[str, int, int, str, str | None, str | None, tuple[Defect, ...]]
+# The body start of a _Leaf that stands for a multipart without its close delimiter: its
+# defects (the feed parser's CloseBoundaryNotFoundDefect) go to the walk's when it comes,
+# and to every leaf beneath it.
+_CONTAINER = -2
 # Multipart encodings the feed parser accepts without a defect (compared as written).
 _MULTIPART_ENCODINGS = ("7bit", "8bit", "binary")
 
@@ -444,9 +448,17 @@ def _plan_multipart(
     # way (or holds no delimiter at all, see _unsplit) or a message/* part (_plan_message).
     if depth >= MAX_MIME_DEPTH:
         return "deep"
-    spans = split_parts(data, start, end, boundary)
-    if spans is None:
+    split = split_parts(data, start, end, boundary)
+    if split is None:
         return "boundary"
+    spans, closed = split
+    if not closed:
+        # The feed parser's defect for the container, in walk order (before its parts'),
+        # inherited by every leaf beneath it (see _inherited).
+        from email.errors import CloseBoundaryNotFoundDefect
+
+        defect = defect_record(CloseBoundaryNotFoundDefect(), path or "0")
+        leaves.append((path, _CONTAINER, _CONTAINER, "", None, None, (defect,)))
     for index, (span_start, span_end) in enumerate(spans, 1):
         read = _entity_values(data, span_start, span_end)
         if isinstance(read, str):
@@ -540,10 +552,15 @@ def _plan_entity(
     body_end = end
     # The line end before the delimiter belongs to it (RFC 2046 §5.1.1): the feed parser
     # takes it off the payload of the last leaf it made, this one (an unsplit multipart
-    # keeps it).
-    if not parsed and body_end > body and data[body_end - 1] == 0x0A:
-        body_end -= 1
-        if body_end > body and data[body_end - 1] == 0x0D:
+    # keeps it). So too for the last part of a multipart without a close delimiter, at
+    # the end of the message: there the line end may be a lone CR (the parser's lines end
+    # at CRLF, CR or LF); before a delimiter line it is LF or CRLF.
+    if not parsed and body_end > body:
+        if data[body_end - 1] == 0x0A:
+            body_end -= 1
+            if body_end > body and data[body_end - 1] == 0x0D:
+                body_end -= 1
+        elif data[body_end - 1] == 0x0D:
             body_end -= 1
     leaves.append((path, body, body_end, content_type, ct_value, cte_value, parsed))
     return ""
@@ -754,7 +771,12 @@ def _read_message(
             )
             if not why:
                 start_message(walk, known, header_defects, values, headers, content_type)
+                containers: list[tuple[str, tuple[Defect, ...]]] = []
                 for path, start, stop, part_type_, part_ct, part_cte, parsed in leaves:
+                    if start == _CONTAINER:
+                        walk.found.extend(parsed)
+                        containers.append((path + "." if path else "", parsed))
+                        continue
                     if start < 0:  # a message/* part the walk does not enter
                         walk.result.skipped += 1
                         continue
@@ -762,7 +784,7 @@ def _read_message(
                         walk,
                         data,
                         start,
-                        known,
+                        _inherited(known, containers, path) if containers else known,
                         part_type_,
                         part_ct,
                         part_cte,
@@ -792,6 +814,17 @@ def _read_message(
             attach_body(msg, data[body_start:])
     start_message(walk, known, header_defects, values, headers, msg.get_content_type())
     _walk_part(walk, msg, "", known, 0, walk.root_type)
+
+
+def _inherited(
+    known: list[Defect], containers: list[tuple[str, tuple[Defect, ...]]], path: str
+) -> list[Defect]:
+    # The defects a fast-path leaf at ``path`` inherits, as _walk_part passes them down:
+    # the message's, then those of each container above it (outermost first), each
+    # container given by the prefix of its parts' numbers ("" for the root).
+    return known + [
+        defect for prefix, defects in containers if path.startswith(prefix) for defect in defects
+    ]
 
 
 def _root_block(data: bytes, options: MailOptions) -> tuple[int, RootFields] | None:
