@@ -110,6 +110,33 @@ CASES = {
     "unsplit inner multipart last in unclosed": _message(
         b'Content-Type: multipart/mixed; boundary="zz"\n\nno delimiter here\n', close=False
     ),
+    # A part whose header block runs to its end (no blank line): fields, an empty body.
+    "last part cut after its header": _message(
+        PLAIN,
+        b"Content-Type: text/plain; charset=us-ascii\nContent-Disposition: inline\n",
+        close=False,
+    ),
+    "last part cut after its header, no line end": _message(
+        PLAIN, b"Content-Type: text/plain; charset=us-ascii", close=False
+    ),
+    "last part cut after a folded header": _message(
+        PLAIN, b"Content-Type: text/plain;\n charset=us-ascii\n", close=False
+    ),
+    "last part cut after an unread field": _message(PLAIN, b"X-Note: n\n", close=False),
+    "last part cut at a URL line": _message(
+        PLAIN, b"Content-Type: text/plain\nhttp://url.example/\n", close=False
+    ),
+    "part of a header block only": _message(PLAIN, b"Content-Type: text/html\n", HTML),
+    "multipart part of a header block only": _message(
+        PLAIN, b'Content-Type: multipart/mixed; boundary="zz"\n', HTML
+    ),
+    "message part of a header block only": _message(PLAIN, b"Content-Type: message/rfc822\n", HTML),
+    "message part holding a header block only": _message(
+        PLAIN, b"Content-Type: message/rfc822\n\nSubject: s\nContent-Type: text/plain\n", HTML
+    ),
+    "quoted-printable part of a header block only": _message(
+        b"Content-Type: text/plain\nContent-Transfer-Encoding: quoted-printable\n", close=False
+    ),
 }
 
 
@@ -125,6 +152,8 @@ TAKEN = [
     "nested unclosed in unclosed",
     "three levels unclosed",
     "unclosed in message/rfc822, root unclosed",
+    "last part cut after its header",
+    "last part cut after a folded header",
 ]
 
 

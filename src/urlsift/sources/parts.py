@@ -512,8 +512,13 @@ def _entity_values_cut(data: bytes, start: int, end: int) -> tuple[int, dict[str
     if header_len == len(prefix) and end - start > _SHORT_HEADER:
         prefix = data[start : min(end, start + MAX_LIFTED_HEADER)]
         header_len, body_start = find_body(prefix)
-    if header_len == body_start:
+    if header_len == body_start and (
+        header_len == 0 or header_len < len(prefix) or start + header_len < end
+    ):
         return "part-header"  # no blank line within reach, or a URL line ends it
+    # Else the block is the blank line's, or it runs to the entity's end (no blank line:
+    # a last part cut short after its header block, a part with no body), where the
+    # parser reads it all as fields, with an empty body and no defect.
     fields = kept_fields(prefix[:header_len], False)
     if fields is None:
         return "part-header"
