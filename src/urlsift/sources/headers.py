@@ -470,9 +470,9 @@ TextParams = tuple[str | None, bool, bool]
 # unquoted: no RFC 2231 name ("*"), no escape, nothing quoted twice. A value in angle
 # brackets is left to it (its unquote strips them).
 _SIMPLE_PARAMETERS = re.compile(
-    r'\s*[^\s;="\\/]+/[^\s;="\\]+\s*(?:;\s*[A-Za-z0-9._-]+\s*=\s*(?:"[^"\\]*"|[^\s;"\\]+)\s*)*;?\s*'
+    r'\s*[^\s;="\\/]+/[^\s;="\\]+\s*(?:;\s*[A-Za-z0-9._-]+\s*=\s*(?:"[^"\\]*"|[^\s;"\\]*)\s*)*;?\s*'
 )
-_SIMPLE_PARAMETER = re.compile(r';\s*([A-Za-z0-9._-]+)\s*=\s*(?:"([^"\\]*)"|([^\s;"\\]+))')
+_SIMPLE_PARAMETER = re.compile(r';\s*([A-Za-z0-9._-]+)\s*=\s*(?:"([^"\\]*)"|([^\s;"\\]*))')
 
 
 def simple_parameters(value: str) -> dict[str, str] | None:
@@ -528,9 +528,21 @@ def _text_params_in(params: Mapping[str, object], plain: bool) -> TextParams:
     return (charset.lower() if charset else None), flowed, delsp
 
 
+def _parameters_after_type(value: str) -> dict[str, str] | None:
+    # simple_parameters of a value whose type is not in the common shape (none, no "/"),
+    # for get_params()[1:], which does not depend on the type: the stdlib's split ends it
+    # at the first ";" when it holds no '"' (which could hide a ";" from that split).
+    semicolon = value.find(";")
+    if '"' in (value if semicolon < 0 else value[:semicolon]):
+        return None
+    return {} if semicolon < 0 else simple_parameters("x/x" + value[semicolon:])
+
+
 @lru_cache(maxsize=512)
 def text_params_of(value: str, plain: bool) -> TextParams:
     params = simple_parameters(value)
+    if params is None:
+        params = _parameters_after_type(value)
     if params is not None:
         return _text_params_in(params, plain)
     return _text_params(message_of([("Content-Type", value)]), plain)

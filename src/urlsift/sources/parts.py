@@ -396,14 +396,19 @@ def _fast_leaf(
     if payload is not None:
         pass  # decoded as the stdlib would, without defects
     elif decoded_cte is not None:
-        part = message_of([("Content-Transfer-Encoding", decoded_cte)])
-        attach_body(part, data[body_start:end])
-        decoded = part.get_payload(decode=True)
-        payload = decoded if isinstance(decoded, bytes) else b""
+        read = _base64_payload(data[body_start:end]) if decoded_cte == "base64" else None
         own.extend(parsed)
         parsed = ()
-        if part.defects:
-            own.extend(defects_of(part, path))
+        if read is not None:
+            payload = read[0]
+            own.extend(defect_record(defect, path) for defect in read[1])
+        else:
+            part = message_of([("Content-Transfer-Encoding", decoded_cte)])
+            attach_body(part, data[body_start:end])
+            decoded = part.get_payload(decode=True)
+            payload = decoded if isinstance(decoded, bytes) else b""
+            if part.defects:
+                own.extend(defects_of(part, path))
     else:
         payload = data[body_start:end]
     own.extend(parsed)
@@ -413,6 +418,22 @@ def _fast_leaf(
         else (None, False, False)
     )
     _text_unit(walk, path, inherited, content_type, payload, params, own)
+
+
+def _base64_payload(body: bytes) -> tuple[bytes, list[object]] | None:
+    # get_payload(decode=True) of a base64 part whose body (not clean base64: .transfer
+    # declined it) is ``body``, and the defects it gives the part, without a Message
+    # (email.message brings email.utils, socket, urllib.parse...): in CPython 3.10 to
+    # 3.13, that method decodes such a body, which the feed parser attached as ASCII with
+    # surrogate escapes, as email._encoded_words.decode_b of its bytes' lines joined, and
+    # hands each defect decode_b reports to the part. None should the private name be
+    # gone (the caller asks a Message).
+    try:
+        from email._encoded_words import decode_b  # type: ignore[import-not-found]
+    except ImportError:
+        return None
+    value, defects = decode_b(b"".join(body.splitlines()))
+    return value, list(defects)
 
 
 # A leaf found by the multipart fast path: (part number, body start, body end, content
