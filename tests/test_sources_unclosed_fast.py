@@ -194,9 +194,9 @@ def test_the_container_defect_names_the_container() -> None:
 
 def test_split_parts_reports_a_missing_close_delimiter() -> None:
     body = b"pre\n--b\nA\n--b\nB\n"
-    assert split_parts(body, 0, len(body), "b") == ([(8, 10), (14, 16)], False)
+    assert split_parts(body, 0, len(body), "b") == [(8, 10), (14, 16)]  # the last one at the end
     closed = body + b"--b--\n"
-    assert split_parts(closed, 0, len(closed), "b") == ([(8, 10), (14, 16)], True)
+    assert split_parts(closed, 0, len(closed), "b") == [(8, 10), (14, 16)]
     for declined in (b"pre\n", b"--b\n", b"--b", b"x--b\nA\n", b"--b--\n--b\nA\n"):
         assert split_parts(declined, 0, len(declined), "b") is None
 

@@ -470,9 +470,15 @@ TextParams = tuple[str | None, bool, bool]
 # unquoted: no RFC 2231 name ("*"), no escape, nothing quoted twice. A value in angle
 # brackets is left to it (its unquote strips them).
 _SIMPLE_PARAMETERS = re.compile(
-    r'\s*[^\s;="\\/]+/[^\s;="\\]+\s*(?:;\s*[A-Za-z0-9._-]+\s*=\s*(?:"[^"\\]*"|[^\s;"\\]*)\s*)*;?\s*'
+    r'\s*[^\s;="\\/]+/[^\s;="\\]+\s*(?:;\s*[A-Za-z0-9._-]+\s*=\s*(?:"[^"\\]*"|[^\s;"\\]+)\s*)*;?\s*'
 )
-_SIMPLE_PARAMETER = re.compile(r';\s*([A-Za-z0-9._-]+)\s*=\s*(?:"([^"\\]*)"|([^\s;"\\]*))')
+_SIMPLE_PARAMETER = re.compile(r';\s*([A-Za-z0-9._-]+)\s*=\s*(?:"([^"\\]*)"|([^\s;"\\]+))')
+# The same parameters after a type of any shape (none, no "/": the text up to the first
+# ";", without '"'), a value possibly empty ("charset="): for text_params_of, whose
+# answer does not depend on the type (see _parameters_after_type). Few values need them:
+# compiled on first use (re's cache).
+_TEXT_PARAMETERS = r'[^;"]*(?:;\s*[A-Za-z0-9._-]+\s*=\s*(?:"[^"\\]*"|[^\s;"\\]*)\s*)*;?\s*'
+_TEXT_PARAMETER = r';\s*([A-Za-z0-9._-]+)\s*=\s*(?:"([^"\\]*)"|([^\s;"\\]*))'
 
 
 def simple_parameters(value: str) -> dict[str, str] | None:
@@ -529,13 +535,19 @@ def _text_params_in(params: Mapping[str, object], plain: bool) -> TextParams:
 
 
 def _parameters_after_type(value: str) -> dict[str, str] | None:
-    # simple_parameters of a value whose type is not in the common shape (none, no "/"),
-    # for get_params()[1:], which does not depend on the type: the stdlib's split ends it
-    # at the first ";" when it holds no '"' (which could hide a ";" from that split).
-    semicolon = value.find(";")
-    if '"' in (value if semicolon < 0 else value[:semicolon]):
+    # simple_parameters of a value not in the common shape for want of a common type
+    # (none, no "/") or of a non-empty value ("charset="), for get_params()[1:]: that
+    # does not depend on the type, which the stdlib's split ends at the first ";" when it
+    # holds no '"' (which could hide a ";" from that split); an empty value is "" there.
+    if not re.fullmatch(_TEXT_PARAMETERS, value):
         return None
-    return {} if semicolon < 0 else simple_parameters("x/x" + value[semicolon:])
+    params: dict[str, str] = {}
+    for name, quoted, token in re.findall(_TEXT_PARAMETER, value):
+        given = quoted or token
+        if given.startswith("<") and given.endswith(">"):
+            return None
+        params.setdefault(name.lower(), given)
+    return params
 
 
 @lru_cache(maxsize=512)

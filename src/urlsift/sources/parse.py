@@ -161,20 +161,19 @@ def _rename_boundary(
     return b"".join(fields) + body.replace(delimiter, b"--" + new), new.decode("ascii")
 
 
-def split_parts(
-    data: bytes, start: int, end: int, boundary: str
-) -> tuple[list[tuple[int, int]], bool] | None:
+def split_parts(data: bytes, start: int, end: int, boundary: str) -> list[tuple[int, int]] | None:
     """Cut a multipart body at its delimiter lines, as the feed parser would, or decline.
 
     Returns each part's span in ``data`` (from after its delimiter line to the start of
     the next one, the line end before that included) for a body ``data[start:end]`` (which
     starts at a line start) whose every ``--B`` starts a line (after LF) that is exactly a
     delimiter line (an optional ``--``, spaces or tabs, LF or CRLF), with a first
-    delimiter that is not the close one and no two delimiter lines in a row, and whether
-    a close delimiter ends it. Without one, the last part runs to ``end``, as the feed
-    parser reads it (its last subpart ends at the end of its input, and it reports
-    ``CloseBoundaryNotFoundDefect`` on the multipart); a body whose last delimiter line
-    is its last line (an empty last part) is declined. ``None`` for anything else (no
+    delimiter that is not the close one and no two delimiter lines in a row. Without a
+    close delimiter, the last part runs to ``end`` (the only span that ends there: a close
+    delimiter line lies before ``end``), as the feed parser reads it (its last subpart
+    ends at the end of its input, and it reports ``CloseBoundaryNotFoundDefect`` on the
+    multipart); a body whose last delimiter line is its last line (an empty last part) is
+    declined. ``None`` for anything else (no
     boundary line, a boundary inside a line...), which the caller hands to the stdlib.
     One search per boundary occurrence, no regular expression: the feed parser compiles
     one per boundary, and boundaries are unique. On the body it accepts, the feed
@@ -205,15 +204,15 @@ def split_parts(
         elif close:
             return None  # the close delimiter first: no part at all
         if close:
-            return spans, True
-        if line_end < 0 or line_end + 1 == end:
+            return spans
+        if line_end < 0:
             return None  # the body ends on a delimiter line: an empty last part
         after = line_end + 1
         at = data.find(delimiter, after, end)
-    if after < 0:
-        return None  # no delimiter line at all
+    if after < 0 or after == end:
+        return None  # no delimiter line at all, or an empty last part
     spans.append((after, end))  # no close delimiter: the last part runs to the end
-    return spans, False
+    return spans
 
 
 @lru_cache(maxsize=256)

@@ -469,11 +469,10 @@ def _plan_multipart(
     # way (or holds no delimiter at all, see _unsplit) or a message/* part (_plan_message).
     if depth >= MAX_MIME_DEPTH:
         return "deep"
-    split = split_parts(data, start, end, boundary)
-    if split is None:
+    spans = split_parts(data, start, end, boundary)
+    if spans is None:
         return "boundary"
-    spans, closed = split
-    if not closed:
+    if spans[-1][1] == end:  # no close delimiter
         # The feed parser's defect for the container, in walk order (before its parts'),
         # inherited by every leaf beneath it (see _inherited).
         from email.errors import CloseBoundaryNotFoundDefect
@@ -581,13 +580,12 @@ def _plan_entity(
     # keeps it). So too for the last part of a multipart without a close delimiter, at
     # the end of the message: there the line end may be a lone CR (the parser's lines end
     # at CRLF, CR or LF); before a delimiter line it is LF or CRLF.
-    if not parsed and body_end > body:
-        if data[body_end - 1] == 0x0A:
+    if not parsed and body_end > body and data[body_end - 1] == 0x0A:
+        body_end -= 1
+        if body_end > body and data[body_end - 1] == 0x0D:
             body_end -= 1
-            if body_end > body and data[body_end - 1] == 0x0D:
-                body_end -= 1
-        elif data[body_end - 1] == 0x0D:
-            body_end -= 1
+    elif not parsed and body_end > body and data[body_end - 1] == 0x0D:
+        body_end -= 1
     leaves.append((path, body, body_end, content_type, ct_value, cte_value, parsed))
     return ""
 
@@ -799,18 +797,18 @@ def _read_message(
                 start_message(walk, known, header_defects, values, headers, content_type)
                 containers: list[tuple[str, tuple[Defect, ...]]] = []
                 for path, start, stop, part_type_, part_ct, part_cte, parsed in leaves:
-                    if start == _CONTAINER:
-                        walk.found.extend(parsed)
-                        containers.append((path + "." if path else "", parsed))
-                        continue
-                    if start < 0:  # a message/* part the walk does not enter
-                        walk.result.skipped += 1
+                    if start < 0:
+                        if start == _CONTAINER:
+                            walk.found.extend(parsed)
+                            containers.append((path + "." if path else "", parsed))
+                        else:  # a message/* part the walk does not enter
+                            walk.result.skipped += 1
                         continue
                     _fast_leaf(
                         walk,
                         data,
                         start,
-                        _inherited(known, containers, path) if containers else known,
+                        known if not containers else _inherited(known, containers, path),
                         part_type_,
                         part_ct,
                         part_cte,
