@@ -28,19 +28,19 @@ Promises (:func:`message_units`, which never raises):
   URL invalid). When a message yields no unit but has defects, one unit without text
   (the root's content type, part ``1``) carries them.
 * Two ways, one result: the fast path (a clean header block cut by :mod:`.headers`; a
-  single-part message then needs no ``Message`` unless its body is quoted-printable,
-  base64 or uuencoded, see :func:`_fast_leaf`; a multipart whose delimiter lines and part
-  header blocks are clean is cut at its boundaries by :func:`.parse.split_parts`, each
-  leaf read the same way, see :func:`_plan_multipart`; a ``message/rfc822`` part's message
-  is read like a part, see :func:`_plan_message`; a single-part ``text/plain`` message
-  written as sent, with nothing to report, in one step, see :func:`_plain_message`) and
-  the reference path (``fast=False``: the stdlib parse of :mod:`.parse`) give the same
-  units; tests compare them. Where the
-  fast path cannot be sure of the feed parser's result (a boundary inside a line, a
-  missing close delimiter, a part header that is not clean, a ``message/*`` part other
-  than an encapsulated message whose header blocks name a Content-Type...) it declines
-  before emitting anything, says why in :attr:`MessageResult.declined`, and the stdlib
-  parses the message.
+  single-part message then needs no ``Message`` unless its body is uuencoded, see
+  :func:`_fast_leaf`; a multipart whose delimiter lines and part header blocks are clean
+  is cut at its boundaries by :func:`.parse.split_parts`, each leaf read the same way,
+  see :func:`_plan_multipart` (without its close delimiter too: the feed parser's
+  ``CloseBoundaryNotFoundDefect`` goes to the parts beneath it); a ``message/rfc822``
+  part's message is read like a part, see :func:`_plan_message`; a single-part
+  ``text/plain`` message written as sent, with nothing to report, in one step, see
+  :func:`_plain_message`) and the reference path (``fast=False``: the stdlib parse of
+  :mod:`.parse`) give the same units; tests compare them. Where the fast path cannot be
+  sure of the feed parser's result (a boundary inside a line, an empty last part, a part
+  header that is not clean, a ``message/*`` part other than an encapsulated message
+  whose header blocks name a Content-Type...) it declines before emitting anything, says
+  why in :attr:`MessageResult.declined`, and the stdlib parses the message.
 
 The streamed path (:mod:`.streamed`) builds its units with this module's steps. No I/O.
 """
@@ -376,9 +376,10 @@ def _fast_leaf(
     # _leaf for a leaf from the fast path (its body is data[body_start:body_end]), its
     # Content-Type and Content-Transfer-Encoding values ASCII (the first of each, as
     # Message.get() finds them): the same steps, without a Message unless the stdlib has a
-    # body to decode that .transfer does not take (base64 it reports a defect for,
-    # uuencode). A body is decoded in slices (.transfer), without a copy. ``parsed``: the
-    # defects the feed parser would have given the part (before any of decoding).
+    # uuencoded body to decode (base64 .transfer does not take, which the stdlib reports
+    # defects for, is decoded as it would be: _base64_payload). A body is decoded in
+    # slices (.transfer), without a copy. ``parsed``: the defects the feed parser would
+    # have given the part (before any of decoding).
     own: list[Defect] = []
     if not content_type.startswith("text/") and not part_is_scanned(walk, path, content_type, own):
         return
