@@ -26,7 +26,7 @@ from urlsift.sources.parse import boundary_of
 
 _VALUES = ['"abc"', "abc", '"a b "', '" a"', '""', '"<x>"', "<x>", '"a;b"', '"=_x=="', "=_x"]
 _VALUES += ["'q'", '"<"', '">"', '"a\\"b"', 'x"y', '"a\nb"', '""x']
-_VALUES += ['"UTF-8"', "ISO-8859-1", '" utf-8 "', "flowed", '"Flowed"', "yes", '"YES"', "no"]
+_VALUES += ['"UTF-8"', "ISO-8859-1", '" utf-8 "', "flowed", '"Flowed"', "yes", '"YES"', "no", ""]
 _NAMES = ["boundary", "BOUNDARY", "Boundary", "charset", "boundary*", "boundary*0", "micalg"]
 _NAMES += ["Charset", "charset*", "format", "FORMAT", "delsp", "DelSp", "delsp*0"]
 PARAMETER = st.tuples(
@@ -45,6 +45,11 @@ _TYPES += [
     "/",
     "",
     "t\u00e9xt/plain",
+    "text",  # a type without "/", or none: the parameters are read all the same
+    " ",
+    'a"b',
+    '"text/plain"',
+    "te;xt",
 ]
 VALUE = st.tuples(
     st.sampled_from(_TYPES),

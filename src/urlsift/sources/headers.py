@@ -40,7 +40,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from datetime import date, timedelta, timezone
+from datetime import date, datetime, timedelta, timezone
 from functools import lru_cache
 from typing import TYPE_CHECKING, TypeVar
 
@@ -473,6 +473,12 @@ _SIMPLE_PARAMETERS = re.compile(
     r'\s*[^\s;="\\/]+/[^\s;="\\]+\s*(?:;\s*[A-Za-z0-9._-]+\s*=\s*(?:"[^"\\]*"|[^\s;"\\]+)\s*)*;?\s*'
 )
 _SIMPLE_PARAMETER = re.compile(r';\s*([A-Za-z0-9._-]+)\s*=\s*(?:"([^"\\]*)"|([^\s;"\\]+))')
+# The same parameters after a type of any shape (none, no "/": the text up to the first
+# ";", without '"'), a value possibly empty ("charset="): for text_params_of, whose
+# answer does not depend on the type (see _parameters_after_type). Few values need them:
+# compiled on first use (re's cache).
+_TEXT_PARAMETERS = r'[^;"]*(?:;\s*[A-Za-z0-9._-]+\s*=\s*(?:"[^"\\]*"|[^\s;"\\]*)\s*)*;?\s*'
+_TEXT_PARAMETER = r';\s*([A-Za-z0-9._-]+)\s*=\s*(?:"([^"\\]*)"|([^\s;"\\]*))'
 
 
 def simple_parameters(value: str) -> dict[str, str] | None:
@@ -528,9 +534,27 @@ def _text_params_in(params: Mapping[str, object], plain: bool) -> TextParams:
     return (charset.lower() if charset else None), flowed, delsp
 
 
+def _parameters_after_type(value: str) -> dict[str, str] | None:
+    # simple_parameters of a value not in the common shape for want of a common type
+    # (none, no "/") or of a non-empty value ("charset="), for get_params()[1:]: that
+    # does not depend on the type, which the stdlib's split ends at the first ";" when it
+    # holds no '"' (which could hide a ";" from that split); an empty value is "" there.
+    if not re.fullmatch(_TEXT_PARAMETERS, value):
+        return None
+    params: dict[str, str] = {}
+    for name, quoted, token in re.findall(_TEXT_PARAMETER, value):
+        given = quoted or token
+        if given.startswith("<") and given.endswith(">"):
+            return None
+        params.setdefault(name.lower(), given)
+    return params
+
+
 @lru_cache(maxsize=512)
 def text_params_of(value: str, plain: bool) -> TextParams:
     params = simple_parameters(value)
+    if params is None:
+        params = _parameters_after_type(value)
     if params is not None:
         return _text_params_in(params, plain)
     return _text_params(message_of([("Content-Type", value)]), plain)
@@ -705,6 +729,28 @@ def common_utc_date(date: str | None) -> str | None:
     return other + _CLOCK[instant // 60] + _SECONDS[instant % 60]
 
 
+def _parsedate_to_datetime(date: str) -> datetime:
+    # email.utils.parsedate_to_datetime(date), without importing email.utils (which brings
+    # socket, urllib.parse, random, ipaddress and a dozen more modules): that function is,
+    # in every CPython from 3.10 to 3.13, this wrapper around email._parseaddr's
+    # _parsedate_tz, whose module imports only time (and calendar before 3.13). Should the
+    # private name be gone, the public function reads the date.
+    try:
+        from email._parseaddr import _parsedate_tz  # type: ignore[import-not-found]
+    except ImportError:
+        from email.utils import parsedate_to_datetime
+
+        return parsedate_to_datetime(date)
+    parsed = _parsedate_tz(date)
+    if parsed is None:
+        raise ValueError(f"Invalid date value or format {date!r}")
+    *fields, zone = parsed
+    if zone is None:
+        return datetime(*fields[:6])
+    tzinfo = timezone(timedelta(seconds=zone))  # evaluated first there too
+    return datetime(*fields[:6]).replace(tzinfo=tzinfo)
+
+
 def utc_date(date: str | None) -> tuple[str | None, list[Defect]]:
     """A ``Date`` header as an ISO 8601 instant in UTC (``1997-09-10T22:40:00Z``).
 
@@ -721,10 +767,8 @@ def utc_date(date: str | None) -> tuple[str | None, list[Defect]]:
     instant = common_utc_date(date)
     if instant is not None:
         return instant, []
-    from email.utils import parsedate_to_datetime
-
     try:
-        when = parsedate_to_datetime(date)
+        when = _parsedate_to_datetime(date)
         if when.tzinfo is not None:
             when = when.astimezone(timezone.utc).replace(tzinfo=None)
         return when.isoformat(timespec="seconds") + "Z", []

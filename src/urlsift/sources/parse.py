@@ -168,15 +168,19 @@ def split_parts(data: bytes, start: int, end: int, boundary: str) -> list[tuple[
     the next one, the line end before that included) for a body ``data[start:end]`` (which
     starts at a line start) whose every ``--B`` starts a line (after LF) that is exactly a
     delimiter line (an optional ``--``, spaces or tabs, LF or CRLF), with a first
-    delimiter that is not the close one, no two delimiter lines in a row, and a close
-    delimiter; ``None`` for anything else (no boundary line, a missing close delimiter, a
-    boundary inside a line...), which the caller hands to the stdlib. One search per
-    boundary occurrence, no regular expression: the feed parser compiles one per
-    boundary, and boundaries are unique. On the body it accepts, the feed parser's
-    boundary pattern matches exactly these lines (see :func:`_rename_boundary`), so its
-    parts are these spans, and it reports no defect for the container. The boundary is
-    any printable ASCII (RFC 2046 allows spaces inside, "---- =_NextPart..."; the feed
-    parser escapes every character of it): nothing in it can end or span a line.
+    delimiter that is not the close one and no two delimiter lines in a row. Without a
+    close delimiter, the last part runs to ``end`` (the only span that ends there: a close
+    delimiter line lies before ``end``), as the feed parser reads it (its last subpart
+    ends at the end of its input, and it reports ``CloseBoundaryNotFoundDefect`` on the
+    multipart); a body whose last delimiter line is its last line (an empty last part) is
+    declined. ``None`` for anything else (no
+    boundary line, a boundary inside a line...), which the caller hands to the stdlib.
+    One search per boundary occurrence, no regular expression: the feed parser compiles
+    one per boundary, and boundaries are unique. On the body it accepts, the feed
+    parser's boundary pattern matches exactly these lines (see :func:`_rename_boundary`),
+    so its parts are these spans, and it reports no other defect for the container. The
+    boundary is any printable ASCII (RFC 2046 allows spaces inside, "---- =_NextPart...";
+    the feed parser escapes every character of it): nothing in it can end or span a line.
     """
     if not (boundary and boundary.isascii() and boundary.isprintable()):
         return None
@@ -202,10 +206,13 @@ def split_parts(data: bytes, start: int, end: int, boundary: str) -> list[tuple[
         if close:
             return spans
         if line_end < 0:
-            return None  # the body ends on a delimiter line: no close delimiter
+            return None  # the body ends on a delimiter line: an empty last part
         after = line_end + 1
         at = data.find(delimiter, after, end)
-    return None
+    if after < 0 or after == end:
+        return None  # no delimiter line at all, or an empty last part
+    spans.append((after, end))  # no close delimiter: the last part runs to the end
+    return spans
 
 
 @lru_cache(maxsize=256)

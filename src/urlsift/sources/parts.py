@@ -28,19 +28,19 @@ Promises (:func:`message_units`, which never raises):
   URL invalid). When a message yields no unit but has defects, one unit without text
   (the root's content type, part ``1``) carries them.
 * Two ways, one result: the fast path (a clean header block cut by :mod:`.headers`; a
-  single-part message then needs no ``Message`` unless its body is quoted-printable,
-  base64 or uuencoded, see :func:`_fast_leaf`; a multipart whose delimiter lines and part
-  header blocks are clean is cut at its boundaries by :func:`.parse.split_parts`, each
-  leaf read the same way, see :func:`_plan_multipart`; a ``message/rfc822`` part's message
-  is read like a part, see :func:`_plan_message`; a single-part ``text/plain`` message
-  written as sent, with nothing to report, in one step, see :func:`_plain_message`) and
-  the reference path (``fast=False``: the stdlib parse of :mod:`.parse`) give the same
-  units; tests compare them. Where the
-  fast path cannot be sure of the feed parser's result (a boundary inside a line, a
-  missing close delimiter, a part header that is not clean, a ``message/*`` part other
-  than an encapsulated message whose header blocks name a Content-Type...) it declines
-  before emitting anything, says why in :attr:`MessageResult.declined`, and the stdlib
-  parses the message.
+  single-part message then needs no ``Message`` unless its body is uuencoded, see
+  :func:`_fast_leaf`; a multipart whose delimiter lines and part header blocks are clean
+  is cut at its boundaries by :func:`.parse.split_parts`, each leaf read the same way,
+  see :func:`_plan_multipart` (without its close delimiter too: the feed parser's
+  ``CloseBoundaryNotFoundDefect`` goes to the parts beneath it); a ``message/rfc822``
+  part's message is read like a part, see :func:`_plan_message`; a single-part
+  ``text/plain`` message written as sent, with nothing to report, in one step, see
+  :func:`_plain_message`) and the reference path (``fast=False``: the stdlib parse of
+  :mod:`.parse`) give the same units; tests compare them. Where the fast path cannot be
+  sure of the feed parser's result (a boundary inside a line, an empty last part, a part
+  header that is not clean, a ``message/*`` part other than an encapsulated message
+  whose header blocks name a Content-Type...) it declines before emitting anything, says
+  why in :attr:`MessageResult.declined`, and the stdlib parses the message.
 
 The streamed path (:mod:`.streamed`) builds its units with this module's steps. No I/O.
 """
@@ -376,9 +376,10 @@ def _fast_leaf(
     # _leaf for a leaf from the fast path (its body is data[body_start:body_end]), its
     # Content-Type and Content-Transfer-Encoding values ASCII (the first of each, as
     # Message.get() finds them): the same steps, without a Message unless the stdlib has a
-    # body to decode that .transfer does not take (base64 it reports a defect for,
-    # uuencode). A body is decoded in slices (.transfer), without a copy. ``parsed``: the
-    # defects the feed parser would have given the part (before any of decoding).
+    # uuencoded body to decode (base64 .transfer does not take, which the stdlib reports
+    # defects for, is decoded as it would be: _base64_payload). A body is decoded in
+    # slices (.transfer), without a copy. ``parsed``: the defects the feed parser would
+    # have given the part (before any of decoding).
     own: list[Defect] = []
     if not content_type.startswith("text/") and not part_is_scanned(walk, path, content_type, own):
         return
@@ -396,14 +397,19 @@ def _fast_leaf(
     if payload is not None:
         pass  # decoded as the stdlib would, without defects
     elif decoded_cte is not None:
-        part = message_of([("Content-Transfer-Encoding", decoded_cte)])
-        attach_body(part, data[body_start:end])
-        decoded = part.get_payload(decode=True)
-        payload = decoded if isinstance(decoded, bytes) else b""
+        read = _base64_payload(data[body_start:end]) if decoded_cte == "base64" else None
         own.extend(parsed)
         parsed = ()
-        if part.defects:
-            own.extend(defects_of(part, path))
+        if read is not None:
+            payload = read[0]
+            own.extend(defect_record(defect, path) for defect in read[1])
+        else:
+            part = message_of([("Content-Transfer-Encoding", decoded_cte)])
+            attach_body(part, data[body_start:end])
+            decoded = part.get_payload(decode=True)
+            payload = decoded if isinstance(decoded, bytes) else b""
+            if part.defects:
+                own.extend(defects_of(part, path))
     else:
         payload = data[body_start:end]
     own.extend(parsed)
@@ -415,10 +421,30 @@ def _fast_leaf(
     _text_unit(walk, path, inherited, content_type, payload, params, own)
 
 
+def _base64_payload(body: bytes) -> tuple[bytes, list[object]] | None:
+    # get_payload(decode=True) of a base64 part whose body (not clean base64: .transfer
+    # declined it) is ``body``, and the defects it gives the part, without a Message
+    # (email.message brings email.utils, socket, urllib.parse...): in CPython 3.10 to
+    # 3.13, that method decodes such a body, which the feed parser attached as ASCII with
+    # surrogate escapes, as email._encoded_words.decode_b of its bytes' lines joined, and
+    # hands each defect decode_b reports to the part. None should the private name be
+    # gone (the caller asks a Message).
+    try:
+        from email._encoded_words import decode_b  # type: ignore[import-not-found]
+    except ImportError:
+        return None
+    value, defects = decode_b(b"".join(body.splitlines()))
+    return value, list(defects)
+
+
 # A leaf found by the multipart fast path: (part number, body start, body end, content
 # type, Content-Type value, Content-Transfer-Encoding value, the feed parser's defects of
 # the part); a body start of -1 for a part counted as skipped.
 _Leaf = tuple[str, int, int, str, str | None, str | None, tuple[Defect, ...]]
+# The body start of a _Leaf that stands for a multipart without its close delimiter: its
+# defects (the feed parser's CloseBoundaryNotFoundDefect) go to the walk's when it comes,
+# and to every leaf beneath it.
+_CONTAINER = -2
 # Multipart encodings the feed parser accepts without a defect (compared as written).
 _MULTIPART_ENCODINGS = ("7bit", "8bit", "binary")
 
@@ -447,6 +473,13 @@ def _plan_multipart(
     spans = split_parts(data, start, end, boundary)
     if spans is None:
         return "boundary"
+    if spans[-1][1] == end:  # no close delimiter
+        # The feed parser's defect for the container, in walk order (before its parts'),
+        # inherited by every leaf beneath it (see _inherited).
+        from email.errors import CloseBoundaryNotFoundDefect
+
+        defect = defect_record(CloseBoundaryNotFoundDefect(), path or "0")
+        leaves.append((path, _CONTAINER, _CONTAINER, "", None, None, (defect,)))
     for index, (span_start, span_end) in enumerate(spans, 1):
         read = _entity_values(data, span_start, span_end)
         if isinstance(read, str):
@@ -500,8 +533,13 @@ def _entity_values_cut(data: bytes, start: int, end: int) -> tuple[int, dict[str
     if header_len == len(prefix) and end - start > _SHORT_HEADER:
         prefix = data[start : min(end, start + MAX_LIFTED_HEADER)]
         header_len, body_start = find_body(prefix)
-    if header_len == body_start:
+    if header_len == body_start and (
+        header_len == 0 or header_len < len(prefix) or start + header_len < end
+    ):
         return "part-header"  # no blank line within reach, or a URL line ends it
+    # Else the block is the blank line's, or it runs to the entity's end (no blank line:
+    # a last part cut short after its header block, a part with no body), where the
+    # parser reads it all as fields, with an empty body and no defect.
     fields = kept_fields(prefix[:header_len], False)
     if fields is None:
         return "part-header"
@@ -540,11 +578,15 @@ def _plan_entity(
     body_end = end
     # The line end before the delimiter belongs to it (RFC 2046 §5.1.1): the feed parser
     # takes it off the payload of the last leaf it made, this one (an unsplit multipart
-    # keeps it).
+    # keeps it). So too for the last part of a multipart without a close delimiter, at
+    # the end of the message: there the line end may be a lone CR (the parser's lines end
+    # at CRLF, CR or LF); before a delimiter line it is LF or CRLF.
     if not parsed and body_end > body and data[body_end - 1] == 0x0A:
         body_end -= 1
         if body_end > body and data[body_end - 1] == 0x0D:
             body_end -= 1
+    elif not parsed and body_end > body and data[body_end - 1] == 0x0D:
+        body_end -= 1
     leaves.append((path, body, body_end, content_type, ct_value, cte_value, parsed))
     return ""
 
@@ -754,15 +796,20 @@ def _read_message(
             )
             if not why:
                 start_message(walk, known, header_defects, values, headers, content_type)
+                containers: list[tuple[str, tuple[Defect, ...]]] = []
                 for path, start, stop, part_type_, part_ct, part_cte, parsed in leaves:
-                    if start < 0:  # a message/* part the walk does not enter
-                        walk.result.skipped += 1
+                    if start < 0:
+                        if start == _CONTAINER:
+                            walk.found.extend(parsed)
+                            containers.append((path + "." if path else "", parsed))
+                        else:  # a message/* part the walk does not enter
+                            walk.result.skipped += 1
                         continue
                     _fast_leaf(
                         walk,
                         data,
                         start,
-                        known,
+                        known if not containers else _inherited(known, containers, path),
                         part_type_,
                         part_ct,
                         part_cte,
@@ -792,6 +839,17 @@ def _read_message(
             attach_body(msg, data[body_start:])
     start_message(walk, known, header_defects, values, headers, msg.get_content_type())
     _walk_part(walk, msg, "", known, 0, walk.root_type)
+
+
+def _inherited(
+    known: list[Defect], containers: list[tuple[str, tuple[Defect, ...]]], path: str
+) -> list[Defect]:
+    # The defects a fast-path leaf at ``path`` inherits, as _walk_part passes them down:
+    # the message's, then those of each container above it (outermost first), each
+    # container given by the prefix of its parts' numbers ("" for the root).
+    return known + [
+        defect for prefix, defects in containers if path.startswith(prefix) for defect in defects
+    ]
 
 
 def _root_block(data: bytes, options: MailOptions) -> tuple[int, RootFields] | None:
