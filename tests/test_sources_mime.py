@@ -209,6 +209,11 @@ def test_unknown_and_lying_charsets() -> None:
         (b"x", "no-such-charset", "x", ["unknown-charset"]),
         (b"x", "\x00", "x", ["unknown-charset"]),
         (b"\\u0041", "unicode-escape", "\\u0041", ["unknown-charset"]),
+        # 7-bit charsets whose escape sequences are ASCII bytes: read by their codec,
+        # not as ASCII (the bytes are all ASCII; the text is not)
+        ("日本 http://x.jp/".encode("iso-2022-jp"), "iso-2022-jp", "日本 http://x.jp/", []),
+        ("한국 http://x.kr/".encode("iso-2022-kr"), "iso-2022-kr", "한국 http://x.kr/", []),
+        (b"http://x.jp/ plain", "iso-2022-jp", "http://x.jp/ plain", []),
     ],
 )
 def test_decode_text(
@@ -348,3 +353,19 @@ def test_mime_walker_never_raises_on_mime_shaped_input(lines: list[bytes]) -> No
 def test_mime_walker_never_raises_on_random_bytes(data: bytes) -> None:
     result = message_units(data, source="m", number=1, offset=0, options=MailOptions())
     assert result.text_parts + result.skipped >= 0
+
+
+def test_iso_2022_jp_body_is_read_as_japanese() -> None:
+    # A 7-bit ISO-2022-JP body (all its bytes ASCII): the text is the Japanese, without
+    # the escape sequences, and offsets count its characters.
+    body = "お知らせ\nhttp://example.jp/a 詳細\n".encode("iso-2022-jp")
+    message = (
+        b"From: a@example.jp\nSubject: x\nMIME-Version: 1.0\n"
+        b"Content-Type: text/plain; charset=ISO-2022-JP\n"
+        b"Content-Transfer-Encoding: 7bit\n\n" + body
+    )
+    result = message_units(message, source="m", number=1, offset=0, options=MailOptions())
+    (unit,) = result.units
+    assert text(unit) == "お知らせ\nhttp://example.jp/a 詳細\n"
+    assert "\x1b" not in text(unit)
+    assert unit.defects == ()

@@ -58,7 +58,7 @@ _SINGLE_BYTE_BUILTINS = frozenset({"ascii", "iso8859-1"})  # codecs.ascii/latin_
 
 # Codecs Python knows but that are not character sets a message may declare.
 _NOT_CHARSETS = frozenset({"unicode-escape", "raw-unicode-escape", "idna", "punycode", "undefined"})
-_ASCII_PROBE = bytes(range(0x20, 0x7F)) + b"\t\n\r"
+_ASCII_PROBE = bytes(range(0x20, 0x7F)) + b"\t\n\r\x1b"
 
 
 @lru_cache(maxsize=256)
@@ -77,6 +77,8 @@ def codec_name(charset: str) -> str | None:
 @lru_cache(maxsize=256)
 def _ascii_compatible(codec: str) -> bool:
     # True when ASCII bytes mean ASCII text in this codec (not UTF-16, EBCDIC, UTF-7 ...).
+    # The probe holds ESC: ISO-2022-JP, -KR and -CN write their text in 7-bit bytes
+    # between escape sequences, so an all-ASCII body in them is no ASCII text.
     try:
         return _ASCII_PROBE.decode(codec) == _ASCII_PROBE.decode("ascii")
     except (UnicodeError, LookupError):
