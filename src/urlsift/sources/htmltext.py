@@ -532,7 +532,7 @@ def _read_window(
             for i in compress(count(0, 2), map(contains, run[0::2], repeat("&"))):
                 run[i] = _unescape(run[i])
             if stop > first:
-                run[1::2] = texts[first:stop]
+                run[1::2] = texts[first:stop]  # type: ignore[assignment]
             pieces.append("".join(run))
         if stop == last:
             return end_of_window, hidden, in_title
