@@ -183,7 +183,8 @@ _SPACED_ROOTS = b"".join(
 _HOSTILE_BLOCKS = {
     "spaced root fields, stray line": _SPACED_ROOTS + b"X: y\n" * 2000 + b"stray\n\n",
     "spaced root fields, no end": _SPACED_ROOTS + b"X: y\n" * 2000,
-    "repeated root fields, stray line": b"Subject:  s\n From:  f\n" * 4000 + b"a b\n\n",
+    "repeated root fields, stray line": b"Subject:  s\nFrom:  f\n" * 4000 + b"a b\n\n",
+    "repeated folded root fields, stray line": b"Subject:  s\n From:  f\n" * 4000 + b"a b\n\n",
     "a megabyte of one line": b"Subject: " + b"a" * (1 << 20) + b"\n\n",
     "a megabyte of one name": b"X" * (1 << 20) + b": v\n\n",
     "a megabyte of one line, no end": b"Subject: " + b" " * (1 << 20),
