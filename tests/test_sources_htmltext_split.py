@@ -136,11 +136,38 @@ def test_a_piece_read_whole_is_one_token_whatever_follows(body: str, suffix: lis
 
 
 def test_each_markup_start_starts_a_piece() -> None:
-    pieces = htmltext._SPLIT.split("a < b <3 <a href='x>'>c</a><<b>d</ e><!x<?")
+    markup = "a < b <3 <a href='x>'>c</a><<b>d</ e><!x<?"
+    pieces = htmltext._SPLIT.split(markup)
     assert pieces == [
         *("a < b <3 ", "<a href='x>", "'>c", "</a>", "<", "<b>", "d", "</ e>", ""),
         *("<!", "x", "<?", ""),
     ]
+    assert htmltext._split(markup) == pieces
+
+
+_SPLIT_WORDS = st.sampled_from(
+    ["<", ">", "a", " ", "<a", "</b", "<!", "<?", "<3", "<<", ">>", "'<'", "<a b='<'>", "&"]
+)
+
+
+@settings(max_examples=3000, deadline=None)
+@given(st.lists(_SPLIT_WORDS, max_size=16).map("".join))
+def test_the_split_to_each_gt_is_the_split(markup: str) -> None:
+    # _split reads markup pieces to the next ">" and checks them for a second "<"; it
+    # must give _SPLIT's pieces on any text: a "<" inside a piece ("<a b='<'>", "<b<i>"),
+    # markup starts after the last ">", no ">" at all.
+    assert htmltext._split(markup) == htmltext._SPLIT.split(markup)
+
+
+@pytest.mark.timeout(60)
+@pytest.mark.parametrize(
+    "markup",
+    ["<a" * 200_000, "<a" * 200_000 + ">", ">" + "<a" * 200_000, "<a<" * 100_000 + "b>" * 1000],
+)
+def test_the_split_reads_markup_starts_once(markup: str) -> None:
+    # markup starts with no ">" after them, or one ">" after all of them: each read once
+    # (_SPLIT_TO_GT from each start would read on to the window's end).
+    assert htmltext._split(markup) == htmltext._SPLIT.split(markup)
 
 
 @settings(max_examples=2000, deadline=None)

@@ -114,6 +114,28 @@ def test_unquote_from_lines() -> None:
     )
 
 
+# The mboxrd rule as one substitution: the reference unquote_from_lines is held to.
+_QUOTED_FROM = re.compile(rb"^>(>*From )", re.MULTILINE)
+_QUOTING_WORDS = [b">", b">>", b"From ", b"From", b"F", b"x", b" ", b"\n", b"\r\n", b">From "]
+
+
+@settings(max_examples=3000, deadline=None)
+@given(st.lists(st.sampled_from(_QUOTING_WORDS), max_size=16).map(b"".join))
+def test_unquote_from_lines_is_the_substitution(data: bytes) -> None:
+    assert unquote_from_lines(data) == _QUOTED_FROM.sub(rb"\1", data)
+
+
+@pytest.mark.timeout(60)
+@pytest.mark.parametrize(
+    "data",
+    [b">From " * 200_000, b">" * (1 << 20) + b"From ", b">From x\n" * 100_000, b"\n>" * 500_000],
+)
+def test_unquote_from_lines_reads_each_line_once(data: bytes) -> None:
+    # many ">From " on one line, a long run of ">", many quoted lines: each line read a
+    # bounded number of times
+    assert unquote_from_lines(data) == _QUOTED_FROM.sub(rb"\1", data)
+
+
 def test_crlf_mbox() -> None:
     crlf = TWO.replace(b"\n", b"\r\n")
     messages = split(crlf)

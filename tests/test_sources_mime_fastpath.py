@@ -610,6 +610,13 @@ HOSTILE_MESSAGES = {
     "colon-less header line": lambda n: b"Subject: s\n" + b"a" * n + b"\n\nbody\n",
     "colon-less header, no line end": lambda n: b"Subject: s" + b"a" * n,
     "many fields": lambda n: b"X-A: b\n" * (n // 7) + b"Subject: s\n\nbody\n",
+    # root values after runs of spaces, then a stray line (Python 3.10's clean-block
+    # pattern once gave each run to the value in as many ways as it had spaces)
+    "spaced root fields": lambda n: (
+        b"".join(name + b":" + b" " * 12 + b"v\n" for name in headers._READ_FIELDS.split(b"|"))
+        + b"X-A: b\n" * (n // 7)
+        + b"stray\n\nbody\n"
+    ),
     "long continuation": lambda n: b"Subject: s\n" + b" a:b\n" * (n // 5) + b"\nbody\n",
     "many delimiter lines": lambda n: (
         b"Content-Type: multipart/mixed; boundary=Zq\n\n" + b"--Zq\n\n" * (n // 6) + b"--Zq--\n"

@@ -343,48 +343,64 @@ def first_values(headers: list[tuple[str, str]]) -> dict[str, str]:
 # clean_block reads a clean block and its first root values in one match, without
 # cutting the block into fields: the block is one or more field lines, each with its
 # continuation lines and its LF, then the empty line. Each line is read once through
-# ".*" (re runs it at C speed to the line end). A line named as a root field (the
-# look-ahead turns away the others at their first letter) captures its value in that
-# field's group unless the group already holds one, so each group keeps the field's
-# first value, as Message.get() finds it. A field name followed by "//" is taken for no
-# field: find_body ends a block at a line that starts with "scheme://" (_url_line), and a
-# scheme is a field name, so such a block is left to find_body (a name that is no scheme,
-# "a_b://", is left to it too: rare, and the same result).
+# ".*" (re runs it at C speed to the line end). A field is read by one of three kinds of
+# alternative, told apart by the name's first character (a class that re tests before
+# it enters an alternative, so a line pays for one alternative's entry, not for each):
+# a name that starts with no root name's first letter (Received, X-..., To: most lines)
+# by the first, a root name by its own, capturing its value in that field's group unless
+# the group already holds one (so each group keeps the field's first value, as
+# Message.get() finds it), any other name starting with a root's first letter (DKIM-...,
+# MIME-Version, a repeated root field) by the last. A field name followed by "//" is taken
+# for no field: find_body ends a block at a line that starts with "scheme://"
+# (_url_line), and a scheme is a field name, so such a block is left to find_body (a
+# name that is no scheme, "a_b://", is left to it too: rare, and the same result).
 #
-# Two forms, the same matches. From Python 3.11 on, the repetition is atomic and the
-# lines read possessively: at a line that is no field (a stray line, or the end of the
-# range) the match fails at once, without backtracking; a repeated root field fails its
-# own alternative (the conditional) and is read as any field. Python 3.10's re has no
-# atomic group: there each line has one way to be read (a repeated root field is read
-# without capture by its own alternative, the last alternative refuses the root names),
-# so a block that is not clean fails after one pass back over its lines, never trying a
-# line two ways (which a block of repeated root fields would make endless). The atomic
-# form runs about 5 % fewer instructions of a whole mail scan.
+# Two forms, the same matches. From Python 3.11 on, the repetition and the lines are
+# possessive: at a line that is no field (a stray line, or the end of the range) the match
+# fails at once, without backtracking; a repeated root field fails its own alternative
+# (the conditional) and is read by the last. (A possessive repetition, "++", not an atomic
+# group around a greedy one, "(?>...+)": re saves and restores the groups at every
+# alternative inside a greedy repetition, a fifth of the match's cost.) Python 3.10's re
+# has no possessive repetition: there each line has one way to be read (a repeated root
+# field is read without capture by its own alternative, the last alternative refuses the
+# root names), so a block that is not clean fails after one pass back over its lines,
+# never trying a line two ways (which a block of repeated root fields would make endless).
 _ROOT_KEYS = tuple(_READ_FIELDS.decode("ascii").split("|"))
 
 
 def _clean_block_pattern(atomic: bool) -> re.Pattern[bytes]:
     many = rb"*+" if atomic else rb"*"  # possessive where re has it
-    # a root field's value as raw_headers stores it: spaces and tabs after the colon and
-    # the last line end left out, the continuation lines kept
-    value = rb"[ \t]%s(.%s(?:\n[ \t].%s)%s)\n" % (many, many, many, many)
+    # A root field's value as raw_headers stores it: spaces and tabs after the colon and
+    # the last line end left out, the continuation lines kept. (Without possessive
+    # repetition, "(?![ \t])" ends the spaces where the value's ".*" cannot take them
+    # back: one way to read the line, not one per space.)
+    spaces = rb"[ \t]*+" if atomic else rb"[ \t]*(?![ \t])"
+    value = rb"%s(.%s(?:\n[ \t].%s)%s)\n" % (spaces, many, many, many)
     skipped = rb".%s(?:\n[ \t].%s)%s\n" % (many, many, many)
-    if atomic:
-        roots = [rb"(?(%d)(?!))%s" % (group, value) for group in range(1, 7)]
-        other = rb"[!-9;-~]++:(?!//)" + skipped
-    else:
-        roots = [rb"(?(%d)%s|%s)" % (group, skipped, value) for group in range(1, 7)]
-        other = rb"(?!(?=[CcDdFfMmSs])(?i:%s):)[!-9;-~]+:(?!//)%s" % (_READ_FIELDS, skipped)
-    root = rb"(?=[CcDdFfMmSs])(?:%s)" % b"|".join(
-        rb"(?i:%s):(?!//)%s" % (name.encode("ascii"), rest)
-        for name, rest in zip(_ROOT_KEYS, roots, strict=True)
-    )
-    return re.compile((rb"(?>(?:%s|%s)+)\n" if atomic else rb"(?:%s|%s)+\n") % (root, other))
+    # the root names' first letters in both cases, and the other name characters
+    letters = {ord(case(name[0])) for name in _ROOT_KEYS for case in (str.lower, str.upper)}
+    others = set(range(0x21, 0x7F)) - {ord(":")} - letters
+    plain = rb"[%s][!-9;-~]%s:(?!//)%s" % (re.escape(bytes(sorted(others))), many, skipped)
+    roots = []
+    for group, name in enumerate(_ROOT_KEYS, 1):
+        first = name[0].upper() + name[0]
+        if atomic:  # the group's first value, else the last alternative reads the field
+            field = rb"(?(%d)(?!))%s" % (group, value)
+        else:  # the group's first value, else the field read here without capture
+            field = rb"(?(%d)%s|%s)" % (group, skipped, value)
+        roots.append(
+            b"[%s](?i:%s):(?!//)%s" % (first.encode(), re.escape(name[1:]).encode(), field)
+        )
+    # Python 3.10's form refuses the root names here: they have their own alternatives
+    refused = b"" if atomic else rb"(?!(?i:%s):)" % _READ_FIELDS
+    last = rb"%s[%s][!-9;-~]%s:(?!//)%s" % (refused, bytes(sorted(letters)), many, skipped)
+    fields = b"|".join([plain, *roots, last])
+    return re.compile((rb"(?:%s)++\n" if atomic else rb"(?:%s)+\n") % fields)
 
 
 try:
     _CLEAN_BLOCK = _clean_block_pattern(True)
-except re.error:  # pragma: no cover - Python 3.10's re: no atomic groups
+except re.error:  # pragma: no cover - Python 3.10's re: no possessive repetition
     _CLEAN_BLOCK = _clean_block_pattern(False)
 
 
