@@ -286,6 +286,9 @@ def test_cluster_ranges_grow_with_the_input_and_shrink_with_the_workers(tmp_path
     # between DEFAULT_RANGE_BYTES and CLUSTER_RANGE_BYTES. Sizes from sparse files.
     least, most = udask.DEFAULT_RANGE_BYTES, udask.CLUSTER_RANGE_BYTES
     per = udask.RANGES_PER_WORKER
+    mib = 1 << 20
+    assert least == 4 * mib
+    assert most == 16 * mib
 
     def sized(name: str, size: int) -> str:
         path = tmp_path / name
@@ -293,20 +296,18 @@ def test_cluster_ranges_grow_with_the_input_and_shrink_with_the_workers(tmp_path
             out.truncate(size)
         return str(path)
 
-    big = sized("big.mbox", 205_000_000)
-    middle = sized("middle.mbox", 51_000_000)
-    small = sized("small.mbox", 3_000_000)
-    assert udask.cluster_range_bytes([big], 2) == most
-    assert udask.cluster_range_bytes([big], 1) == most
-    assert udask.cluster_range_bytes([big], 4) == 205_000_000 // (4 * per)
-    assert udask.cluster_range_bytes([big], 64) == least
-    assert udask.cluster_range_bytes([middle], 2) == 51_000_000 // (2 * per)
-    assert udask.cluster_range_bytes([middle], 8) == least
+    six = sized("six.mbox", 2 * per * 6 * mib)  # six MiB a range for two workers
+    huge = sized("huge.mbox", 2 * per * 40 * mib)
+    small = sized("small.mbox", 3 * mib)
+    assert udask.cluster_range_bytes([six], 2) == 6 * mib
+    assert udask.cluster_range_bytes([six], 1) == 12 * mib
+    assert udask.cluster_range_bytes([six], 4) == least  # 3 MiB: the least
+    assert udask.cluster_range_bytes([huge], 2) == most  # 40 MiB: the most
+    assert udask.cluster_range_bytes([huge], 10) == 8 * mib
     assert udask.cluster_range_bytes([small], 1) == least
     assert udask.cluster_range_bytes([], 2) == least
     # The sizes of several files add up; folders, URLs and missing paths count nothing.
-    twice = [middle, middle]
-    assert udask.cluster_range_bytes(twice, 2) == 2 * 51_000_000 // (2 * per)
+    assert udask.cluster_range_bytes([six, six], 2) == 12 * mib
     others = [str(tmp_path), "memory://x.mbox", str(tmp_path / "missing")]
-    assert udask.cluster_range_bytes([middle, *others], 2) == 51_000_000 // (2 * per)
-    assert udask.cluster_range_bytes([big], 0) == most  # no worker known: taken as one
+    assert udask.cluster_range_bytes([six, *others], 2) == 6 * mib
+    assert udask.cluster_range_bytes([six], 0) == 12 * mib  # no worker known: taken as one

@@ -119,8 +119,9 @@ CLUSTER_RANGE_BYTES = 16 << 20
 """Most nominal bytes per range of an uncompressed mbox that :func:`cluster_range_bytes`
 picks (16 MiB: about a quarter of a second of scanning)."""
 
-RANGES_PER_WORKER = 4
-"""Ranges per worker :func:`cluster_range_bytes` aims at, so the workers finish together."""
+RANGES_PER_WORKER = 8
+"""Ranges per worker :func:`cluster_range_bytes` aims at, so the workers finish together
+(the last range of one ends about an eighth of its share after the others, at worst)."""
 
 
 def cluster_range_bytes(paths: Sequence[str], workers: int) -> int:
@@ -130,9 +131,9 @@ def cluster_range_bytes(paths: Sequence[str], workers: int) -> int:
     ``LocalCluster`` also runs the scheduler) and the worker each spend a few
     milliseconds of CPU on it (update of the graph, task messages, results sent), CPU the
     workers share with the client on the same cores. At 4 MiB ranges (about 60 ms of
-    scanning) that was a fifth of the client's and the workers' work at 205 MB; so ranges
-    are as large as :data:`CLUSTER_RANGE_BYTES` when the input has enough of them for
-    every worker (:data:`RANGES_PER_WORKER` each), and smaller, down to
+    scanning) cost about a sixth of the run's CPU (client and workers) at 205 MB; so
+    ranges are as large as :data:`CLUSTER_RANGE_BYTES` when the input has enough of them
+    for every worker (:data:`RANGES_PER_WORKER` each), and smaller, down to
     :data:`~urlsift.engines.plan.DEFAULT_RANGE_BYTES`, when it has not. The input's size is
     that of the local regular files among ``paths`` (a folder is cut into batches of
     files and a URL is not sized here, whatever the range size).
