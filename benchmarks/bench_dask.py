@@ -4,7 +4,7 @@ Usage (one command; the ``dask`` extra installed)::
 
     .venv/bin/python benchmarks/bench_dask.py --mb 200
     .venv/bin/python benchmarks/bench_dask.py [--mb 50 200] [--workers 1 2] [--range-mib N]
-        [--format jsonl] [--records] [--no-local]
+        [--format jsonl] [--records] [--no-local] [--rounds N]
 
 For each size in ``--mb``, writes one uncompressed mbox of at least that many MB (the
 shared archives of ``$URLSIFT_CORPORA/mbox`` decompressed and concatenated in turn) to a
@@ -25,6 +25,9 @@ run's output must be byte-identical to it (and its statistics equal). The last l
 print, for each size, the wall-time ratio of two workers against one and the client's
 share of all the CPU time: on two cores, two workers can give at most about
 ``2 * W / (W + C)`` times one worker (``W`` the workers' CPU, ``C`` the client's).
+With ``--rounds N`` the worker counts run in turn N times (one worker, two workers, one
+worker...): a line per round, then the median of the rounds' ratios, which a drift of the
+host's speed between minutes moves less than any one round.
 """
 
 from __future__ import annotations
@@ -32,6 +35,7 @@ from __future__ import annotations
 import argparse
 import gzip
 import os
+import statistics
 import tempfile
 import time
 from collections.abc import Iterable
@@ -178,6 +182,12 @@ def main() -> None:
         "--records", action="store_true", help="also run with every record sent to the client"
     )
     parser.add_argument("--no-local", action="store_true")
+    parser.add_argument(
+        "--rounds",
+        type=int,
+        default=1,
+        help="run the worker counts in turn this many times (ratios round by round)",
+    )
     args = parser.parse_args()
     print(
         f"{time.strftime('%Y-%m-%d %H:%M:%S UTC', time.gmtime())}, cpus: {os.cpu_count()}, "
@@ -208,28 +218,43 @@ def report(path: Path, root: Path, args: argparse.Namespace) -> list[str]:
         reference = run_local(path, args.format, root / "out")
         runs.append(reference)
         _row(size, reference)
-    for records in modes:
-        for workers in args.workers:
-            range_bytes = None if args.range_mib is None else args.range_mib << 20
-            run = run_dask(path, workers, range_bytes, args.format, root / "out", records)
-            if reference is None:
-                reference = run
-            elif (run.digest, run.stats) != (reference.digest, reference.stats):
-                raise SystemExit(
-                    f"{run.label} with {workers} workers differs from {reference.label}"
-                )
-            runs.append(run)
-            _row(size, run)
+    rounds: list[list[Run]] = []
+    for _ in range(max(1, args.rounds)):
+        this_round: list[Run] = []
+        for records in modes:
+            for workers in args.workers:
+                range_bytes = None if args.range_mib is None else args.range_mib << 20
+                run = run_dask(path, workers, range_bytes, args.format, root / "out", records)
+                if reference is None:
+                    reference = run
+                elif (run.digest, run.stats) != (reference.digest, reference.stats):
+                    raise SystemExit(
+                        f"{run.label} with {workers} workers differs from {reference.label}"
+                    )
+                this_round.append(run)
+                _row(size, run)
+        rounds.append(this_round)
     lines = []
     for label in ("dask", "records"):
-        timed = {run.workers: run for run in runs if run.label == label}
-        if 1 in timed and 2 in timed:
-            one, two = timed[1], timed[2]
+        ratios = []
+        for this_round in rounds:
+            timed = {run.workers: run for run in this_round if run.label == label}
+            if 1 in timed and 2 in timed:
+                one, two = timed[1], timed[2]
+                ratios.append(one.seconds / two.seconds)
+                lines.append(
+                    f"{size:.0f} MB, {label}: 2 workers vs 1: {ratios[-1]:.2f}x wall; "
+                    f"client share of CPU {one.share:.1%} (1 worker), {two.share:.1%} "
+                    f"(2 workers); CPU s client+workers {one.client_cpu + one.workers_cpu:.2f} / "
+                    f"{two.client_cpu + two.workers_cpu:.2f}"
+                )
+        if len(ratios) > 1:
+            # Round by round (one worker, then two, in the same minute): a drift of the
+            # host's speed between minutes falls on both counts of a round.
             lines.append(
-                f"{size:.0f} MB, {label}: 2 workers vs 1: {one.seconds / two.seconds:.2f}x wall; "
-                f"client share of CPU {one.share:.1%} (1 worker), {two.share:.1%} (2 workers); "
-                f"CPU s client+workers {one.client_cpu + one.workers_cpu:.2f} / "
-                f"{two.client_cpu + two.workers_cpu:.2f}"
+                f"{size:.0f} MB, {label}: 2 workers vs 1 by round: median "
+                f"{statistics.median(ratios):.2f}x (min {min(ratios):.2f}, "
+                f"max {max(ratios):.2f}, {len(ratios)} rounds)"
             )
     return lines
 
