@@ -120,7 +120,7 @@ DATE_LIKE = st.lists(
 ).flatmap(lambda parts: st.sampled_from([" ", ",", ", ", "  "]).map(lambda sep: sep.join(parts)))
 
 
-@settings(max_examples=2000, deadline=None)
+@settings(max_examples=600, deadline=None)
 @given(DATE_LIKE)
 def test_date_like_strings_read_as_the_stdlib_reads_them(date: str) -> None:
     assert _outcome(headers._parsedate_to_datetime, date) == _outcome(parsedate_to_datetime, date)

@@ -41,7 +41,7 @@ def _own(body: bytes) -> tuple[bytes, list[tuple[str, str]]]:
 _BASE64_BYTES = st.sampled_from([*b"QUJDRGVmZ2hp+/=\n\r \t*-.", 0xE9, 0x00])
 
 
-@settings(max_examples=1500, deadline=None)
+@settings(max_examples=500, deadline=None)
 @given(st.one_of(st.lists(_BASE64_BYTES, max_size=60).map(bytes), st.binary(max_size=60)))
 def test_base64_bodies_decoded_as_get_payload_decodes_them(body: bytes) -> None:
     assert _own(body) == _stdlib(body)

@@ -119,7 +119,7 @@ _QUOTED_FROM = re.compile(rb"^>(>*From )", re.MULTILINE)
 _QUOTING_WORDS = [b">", b">>", b"From ", b"From", b"F", b"x", b" ", b"\n", b"\r\n", b">From "]
 
 
-@settings(max_examples=3000, deadline=None)
+@settings(max_examples=1000, deadline=None)
 @given(st.lists(st.sampled_from(_QUOTING_WORDS), max_size=16).map(b"".join))
 def test_unquote_from_lines_is_the_substitution(data: bytes) -> None:
     assert unquote_from_lines(data) == _QUOTED_FROM.sub(rb"\1", data)
