@@ -54,7 +54,7 @@ from .options import (
     DEFAULT_MAX_MESSAGE_BYTES,
     MailOptions,
 )
-from .reading import ArchiveStats, BlockReader, count_message
+from .reading import ArchiveStats, BlockReader, count_message, count_one_part
 from .text import decode_blocks
 
 if TYPE_CHECKING:
@@ -84,7 +84,8 @@ def message_units(data: bytes, **arguments: Any) -> MessageResult:
     The MIME layer (the stdlib's ``email`` package, the HTML reader) is imported only by
     the paths that read mail: a scan of a text file does not pay for it at start-up.
     The function is kept after the first message (an import statement per message cost
-    about 1 us). This module's loops over messages call it through :func:`_units_of`.
+    about 1 us). This module's loops over messages call the MIME layer's functions
+    directly: ``_units_of`` (this function, or what replaced it) and ``_reader``.
     """
     return _parts_units()(data, **arguments)
 
@@ -145,8 +146,7 @@ def _split_units(
     # messages one block of the archive completes: about the block's size in text,
     # beside the block itself.
     # A message that parts.read_message reads in one step (its one unit, no
-    # MessageResult) is counted here as count_message counts message_units' result for
-    # it: one text part, no defect.
+    # MessageResult) is counted by count_one_part.
     units: list[TextUnit] = []
     read = _reader()
     if read is None:  # message_units was replaced: it reads every message
@@ -165,10 +165,7 @@ def _split_units(
     for raw in messages:
         got = read(raw.data, source, raw.number, raw.offset, options, raw.defects)
         if isinstance(got, TextUnit):
-            stats.messages += 1
-            stats.parts += 1
-            if raw.truncated:
-                stats.messages_truncated += 1
+            count_one_part(stats, raw.truncated)
             units.append(got)
         else:
             count_message(got, stats, raw.truncated)

@@ -730,16 +730,12 @@ def common_utc_date(date: str | None) -> str | None:
     if 0 <= instant < 86400:
         return iso_day + _CLOCK[instant // 60] + _SECONDS[instant % 60]
     # The zone moves it to the day before or after (a shift is less than a day).
-    if instant < 0:
-        other = _DAY_BEFORE.get(iso_day, "")
-        if other == "":
-            other = _remember(_DAY_BEFORE, iso_day, _next_day(iso_day, -1))
-        instant += 86400
-    else:
-        other = _DAY_AFTER.get(iso_day, "")
-        if other == "":
-            other = _remember(_DAY_AFTER, iso_day, _next_day(iso_day, 1))
-        instant -= 86400
+    step = -1 if instant < 0 else 1
+    table = _DAY_BEFORE if step < 0 else _DAY_AFTER
+    other = table.get(iso_day, "")
+    if other == "":
+        other = _remember(table, iso_day, _next_day(iso_day, step))
+    instant -= step * 86400
     if other is None:
         return None  # before year 1 or after 9999
     return other + _CLOCK[instant // 60] + _SECONDS[instant % 60]

@@ -116,3 +116,13 @@ def count_message(result: MessageResult, stats: ArchiveStats, truncated: bool) -
         stats.messages_with_defects += 1
     if truncated:
         stats.messages_truncated += 1
+
+
+def count_one_part(stats: ArchiveStats, truncated: bool) -> None:
+    """:func:`count_message` of a message read as one text part: no header unit, nothing
+    skipped, no defect (``parts.read_message``'s one-step message, which gives its unit
+    without a result)."""
+    stats.messages += 1
+    stats.parts += 1
+    if truncated:
+        stats.messages_truncated += 1
