@@ -26,7 +26,7 @@ def _quick_start() -> tuple[list[str], str]:
 def test_two_commands() -> None:
     commands, _ = _quick_start()
     assert len(commands) == 2
-    assert commands[1].endswith("&& .venv/bin/python -m pytest")
+    assert commands[1].endswith("&& .venv/bin/python -m pytest -n auto")
 
 
 def test_the_first_prints_the_urls_it_promises(monkeypatch: pytest.MonkeyPatch) -> None:
