@@ -43,7 +43,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import distributed
-from bench_parallel import write_stream
+from bench_parallel import digest, write_stream
 
 from urlsift.engines.dask import (
     cluster_range_bytes,
@@ -119,9 +119,9 @@ def run_local(path: Path, fmt: str, target: Path) -> Run:
     """Time one run in this process (``--engine local``)."""
     stats = ArchiveStats()
     start, cpu = time.perf_counter(), time.process_time()
-    digest = write_stream(iter_results([str(path)], ScanConfig(), stats=stats), fmt, target)
+    write_stream(iter_results([str(path)], ScanConfig(), stats=stats), fmt, target)
     seconds, cpu = time.perf_counter() - start, time.process_time() - cpu
-    return Run("local", 1, 0.0, seconds, cpu, 0.0, 0, digest, stats)
+    return Run("local", 1, 0.0, seconds, cpu, 0.0, 0, digest(target), stats)
 
 
 def run_dask(
@@ -146,7 +146,7 @@ def run_dask(
                 paths, config, spec, stats=stats, client=client, range_bytes=range_bytes
             )
         start, cpu = time.perf_counter(), time.process_time()
-        digest = write_stream(stream, fmt, target)
+        write_stream(stream, fmt, target)
         seconds, cpu = time.perf_counter() - start, time.process_time() - cpu
         after = client.run(_cpu)
         peaks = client.run(_peak_kib)
@@ -161,7 +161,7 @@ def run_dask(
         cpu,
         workers_cpu,
         max(peaks.values()),
-        digest,
+        digest(target),
         stats,
         used,
     )

@@ -52,19 +52,23 @@ SET_FILES = 8
 SET_FILE_BYTES = 5 * MB
 
 
-def write_stream(stream: Iterable[Result | Rendered], fmt: str, target: Path) -> str:
-    """Write what a scan gave as ``urlsift scan --format fmt`` writes it; return its digest.
+def write_stream(stream: Iterable[Result | Rendered], fmt: str, target: Path) -> None:
+    """Write what a scan gave as ``urlsift scan --format fmt`` writes it.
 
     Rendered pieces are written as they are; records through the format's writer (the
     defect records too, for JSON Lines). Standard output's encoding: UTF-8, lone
-    surrogates as the bytes they stand for.
+    surrogates as the bytes they stand for. The output's digest (:func:`digest`) is taken
+    after the timed run: the command hashes nothing.
     """
     with target.open("w", encoding="utf-8", errors="surrogateescape", newline="") as out:
         writer = make_writer(fmt, out)
         for item in stream:
             if isinstance(item, Rendered):
                 for part in item.parts:
-                    if isinstance(part, str):
+                    if isinstance(part, bytes):  # as the command: after what the stream holds
+                        out.flush()
+                        out.buffer.write(part)
+                    elif isinstance(part, str):
                         out.write(part)
                     elif isinstance(part, Url):
                         writer.write(part)
@@ -74,6 +78,10 @@ def write_stream(stream: Iterable[Result | Rendered], fmt: str, target: Path) ->
                 writer.write(item)
             elif isinstance(item, UnitDefects):
                 writer.write_defects(item)
+
+
+def digest(target: Path) -> str:
+    """The digest of what :func:`write_stream` wrote (outside the timed window)."""
     return hashlib.sha256(target.read_bytes()).hexdigest()
 
 
@@ -98,9 +106,10 @@ def run(
         stream = parallel.iter_results_parallel(
             names, config, stats=stats, jobs=jobs, batch_bytes=batch_bytes, render=spec
         )
-    digest = write_stream(stream, "jsonl", target)
+    write_stream(stream, "jsonl", target)
     seconds = time.perf_counter() - start
-    return seconds, time.process_time() - cpu, _children_cpu() - children, digest, stats
+    cpu, children = time.process_time() - cpu, _children_cpu() - children
+    return seconds, cpu, children, digest(target), stats
 
 
 def make_sets(root: Path) -> dict[str, list[Path]]:
