@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import gzip
 import io
+import itertools
 import os
 import random
 from pathlib import Path
@@ -16,6 +17,7 @@ from pathlib import Path
 import pytest
 
 from urlsift import Url
+from urlsift.engines import plan as plan_module
 from urlsift.engines import processes as parallel
 from urlsift.engines.plan import (
     Cuts,
@@ -161,6 +163,54 @@ def test_plan_ranges_covers_the_file() -> None:
     assert plan_ranges("x", 0, 3) == [RangeItem("x", 0, 1)]
     with pytest.raises(ValueError, match="range_bytes"):
         plan_ranges("x", 10, 0)
+
+
+@pytest.mark.parametrize("taper", [1, 2, 4, 16])
+@pytest.mark.parametrize("size", [1, 5_000, 123_457, 1_000_000])
+def test_tapered_ranges_cover_the_file_and_shrink_toward_its_end(
+    monkeypatch: pytest.MonkeyPatch, taper: int, size: int
+) -> None:
+    monkeypatch.setattr(plan_module, "DEFAULT_RANGE_BYTES", 1_000)  # the floor, made small
+    items = plan_ranges("x", size, 40_000, taper)
+    assert items[0].start == 0
+    assert items[-1].stop == size
+    assert all(a.stop == b.start for a, b in itertools.pairwise(items))
+    sizes = [i.stop - i.start for i in items]
+
+    def step(left: int) -> int:
+        return max(1_000, min(40_000, left // taper))
+
+    assert sizes[:-1] == [step(size - i.start) for i in items[:-1]]  # never grows
+    # The last takes the rest: less than one and a half of its step, and no sliver (at
+    # least half of the step before it).
+    assert sizes[-1] < step(size - items[-1].start) * 3 // 2 or len(items) == 1
+    if len(items) > 1:
+        assert sizes[-1] >= sizes[-2] // 2
+    # Never below the range size itself when that is under the floor: as without a taper.
+    assert plan_ranges("x", size, 300, taper) == plan_ranges("x", size, 300)
+
+
+def test_tapered_ranges_give_the_records_of_one_pass(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(plan_module, "DEFAULT_RANGE_BYTES", 500)
+    path = tmp_path / "a.mbox"
+    path.write_bytes(_mbox(60, seed=5))
+    config = ScanConfig(kind="mbox")
+    expected, expected_stats = _one_pass(str(path), config)
+    items = plan_ranges(str(path), path.stat().st_size, 6_000, 4)
+    assert len({i.stop - i.start for i in items}) > 3  # shrinking sizes, down to the floor
+    got, got_stats = run_merged(items, config)
+    assert got == expected
+    assert got_stats == expected_stats
+
+
+def test_a_taper_is_planned_per_file_and_checked() -> None:
+    with pytest.raises(ValueError, match="taper"):
+        plan_ranges("x", 10, 3, -1)
+    with pytest.raises(ValueError, match="taper"):
+        Cuts(taper=-1)
+    assert Cuts().taper == 0
 
 
 def test_every_item_kind_runs(tmp_path: Path) -> None:

@@ -70,6 +70,7 @@ from ..sources.reading import ArchiveStats
 from .plan import (
     DEFAULT_FOLDER_BATCH,
     DEFAULT_RANGE_BYTES,
+    TAPER_PER_WORKER,
     TEXT_PIECE_DIVISOR,
     Cuts,
     FolderItem,
@@ -155,6 +156,15 @@ def _workers(client: Any) -> int:
     return len(client.scheduler_info().get("workers", {})) or 1
 
 
+def _cluster_cuts(paths: Sequence[str], client: Any, range_bytes: int | None) -> tuple[int, int]:
+    # The range size (the given one, or cluster_range_bytes for the client's workers) and
+    # the taper of the ranges toward the end of each file, for those workers.
+    workers = _workers(client)
+    if range_bytes is None:
+        range_bytes = cluster_range_bytes(paths, workers)
+    return range_bytes, TAPER_PER_WORKER * workers
+
+
 Piece = tuple[list[Result], ArchiveStats]
 """What one partition's task gives: its records and the statistics it counted."""
 
@@ -220,8 +230,13 @@ def plan(
     *,
     range_bytes: int = DEFAULT_RANGE_BYTES,
     folder_batch: int = DEFAULT_FOLDER_BATCH,
+    taper: int = 0,
 ) -> list[WorkItem | RemoteItem]:
     """Return the items of a scan, in output order (see :func:`urlsift.engines.plan.plan_paths`).
+
+    ``taper``: the ranges of an uncompressed mbox shrink toward its end (see
+    :func:`urlsift.engines.plan.plan_ranges`); the client's functions below pass
+    :data:`~urlsift.engines.plan.TAPER_PER_WORKER` times the cluster's workers.
 
     Raises:
         ValueError: for ``-`` (standard input cannot be read by a worker).
@@ -238,6 +253,7 @@ def plan(
         stream_range_bytes=STREAM_RANGES * range_bytes,
         folder_files=folder_batch,
         text_chars=max(1, range_bytes // TEXT_PIECE_DIVISOR),
+        taper=taper,
     )
 
     def flush() -> None:
@@ -249,7 +265,7 @@ def plan(
             check_protocol(path)
         if is_url(path):
             flush()
-            items.extend(_plan_url(path, config.kind, range_bytes))
+            items.extend(_plan_url(path, config.kind, range_bytes, taper))
         else:
             local.append(path)
     flush()
@@ -274,7 +290,7 @@ def check_protocol(url: str) -> None:
             raise ConfigError("path", url, reason) from None
 
 
-def _plan_url(url: str, kind: str, range_bytes: int) -> list[WorkItem | RemoteItem]:
+def _plan_url(url: str, kind: str, range_bytes: int, taper: int) -> list[WorkItem | RemoteItem]:
     # An uncompressed mbox behind a URL is cut into byte ranges, as a local one (a worker
     # reads only its range); anything else is one item, copied whole by a worker.
     import fsspec
@@ -288,7 +304,7 @@ def _plan_url(url: str, kind: str, range_bytes: int) -> list[WorkItem | RemoteIt
         return [RemoteItem(url)]  # its run reports the error
     mbox = kind == "mbox" or (kind == "auto" and sniff_kind(head) == "mbox")
     if mbox and sniff_compression(head) == "none" and not head.startswith(MMDF_DELIMITER):
-        return list(plan_ranges(url, size, range_bytes))
+        return list(plan_ranges(url, size, range_bytes, taper))
     return [RemoteItem(url)]
 
 
@@ -536,13 +552,16 @@ def iter_results_dask(
         stats: counters, updated as partitions are yielded.
         client: a connected ``distributed.Client``.
         range_bytes: nominal bytes per range of an uncompressed mbox (default:
-            :func:`cluster_range_bytes` of ``paths`` for the client's workers).
+            :func:`cluster_range_bytes` of ``paths`` for the client's workers); the last
+            ranges of each file shrink for the workers to finish together
+            (:func:`urlsift.engines.plan.plan_ranges`).
         folder_batch: message files per folder batch.
         on_task: called with (partitions done, partitions) as each one is yielded.
     """
-    if range_bytes is None:
-        range_bytes = cluster_range_bytes(paths, _workers(client))
-    items = plan(paths, config, stats, range_bytes=range_bytes, folder_batch=folder_batch)
+    range_bytes, taper = _cluster_cuts(paths, client, range_bytes)
+    items = plan(
+        paths, config, stats, range_bytes=range_bytes, folder_batch=folder_batch, taper=taper
+    )
     # One task per item; the client merges (renumbers ranges, ends folder scans), which
     # keeps the graph small: no second task per item.
     merger = Merger()
@@ -588,9 +607,10 @@ def iter_rendered_dask(
     output order (see :mod:`urlsift.engines.render`). Writing the pieces as the command
     does writes the bytes it writes from :func:`iter_results_dask`'s records.
     """
-    if range_bytes is None:
-        range_bytes = cluster_range_bytes(paths, _workers(client))
-    items = plan(paths, config, stats, range_bytes=range_bytes, folder_batch=folder_batch)
+    range_bytes, taper = _cluster_cuts(paths, client, range_bytes)
+    items = plan(
+        paths, config, stats, range_bytes=range_bytes, folder_batch=folder_batch, taper=taper
+    )
     merger = Merger()
     groups = [merger.group(item) for item in items]
     root = os.getcwd()
@@ -706,7 +726,9 @@ def write_parquet_dask(
         client: a connected ``distributed.Client``.
         invalid_only: write only the URLs that break RFC 1738 (and the defect records).
         range_bytes: nominal bytes per range of an uncompressed mbox (default:
-            :func:`cluster_range_bytes` of ``paths`` for the client's workers).
+            :func:`cluster_range_bytes` of ``paths`` for the client's workers); the last
+            ranges of each file shrink for the workers to finish together
+            (:func:`urlsift.engines.plan.plan_ranges`).
         folder_batch: message files per folder batch.
         on_task: called with (partitions done, partitions) as each one is written.
         overwrite: replace an earlier urlsift run in ``directory`` (only its files).
@@ -722,9 +744,10 @@ def write_parquet_dask(
     else:
         directory = os.path.abspath(directory)
     prepare_folder(directory, overwrite=overwrite)
-    if range_bytes is None:
-        range_bytes = cluster_range_bytes(paths, _workers(client))
-    items = plan(paths, config, stats, range_bytes=range_bytes, folder_batch=folder_batch)
+    range_bytes, taper = _cluster_cuts(paths, client, range_bytes)
+    items = plan(
+        paths, config, stats, range_bytes=range_bytes, folder_batch=folder_batch, taper=taper
+    )
     pieces = _pieces(items, config)
     if not pieces:
         pieces = [delayed(_empty, pure=True)()]

@@ -75,6 +75,7 @@ __all__ = [
     "DEFAULT_RANGE_BYTES",
     "DEFAULT_STREAM_PIECES",
     "DEFAULT_STREAM_RANGE_BYTES",
+    "TAPER_PER_WORKER",
     "TEXT_PIECE_DIVISOR",
     "Cuts",
     "FailedItem",
@@ -100,6 +101,10 @@ __all__ = [
 DEFAULT_RANGE_BYTES = 4 << 20
 """Nominal bytes per range of an uncompressed mbox (4 MiB): a few seconds of work per
 item, so shipping an item and its results costs little next to scanning it."""
+
+TAPER_PER_WORKER = 2
+"""A cluster's ranges shrink once what remains of the file is less than this many ranges
+per worker (:func:`plan_ranges`' ``taper``: this times the workers)."""
 
 DEFAULT_STREAM_RANGE_BYTES = 8 << 20
 """Nominal decompressed bytes per piece of a compressed mbox (8 MiB): a piece costs a
@@ -161,6 +166,9 @@ class Cuts:
     """Message bytes per batch (a batch ends after the message that reaches it)."""
     batch_messages: int = DEFAULT_BATCH_MESSAGES
     """Most messages per batch."""
+    taper: int = 0
+    """Ranges of an uncompressed mbox shrink toward its end (see :func:`plan_ranges`;
+    0: all of ``range_bytes``)."""
     whole_text: bool = False
     """A plain-text file is one :class:`PathItem`, not cut into pieces: for one file given
     alone to the process pool, where a piece's records cost more to send back than to
@@ -169,7 +177,7 @@ class Cuts:
     def __post_init__(self) -> None:
         for name in (f.name for f in fields(self)):
             value = getattr(self, name)
-            least = 0 if name == "long_bytes" else 1
+            least = 0 if name in ("long_bytes", "taper") else 1
             if isinstance(value, int) and not isinstance(value, bool) and value < least:
                 raise ValueError(f"{name} must be at least {least}, not {value}")
 
@@ -255,15 +263,37 @@ def add_stats(total: ArchiveStats, delta: ArchiveStats) -> None:
         setattr(total, f.name, getattr(total, f.name) + getattr(delta, f.name))
 
 
-def plan_ranges(path: str, size: int, range_bytes: int = DEFAULT_RANGE_BYTES) -> list[RangeItem]:
+def plan_ranges(
+    path: str, size: int, range_bytes: int = DEFAULT_RANGE_BYTES, taper: int = 0
+) -> list[RangeItem]:
     """Cut an uncompressed mbox of ``size`` bytes into nominal ranges of ``range_bytes``.
 
+    With ``taper`` (the engine's workers times :data:`TAPER_PER_WORKER`), the ranges
+    shrink toward the end of the file: each is at most ``1 / taper`` of what remains, down
+    to :data:`DEFAULT_RANGE_BYTES` (ranges no larger than that are not tapered). The
+    workers take ranges in order, so the last ones they run are short, and they finish
+    nearly together: with equal ranges one of them may still run a whole range when the
+    others are done (half a range on average: a sixteenth of a two-worker run at the
+    cluster's eight ranges a worker). The end of the file is not left as a sliver: a
+    range that would leave less than half of itself after it takes the rest.
+
     Raises:
-        ValueError: when ``range_bytes`` is less than 1.
+        ValueError: when ``range_bytes`` is less than 1 or ``taper`` less than 0.
     """
     if range_bytes < 1:
         raise ValueError(f"range_bytes must be at least 1, not {range_bytes}")
-    starts = list(range(0, max(size, 1), range_bytes))
+    if taper < 0:
+        raise ValueError(f"taper must be at least 0, not {taper}")
+    end = max(size, 1)
+    if taper and range_bytes > DEFAULT_RANGE_BYTES:
+        starts = []
+        start = 0
+        while start < end:
+            starts.append(start)
+            step = max(DEFAULT_RANGE_BYTES, min(range_bytes, (end - start) // taper))
+            start = end if end - start - step < step // 2 else start + step
+    else:
+        starts = list(range(0, end, range_bytes))
     return [
         RangeItem(path, start, starts[i + 1] if i + 1 < len(starts) else max(size, 1))
         for i, start in enumerate(starts)
@@ -443,7 +473,7 @@ def _plan_file(
     if not mbox or size is None:
         yield PathItem(path)  # a single message, an MMDF archive, a sniffing error
     elif opened.compression == "none":
-        yield from plan_ranges(path, size, cuts.range_bytes)
+        yield from plan_ranges(path, size, cuts.range_bytes, cuts.taper)
     else:
         estimate = estimated_size(path, opened.compression, size)
         yield from plan_stream_ranges(path, estimate, cuts.stream_range_bytes, cuts.stream_pieces)
