@@ -25,10 +25,19 @@ pytest.importorskip("pyarrow", reason="the Dask engine needs the dask extra")
 
 import dask  # noqa: E402
 
+from urlsift import Url  # noqa: E402
 from urlsift.cli import main  # noqa: E402
 from urlsift.engines import dask as udask  # noqa: E402
+from urlsift.engines import plan as plan_module  # noqa: E402
 from urlsift.engines.plan import FolderItem, RangeItem  # noqa: E402
-from urlsift.engines.runner import ReadFailure, Result, ScanConfig, iter_results  # noqa: E402
+from urlsift.engines.render import Rendered, RenderSpec  # noqa: E402
+from urlsift.engines.runner import (  # noqa: E402
+    ReadFailure,
+    Result,
+    ScanConfig,
+    UnitDefects,
+    iter_results,
+)
 from urlsift.engines.work import message_start  # noqa: E402
 from urlsift.output.formats import JsonlWriter  # noqa: E402
 from urlsift.output.parquet import schema  # noqa: E402
@@ -141,6 +150,53 @@ def test_ranges_on_the_cluster_give_the_numbers_of_one_pass(
     assert _jsonl_sorted(got) == _jsonl_sorted(expected)
     assert got == expected
     assert stats == expected_stats
+
+
+def test_tapered_ranges_on_the_cluster_write_what_one_process_writes(
+    client: Any, inputs: dict[str, str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The client plans (and tapers) the ranges: with the floor made small here, the ranges
+    # of this small file shrink toward its end as those of a big one do, and the
+    # workers' rendered pieces (bytes, numbers cut out and filled in) are one pass's text.
+    monkeypatch.setattr(plan_module, "DEFAULT_RANGE_BYTES", 5_000)
+    paths = [inputs["plain"]]
+    assert udask._cluster_cuts(paths, client, 40_003) == (40_003, 2 * plan_module.TAPER_PER_WORKER)
+    items = udask.plan(paths, ScanConfig(), range_bytes=40_003, taper=4)
+    sizes = [item.stop - item.start for item in items if isinstance(item, RangeItem)]
+    assert sizes[0] == 40_003 > sizes[-2] >= 5_000
+    stats = ArchiveStats()
+    pieces = list(
+        udask.iter_rendered_dask(
+            paths,
+            ScanConfig(),
+            RenderSpec("jsonl"),
+            stats=stats,
+            client=client,
+            range_bytes=40_003,
+        )
+    )
+    assert len(pieces) == len(items)
+    expected, expected_stats = _local(paths)
+    assert _written(pieces) == _written(expected)
+    assert stats == expected_stats
+
+
+def _written(stream: list[Any]) -> bytes:
+    # What the command writes of records or rendered pieces (JSON Lines).
+    data = io.BytesIO()
+    out = io.TextIOWrapper(data, encoding="utf-8", errors="surrogateescape", newline="")
+    writer = JsonlWriter(out)
+    for item in stream:
+        for part in item.parts if isinstance(item, Rendered) else [item]:
+            if isinstance(part, bytes):
+                out.flush()
+                data.write(part)
+            elif isinstance(part, Url):
+                writer.write(part)
+            elif isinstance(part, UnitDefects):
+                writer.write_defects(part)
+    out.flush()
+    return data.getvalue()
 
 
 def test_a_killed_worker_loses_nothing(client: Any, inputs: dict[str, str]) -> None:

@@ -26,6 +26,7 @@ from urlsift.engines.plan import RangeItem
 from urlsift.engines.render import (
     MARK_OPEN,
     LocalNumber,
+    Numbered,
     Rendered,
     RenderSpec,
     finish,
@@ -124,9 +125,10 @@ def test_the_pool_sends_rendered_pieces_and_records_where_it_must(paths: list[st
     assert {r.context.message for r in odd} == {97}
     assert any("\udcff" in r.url for r in records)
     assert sum(piece.urls for piece in pieces) > 10 * len(records)
-    text = "".join(p for piece in pieces for p in piece.parts if isinstance(p, str))
-    assert '"message": 60,' in text  # a number past the first range, filled in
-    assert MARK_OPEN not in text
+    assert not any(isinstance(p, str | Numbered) for piece in pieces for p in piece.parts)
+    text = b"".join(p for piece in pieces for p in piece.parts if isinstance(p, bytes))
+    assert b'"message": 60,' in text  # a number past the first range, filled in
+    assert MARK_OPEN.encode() not in text
 
 
 def _written(records: list[Any], fmt: str) -> str:
@@ -137,6 +139,8 @@ def _written(records: list[Any], fmt: str) -> str:
     for record in records:
         if isinstance(record, Url):
             writer.write(record)
+        elif isinstance(record, bytes):
+            out.write(record.decode("utf-8", "surrogateescape"))
         elif isinstance(record, str):
             out.write(record)
     return out.getvalue()
@@ -175,10 +179,13 @@ def test_a_url_whose_text_holds_a_mark_travels_as_the_record(tmp_path: Path) -> 
         shift(marked, 10),
     )
     plain = render([marked], RenderSpec("jsonl"), local=False)
-    assert "\ufdd0" in "".join(map(str, plain.parts))
+    (line,) = plain.parts
+    assert isinstance(line, bytes)
+    assert "\ufdd0".encode() in line
     clean = replace(url, context=replace(context, subject="fine"))
     piece = render([clean], RenderSpec("text"), local=True)
-    assert finish(piece, 10).parts == (f"{notes}#13/1:1:5: http://a.example/\n",)
+    assert piece.parts == (Numbered((f"{notes}#".encode(), b"/1:1:5: http://a.example/\n"), (3,)),)
+    assert finish(piece, 10).parts == (f"{notes}#13/1:1:5: http://a.example/\n".encode(),)
 
 
 def test_local_numbers_are_written_between_marks() -> None:
@@ -186,3 +193,44 @@ def test_local_numbers_are_written_between_marks() -> None:
     assert f"{LocalNumber(5):03d}" == "005"
     assert LocalNumber(5) + 2 == 7
     assert type(LocalNumber(5) + 2) is int
+
+
+def _template(tmp_path: Path) -> Url:
+    notes = tmp_path / "notes.txt"
+    notes.write_text("see http://a.example/\n", encoding="utf-8")
+    (url,) = [r for r in iter_results([str(notes)]) if isinstance(r, Url)]
+    return url
+
+
+def test_text_is_sent_as_the_output_encodes_it(tmp_path: Path) -> None:
+    # Undecodable input bytes (lone surrogates) go out as those bytes, as the command's
+    # stream writes them; a surrogate no byte stands for stays a string for that stream.
+    url = replace(_template(tmp_path), url="http://a.example/\udcff")
+    (part,) = render([url], RenderSpec("text")).parts
+    assert isinstance(part, bytes)
+    assert part.endswith(b" http://a.example/\xff\n")
+    odd = replace(url, url="http://a.example/\ud800")
+    (kept,) = render([odd], RenderSpec("text")).parts
+    assert isinstance(kept, str)
+    assert kept.endswith(" http://a.example/\ud800\n")
+
+
+def test_undecodable_bytes_that_look_like_a_mark_do_not_cut_the_text(tmp_path: Path) -> None:
+    # The marks in UTF-8 are EF B7 90 and EF B7 91: as a text's undecodable bytes (lone
+    # surrogates) they encode back to the marks' bytes; the text is cut at its real marks.
+    fake_open, fake_close = "\udcef\udcb7\udc90", "\udcef\udcb7\udc91"
+    template = _template(tmp_path)
+    context = MessageContext(message=2, message_offset=0)
+    urls = [
+        replace(template, url=f"http://a.example/{fake_open}7{fake_close}", context=context),
+        replace(template, url="http://b.example/", context=context),
+    ]
+    for fmt in ("text", "csv"):  # (JSON Lines escapes surrogates: such a URL is a record)
+        piece = render(urls, RenderSpec(fmt), local=True)
+        (part,) = piece.parts
+        assert isinstance(part, Numbered)
+        assert part.numbers == (2, 2)
+        (done,) = finish(piece, 40).parts
+        assert isinstance(done, bytes)
+        expected = _written([shift(u, 40) for u in urls], fmt)
+        assert done == expected.encode("utf-8", "surrogateescape")  # what the stream writes

@@ -16,12 +16,13 @@ before the scan ended (``urlsift scan ... | head``): the output was cut short, s
 
 from __future__ import annotations
 
+import codecs
 import contextlib
 import os
 import stat
 import sys
 import time
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from typing import TYPE_CHECKING, Any, TextIO
 
 import click
@@ -354,6 +355,31 @@ class _Filters:
     tally: RunTally
 
 
+def _bytes_writer(out: TextIO) -> Callable[[bytes], object]:
+    # Text a worker sent encoded as the output encodes (engines.render): copied to the
+    # stream's buffer after what the stream holds; decoded where the stream has no buffer
+    # or encodes otherwise (the writing is then the stream's, as in one process).
+    from ..engines.render import OUTPUT_ENCODING, OUTPUT_ERRORS
+
+    buffer = getattr(out, "buffer", None)
+    encoding = getattr(out, "encoding", None)
+    same = (
+        buffer is not None
+        and encoding is not None
+        and codecs.lookup(encoding).name == codecs.lookup(OUTPUT_ENCODING).name
+        and getattr(out, "errors", None) == OUTPUT_ERRORS
+    )
+    if not same:
+        return lambda data: out.write(data.decode(OUTPUT_ENCODING, OUTPUT_ERRORS))
+    sink: Any = buffer
+
+    def write(data: bytes) -> None:
+        out.flush()
+        sink.write(data)
+
+    return write
+
+
 def _write_results(
     results: Iterable[Result | Rendered],
     writer: Writer | ParquetWriter,
@@ -365,7 +391,9 @@ def _write_results(
     # Write the records as the options say; return the exit status they call for. With
     # ``rendered``, workers send pieces of written text too (engines.render).
     if rendered:
-        from ..engines.render import Rendered
+        from ..engines.render import Numbered, Rendered
+
+        write_bytes = _bytes_writer(out)
     status = 0
     seen: set[str] = set()
     unique, check, invalid_only, show = how.unique, how.check, how.invalid_only, how.show_defects
@@ -422,11 +450,14 @@ def _write_results(
             if result.invalid and check and not status:
                 status = EXIT_INVALID
             for part in result.parts:
-                if isinstance(part, str):
+                if isinstance(part, bytes):
+                    write_bytes(part)
+                elif isinstance(part, str):
                     out.write(part)
                 elif isinstance(part, Url):  # counted above; written here (rare)
                     writer.write(part)
                 else:
+                    assert not isinstance(part, Numbered)  # engines finish their pieces
                     other(part)
         elif isinstance(result, Url):
             progress.tick(True)

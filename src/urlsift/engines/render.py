@@ -21,6 +21,15 @@ a line with lone surrogates, and writes the plain number) travels as the record,
 place, and the writing process writes it once renumbered; so the output is always the
 one a single process writes.
 
+**Bytes.** A worker sends its text encoded as the command's output stream encodes it
+(:data:`OUTPUT_ENCODING`, :data:`OUTPUT_ERRORS`: :func:`urlsift.cli.main.utf8_stdout`), so
+the writing process copies bytes to its output: no decoding where the piece arrives, no
+encoding where it is written (a piece's text is about a sixth of the mbox it comes from).
+A range's text with local numbers is sent cut at them (:class:`Numbered`): the writing
+process joins the pieces around the final numbers, with no search of the text. A text that
+cannot be encoded so (a lone surrogate that is not an undecodable byte's) stays a string,
+and the writing process's stream meets it as it would in one process.
+
 Not rendered: ``--unique`` and ``--count`` (they need every URL in one place) and Parquet.
 """
 
@@ -35,11 +44,28 @@ from typing import Any, TextIO, cast
 from .._model import MessageContext, ReadFailure, Result, UnitDefects, Url
 from ..output.formats import TextWriter, make_writer
 
-__all__ = ["LocalNumber", "RenderSpec", "Rendered", "finish", "render"]
+__all__ = [
+    "OUTPUT_ENCODING",
+    "OUTPUT_ERRORS",
+    "LocalNumber",
+    "Numbered",
+    "RenderSpec",
+    "Rendered",
+    "finish",
+    "render",
+]
 
 MARK_OPEN = "\ufdd0"
 MARK_CLOSE = "\ufdd1"
 _MARKED = re.compile(f"{MARK_OPEN}([0-9]+){MARK_CLOSE}")
+
+OUTPUT_ENCODING = "utf-8"
+OUTPUT_ERRORS = "surrogateescape"
+"""How the command's output stream encodes (:func:`urlsift.cli.main.utf8_stdout`): how a
+worker encodes the text it sends."""
+
+_OPEN_BYTES = MARK_OPEN.encode(OUTPUT_ENCODING)
+_CLOSE_BYTES = MARK_CLOSE.encode(OUTPUT_ENCODING)
 
 
 class LocalNumber(int):
@@ -65,18 +91,42 @@ class RenderSpec:
 
 
 @dataclass(frozen=True, slots=True)
+class Numbered:
+    """Written text of a range whose message numbers are local to it, cut at those numbers.
+
+    ``texts`` holds one more item than ``numbers``: text, number, text, ..., number, text;
+    each text encoded as the output (:data:`OUTPUT_ENCODING`).
+    """
+
+    texts: tuple[bytes, ...]
+    numbers: tuple[int, ...]
+
+    def written(self, base: int) -> bytes:
+        """The text with ``base`` added to every number."""
+        joined: list[bytes] = [b""] * (2 * len(self.numbers) + 1)
+        joined[0::2] = self.texts
+        joined[1::2] = [b"%d" % (number + base) for number in self.numbers]
+        return b"".join(joined)
+
+
+Part = bytes | str | Numbered | Url | UnitDefects | ReadFailure
+"""An item of :attr:`Rendered.parts`."""
+
+
+@dataclass(frozen=True, slots=True)
 class Rendered:
     """An item's output: text as the writer lays it out, and the records still to handle.
 
-    ``parts`` is in output order: strings to write as they are, and the defect records and
-    read failures at their places (the writing process counts, reports and, for JSON
-    Lines, writes them), and now and then a URL to write with the writer (one whose
-    range-local number could not be marked, :func:`render`). ``urls`` and ``invalid``
-    count every URL of the item, written or not (``--invalid-only``), for the summary
-    and ``--check``.
+    ``parts`` is in output order: text to write as it is (bytes in the output's encoding;
+    a string where the text cannot be encoded so; :class:`Numbered` text while the piece
+    is ``local``), and the defect records and read failures at their places (the writing
+    process counts, reports and, for JSON Lines, writes them), and now and then a URL to
+    write with the writer (one whose range-local number could not be marked,
+    :func:`render`). ``urls`` and ``invalid`` count every URL of the item, written or not
+    (``--invalid-only``), for the summary and ``--check``.
     """
 
-    parts: tuple[str | Url | UnitDefects | ReadFailure, ...]
+    parts: tuple[Part, ...]
     urls: int
     invalid: int
     local: bool = False
@@ -125,7 +175,7 @@ def render(results: Iterable[Result], spec: RenderSpec, local: bool = False) -> 
         writer.reasons = spec.invalid_only
     written = sink.texts
     written.clear()  # the CSV header: the writing process wrote it
-    parts: list[str | Url | UnitDefects | ReadFailure] = []
+    parts: list[Part] = []
     urls = invalid = 0
     cache: dict[int, tuple[MessageContext, MessageContext]] = {}
     for record in results:
@@ -157,7 +207,39 @@ def render(results: Iterable[Result], spec: RenderSpec, local: bool = False) -> 
         parts.append(record)
     if written:
         parts.append("".join(written))
-    return Rendered(tuple(parts), urls, invalid, local)
+    return Rendered(
+        tuple(_encoded(part, local) if isinstance(part, str) else part for part in parts),
+        urls,
+        invalid,
+        local,
+    )
+
+
+def _encoded(text: str, local: bool) -> bytes | str | Numbered:
+    # The text as the output encodes it; with ``local``, cut at its marks (render made sure
+    # the text holds no mark character but its own marks). A string when it cannot be
+    # encoded so (see the module notes).
+    try:
+        data = text.encode(OUTPUT_ENCODING, OUTPUT_ERRORS)
+    except UnicodeEncodeError:
+        return text
+    if not local:
+        return data
+    marks = text.count(MARK_OPEN)
+    if data.count(_OPEN_BYTES) == marks and data.count(_CLOSE_BYTES) == marks:
+        # Cut in the bytes: no other character encodes as a mark's bytes here.
+        first, *rest = data.split(_OPEN_BYTES)
+        cuts = [piece.partition(_CLOSE_BYTES) for piece in rest]
+        texts = (first, *(after for _, _, after in cuts))
+        return Numbered(texts, tuple(int(number) for number, _, _ in cuts))
+    # Undecodable input bytes that encode back as a mark's bytes: cut the string.
+    first_text, *rest_text = text.split(MARK_OPEN)
+    text_cuts = [piece.partition(MARK_CLOSE) for piece in rest_text]
+    texts = tuple(
+        piece.encode(OUTPUT_ENCODING, OUTPUT_ERRORS)
+        for piece in (first_text, *(after for _, _, after in text_cuts))
+    )
+    return Numbered(texts, tuple(int(number) for number, _, _ in text_cuts))
 
 
 class _Sink:
@@ -205,7 +287,13 @@ def finish(piece: Rendered, base: int) -> Rendered:
         return str(int(match[1]) + base)
 
     parts = tuple(
-        _MARKED.sub(number, part) if isinstance(part, str) else _shifted(part, base)
+        part.written(base)
+        if isinstance(part, Numbered)
+        else part
+        if isinstance(part, bytes)
+        else _MARKED.sub(number, part)
+        if isinstance(part, str)
+        else _shifted(part, base)
         for part in piece.parts
     )
     return Rendered(parts, piece.urls, piece.invalid, False)
