@@ -25,9 +25,10 @@ run's output must be byte-identical to it (and its statistics equal). The last l
 print, for each size, the wall-time ratio of two workers against one and the client's
 share of all the CPU time: on two cores, two workers can give at most about
 ``2 * W / (W + C)`` times one worker (``W`` the workers' CPU, ``C`` the client's).
-With ``--rounds N`` the worker counts run in turn N times (one worker, two workers, one
-worker...): a line per round, then the median of the rounds' ratios, which a drift of the
-host's speed between minutes moves less than any one round.
+With ``--rounds N`` the worker counts run in turn N times (one worker, two workers, then
+two workers, one worker...): a line per round, then the median of the rounds' ratios and
+the ratio of their summed times, which a drift of the host's speed between minutes moves
+less than any one round.
 """
 
 from __future__ import annotations
@@ -36,6 +37,8 @@ import argparse
 import gzip
 import os
 import statistics
+import subprocess
+import sys
 import tempfile
 import time
 from collections.abc import Iterable
@@ -183,6 +186,12 @@ def main() -> None:
     )
     parser.add_argument("--no-local", action="store_true")
     parser.add_argument(
+        "--control",
+        action="store_true",
+        help="each round, also time two plain `urlsift scan` processes at once against one "
+        "alone: what the host gives two processes in the same minute",
+    )
+    parser.add_argument(
         "--rounds",
         type=int,
         default=1,
@@ -219,10 +228,14 @@ def report(path: Path, root: Path, args: argparse.Namespace) -> list[str]:
         runs.append(reference)
         _row(size, reference)
     rounds: list[list[Run]] = []
-    for _ in range(max(1, args.rounds)):
+    controls: list[float] = []
+    for turn in range(max(1, args.rounds)):
         this_round: list[Run] = []
+        # Every other round in the reverse order (1, 2, then 2, 1): a steady drift of the
+        # host's speed over a pair of rounds falls on both worker counts alike.
+        counts = args.workers if turn % 2 == 0 else args.workers[::-1]
         for records in modes:
-            for workers in args.workers:
+            for workers in counts:
                 range_bytes = None if args.range_mib is None else args.range_mib << 20
                 run = run_dask(path, workers, range_bytes, args.format, root / "out", records)
                 if reference is None:
@@ -234,6 +247,9 @@ def report(path: Path, root: Path, args: argparse.Namespace) -> list[str]:
                 this_round.append(run)
                 _row(size, run)
         rounds.append(this_round)
+        if args.control:
+            controls.append(host_pair(path, args.format))
+            print(f"{size:>4.0f} control: two plain processes at once {controls[-1]:.2f}x one")
     lines = []
     for label in ("dask", "records"):
         ratios = []
@@ -242,21 +258,54 @@ def report(path: Path, root: Path, args: argparse.Namespace) -> list[str]:
             if 1 in timed and 2 in timed:
                 one, two = timed[1], timed[2]
                 ratios.append(one.seconds / two.seconds)
+                control = f" (host {controls[len(ratios) - 1]:.2f}x)" if controls else ""
                 lines.append(
-                    f"{size:.0f} MB, {label}: 2 workers vs 1: {ratios[-1]:.2f}x wall; "
+                    f"{size:.0f} MB, {label}: 2 workers vs 1: {ratios[-1]:.2f}x wall{control}; "
                     f"client share of CPU {one.share:.1%} (1 worker), {two.share:.1%} "
                     f"(2 workers); CPU s client+workers {one.client_cpu + one.workers_cpu:.2f} / "
                     f"{two.client_cpu + two.workers_cpu:.2f}"
                 )
         if len(ratios) > 1:
             # Round by round (one worker, then two, in the same minute): a drift of the
-            # host's speed between minutes falls on both counts of a round.
+            # host's speed between minutes falls on both counts of a round. Beside the
+            # median, the ratio of the summed times of all rounds.
+            walls = {
+                count: sum(run.seconds for r in rounds for run in r if run.label == label
+                           and run.workers == count)
+                for count in (1, 2)
+            }  # fmt: skip
             lines.append(
                 f"{size:.0f} MB, {label}: 2 workers vs 1 by round: median "
                 f"{statistics.median(ratios):.2f}x (min {min(ratios):.2f}, "
-                f"max {max(ratios):.2f}, {len(ratios)} rounds)"
+                f"max {max(ratios):.2f}, {len(ratios)} rounds); all rounds' time "
+                f"{walls[1] / walls[2]:.2f}x"
             )
+            if controls:
+                lines.append(
+                    f"{size:.0f} MB, {label}: two plain processes at once vs one, same rounds: "
+                    f"median {statistics.median(controls):.2f}x (min {min(controls):.2f}, "
+                    f"max {max(controls):.2f}); 2 workers' ratio over the host's, median "
+                    f"{statistics.median(r / c for r, c in zip(ratios, controls, strict=True)):.2f}"
+                )
     return lines
+
+
+def host_pair(path: Path, fmt: str) -> float:
+    """What the host gives two processes now: ``urlsift scan`` of ``path`` alone, then two
+    at once; the throughput of the two against the one (2.0: two free cores)."""
+    command = [sys.executable, "-m", "urlsift", "scan", "-q", "--format", fmt, str(path)]
+
+    def start() -> subprocess.Popen[bytes]:
+        return subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+
+    begin = time.perf_counter()
+    start().wait()
+    alone = time.perf_counter() - begin
+    begin = time.perf_counter()
+    pair = [start(), start()]
+    for process in pair:
+        process.wait()
+    return 2 * alone / (time.perf_counter() - begin)
 
 
 def _row(size: float, run: Run) -> None:
