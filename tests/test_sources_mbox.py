@@ -13,6 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from urlsift._model import Defect
+from urlsift._record import replace
 from urlsift.sources.mbox import (
     _ENVELOPE,
     MAX_SEPARATOR_LINE,
@@ -593,3 +594,15 @@ def test_one_final_empty_line_belongs_to_the_separator(ending: bytes, kept: byte
         first = split(data, sizes)[0]
         assert first.data == b"x" + kept
         assert first == reference_split(data)[0]
+
+
+@pytest.mark.parametrize("offset", [0, 1, 123_456_789])
+def test_an_offset_counts_the_messages_from_the_file_start(offset: int) -> None:
+    # A range read from ``offset``: the same messages, their offsets moved by it.
+    data = b"From a\nx\n\nFrom b\ny\n>From c\n\nFrom d\n" * 3
+    plain = MboxSplitter(max_message_bytes=12, mbox_format="mbox")
+    moved = MboxSplitter(max_message_bytes=12, mbox_format="mbox", offset=offset)
+    expected = [*plain.feed(data[:9]), *plain.feed(data[9:]), *plain.close()]
+    got = [*moved.feed(data[:9]), *moved.feed(data[9:]), *moved.close()]
+    assert [replace(raw, offset=raw.offset + offset) for raw in expected] == got
+    assert moved.bytes_fed == len(data)

@@ -347,7 +347,7 @@ def range_messages(
         if begin >= end:
             return
         stream.seek(begin)
-        splitter = MboxSplitter(max_message_bytes, "mbox")
+        splitter = MboxSplitter(max_message_bytes, "mbox", offset=begin)
         left = end - begin
         while left > 0:
             block = stream.read(min(_BLOCK, left))
@@ -356,10 +356,8 @@ def range_messages(
             left -= len(block)
             stats.bytes_read += len(block)
             stats.stored_bytes_read += len(block)
-            for raw in splitter.feed(block):
-                yield replace(raw, offset=raw.offset + begin)
-        for raw in splitter.close():
-            yield replace(raw, offset=raw.offset + begin)
+            yield from splitter.feed(block)
+        yield from splitter.close()
 
 
 def is_url(path: str) -> bool:
@@ -463,26 +461,26 @@ def _stream_range_units(
         if found is None:
             return
         begin, block = found
-        splitter = MboxSplitter(options.max_message_bytes, "mbox")
+        splitter = MboxSplitter(options.max_message_bytes, "mbox", offset=begin)
         while block or (block := reader.read()):
             # The block's messages made into units together (messages_units).
             batch: list[RawMessage] = []
             ended = False
             for raw in splitter.feed(block):
-                if item.stop is not None and raw.offset + begin >= item.stop:
-                    stats.bytes_read += raw.offset
+                if item.stop is not None and raw.offset >= item.stop:
+                    stats.bytes_read += raw.offset - begin
                     ended = True
                     break
-                batch.append(replace(raw, offset=raw.offset + begin))
+                batch.append(raw)
             counted[0] += len(batch)
             yield from messages_units(batch, item.path, options, stats)
             if ended:
                 return
             block = b""
         last = splitter.close()
-        mine = [raw for raw in last if item.stop is None or raw.offset + begin < item.stop]
+        mine = [raw for raw in last if item.stop is None or raw.offset < item.stop]
         if len(mine) < len(last):  # the next range has the end of the stream
-            stats.bytes_read += last[len(mine)].offset
+            stats.bytes_read += last[len(mine)].offset - begin
         else:
             stats.bytes_read += splitter.bytes_fed
             stats.stored_bytes_read += scratch.stored_bytes_read
@@ -492,9 +490,7 @@ def _stream_range_units(
                 else:
                     yield TextUnit(source=item.path, chunks=(), defects=(reader.error,))
         counted[0] += len(mine)
-        yield from messages_units(
-            [replace(raw, offset=raw.offset + begin) for raw in mine], item.path, options, stats
-        )
+        yield from messages_units(mine, item.path, options, stats)
     finally:
         with contextlib.suppress(OSError):
             opened.stream.close()

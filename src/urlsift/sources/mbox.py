@@ -187,6 +187,8 @@ class MboxSplitter:
     Args:
         max_message_bytes: bytes kept per message; the rest is counted and skipped.
         mbox_format: ``mbox`` or ``mmdf``; ``None`` decides from the first bytes fed.
+        offset: the archive offset of the first byte fed (a range of a file read from
+            there): the messages' offsets count from the file's start.
 
     Raises:
         ValueError: from :meth:`feed` after :meth:`close` (a caller's mistake).
@@ -196,18 +198,20 @@ class MboxSplitter:
         self,
         max_message_bytes: int = DEFAULT_MAX_MESSAGE_BYTES,
         mbox_format: MboxFormat | None = None,
+        *,
+        offset: int = 0,
     ) -> None:
         self._max = max(0, max_message_bytes)
         self._format: MboxFormat | None = mbox_format
         self._pending = b""  # partial last line held back: it may become a separator
-        self._pos = 0  # archive offset of the next byte to scan (pending's first byte)
+        self._pos = offset  # archive offset of the next byte to scan (pending's first byte)
         self._tail = b"\n\n"  # last bytes scanned; a virtual empty line before the start
         self._mid_line = False  # the next byte to scan continues a line
         self._number = 0
         self._closed = False
         self.bytes_fed = 0
         """Archive bytes received so far."""
-        self._reset(offset=0, envelope=b"", started=False)
+        self._reset(offset=offset, envelope=b"", started=False)
 
     def _reset(self, offset: int, envelope: bytes, started: bool) -> None:
         self._parts: list[bytes] = []
