@@ -234,3 +234,23 @@ def test_undecodable_bytes_that_look_like_a_mark_do_not_cut_the_text(tmp_path: P
         assert isinstance(done, bytes)
         expected = _written([shift(u, 40) for u in urls], fmt)
         assert done == expected.encode("utf-8", "surrogateescape")  # what the stream writes
+
+
+def test_the_command_copies_bytes_only_to_a_stream_that_encodes_as_the_workers() -> None:
+    from urlsift.cli.scan import _bytes_writer
+
+    piece = "café \udcff\n".encode("utf-8", "surrogateescape")
+    same = io.BytesIO()
+    out = io.TextIOWrapper(same, encoding="UTF8", errors="surrogateescape", newline="")
+    out.write("first ")
+    _bytes_writer(out)(piece)  # after what the stream held
+    out.flush()
+    assert same.getvalue() == b"first " + piece
+    text = io.StringIO()  # no buffer: the text, decoded
+    _bytes_writer(text)(piece)
+    assert text.getvalue() == "café \udcff\n"
+    other = io.BytesIO()  # another encoding: the stream's own writing
+    latin = io.TextIOWrapper(other, encoding="latin-1", errors="replace", newline="")
+    _bytes_writer(latin)("café\n".encode())
+    latin.flush()
+    assert other.getvalue() == "café\n".encode("latin-1")
