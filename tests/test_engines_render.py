@@ -18,6 +18,8 @@ from typing import Any
 
 import pytest
 from click.testing import CliRunner
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from urlsift._model import MessageContext, Url
 from urlsift.cli import main
@@ -254,3 +256,66 @@ def test_the_command_copies_bytes_only_to_a_stream_that_encodes_as_the_workers()
     _bytes_writer(latin)("café\n".encode())
     latin.flush()
     assert other.getvalue() == "café\n".encode("latin-1")
+
+
+_ODD = st.sampled_from(["\ufdd0", "\ufdd1", "\udcef\udcb7\udc90", "\udcef\udcb7\udc91", "\udcff",
+                        "\ud800", "7", "é", '"', ",", "\n", " "])  # fmt: skip
+_TEXT = st.lists(st.one_of(_ODD, st.text(max_size=3)), max_size=6).map("".join)
+
+
+def _stream_bytes(parts: list[Any], fmt: str) -> bytes | None:
+    # What the command's output stream holds after these records or pieces (None: the
+    # stream could not encode them, as one process could not either).
+    data = io.BytesIO()
+    out = io.TextIOWrapper(data, encoding="utf-8", errors="surrogateescape", newline="")
+    writer = make_writer(fmt, out)
+    out.flush()
+    data.seek(0)
+    data.truncate()  # the CSV header
+    try:
+        for part in parts:
+            if isinstance(part, bytes):
+                out.flush()
+                data.write(part)
+            elif isinstance(part, str):
+                out.write(part)
+            elif isinstance(part, Url):
+                writer.write(part)
+        out.flush()
+    except UnicodeEncodeError:
+        return None
+    return data.getvalue()
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    fmt=st.sampled_from(["text", "jsonl", "csv"]),
+    urls=st.lists(st.tuples(_TEXT, _TEXT, st.integers(1, 40)), max_size=5),
+    base=st.integers(0, 10**6),
+)
+def test_a_finished_range_writes_the_bytes_of_its_records_renumbered(
+    fmt: str, urls: list[tuple[str, str, int]], base: int
+) -> None:
+    # Any URL text and subject (the marks' characters, undecodable bytes that encode as
+    # them, a surrogate no byte stands for): rendered with local numbers, sent as bytes
+    # or cut at its numbers, then finished, a range writes what its records renumbered
+    # write through the command's stream.
+    template = Url(
+        url="http://a.example/", normalized="http://a.example/", alternatives=(), raw="",
+        kind="bare", scheme="http", start=0, end=17, line=1, column=1, end_line=1,
+        source="m.mbox",
+    )  # fmt: skip
+    records = [
+        replace(
+            template,
+            url=f"http://a.example/{path}",
+            context=MessageContext(message=number, message_offset=0, subject=subject),
+        )
+        for path, subject, number in sorted(urls, key=lambda u: u[2])
+    ]
+    done = finish(render(records, RenderSpec(fmt), local=True), base)
+    assert not done.local
+    assert not any(isinstance(part, Numbered) for part in done.parts)
+    assert _stream_bytes(list(done.parts), fmt) == _stream_bytes(
+        [shift(r, base) for r in records], fmt
+    )
