@@ -36,10 +36,10 @@ Not rendered: ``--unique`` and ``--count`` (they need every URL in one place) an
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, fields, replace
 from operator import attrgetter
-from typing import Any, TextIO, cast
+from typing import Any, TextIO, TypeVar, cast
 
 from .._model import MessageContext, ReadFailure, Result, UnitDefects, Url
 from ..output.formats import TextWriter, make_writer
@@ -63,6 +63,8 @@ OUTPUT_ENCODING = "utf-8"
 OUTPUT_ERRORS = "surrogateescape"
 """How the command's output stream encodes (:func:`urlsift.cli.main.utf8_stdout`): how a
 worker encodes the text it sends."""
+
+_R = TypeVar("_R", Url, MessageContext)
 
 _OPEN_BYTES = MARK_OPEN.encode(OUTPUT_ENCODING)
 _CLOSE_BYTES = MARK_CLOSE.encode(OUTPUT_ENCODING)
@@ -140,20 +142,33 @@ def _marked(url: Url, cache: dict[int, tuple[MessageContext, MessageContext]]) -
         return url
     found = cache.get(id(context))
     if found is None or found[0] is not context:
-        found = (context, replace(context, message=LocalNumber(context.message)))
+        number = LocalNumber(context.message)
+        if type(context) is MessageContext:
+            marked = _replaced(context, _CONTEXT_VALUES, _CONTEXT_MESSAGE, number)
+        else:
+            marked = replace(context, message=number)
+        found = (context, marked)
         cache[id(context)] = found
     if type(url) is not Url:
         return replace(url, context=found[1])
-    # replace(url, context=...) by the fields' values in order: dataclasses.replace reads
-    # and passes each field by name, two thirds of the cost of a range's rendering.
-    values: list[Any] = list(_URL_VALUES(url))
-    values[_URL_CONTEXT] = found[1]
-    return Url(*values)
+    return _replaced(url, _URL_VALUES, _URL_CONTEXT, found[1])
+
+
+def _replaced(obj: _R, values_of: Callable[[_R], tuple[Any, ...]], index: int, value: Any) -> _R:
+    # replace(obj, field=value) by the fields' values in order, for a record class whose
+    # constructor takes them so: dataclasses.replace reads and passes each field by name,
+    # two thirds of the cost of a range's rendering.
+    values = list(values_of(obj))
+    values[index] = value
+    return type(obj)(*values)
 
 
 _URL_NAMES = tuple(f.name for f in fields(Url))
 _URL_VALUES = attrgetter(*_URL_NAMES)
 _URL_CONTEXT = _URL_NAMES.index("context")
+_CONTEXT_NAMES = tuple(f.name for f in fields(MessageContext))
+_CONTEXT_VALUES = attrgetter(*_CONTEXT_NAMES)
+_CONTEXT_MESSAGE = _CONTEXT_NAMES.index("message")
 
 
 def render(results: Iterable[Result], spec: RenderSpec, local: bool = False) -> Rendered:
@@ -261,10 +276,11 @@ def _marked_once(text: str, number: int | None) -> bool:
     # surrogates), and the input may hold the mark characters elsewhere.
     if number is None:
         return MARK_OPEN not in text and MARK_CLOSE not in text
+    # With one mark character of each kind, holding our mark is holding no other.
     return (
         text.count(MARK_OPEN) == 1
         and text.count(MARK_CLOSE) == 1
-        and _MARKED.findall(text) == [str(number)]
+        and f"{MARK_OPEN}{number}{MARK_CLOSE}" in text
     )
 
 
