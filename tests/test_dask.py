@@ -25,17 +25,16 @@ pytest.importorskip("pyarrow", reason="the Dask engine needs the dask extra")
 
 import dask  # noqa: E402
 
-from urlsift import Url  # noqa: E402
+from _output import command_bytes  # noqa: E402
 from urlsift.cli import main  # noqa: E402
 from urlsift.engines import dask as udask  # noqa: E402
 from urlsift.engines import plan as plan_module  # noqa: E402
 from urlsift.engines.plan import FolderItem, RangeItem  # noqa: E402
-from urlsift.engines.render import Rendered, RenderSpec  # noqa: E402
+from urlsift.engines.render import RenderSpec  # noqa: E402
 from urlsift.engines.runner import (  # noqa: E402
     ReadFailure,
     Result,
     ScanConfig,
-    UnitDefects,
     iter_results,
 )
 from urlsift.engines.work import message_start  # noqa: E402
@@ -177,26 +176,8 @@ def test_tapered_ranges_on_the_cluster_write_what_one_process_writes(
     )
     assert len(pieces) == len(items)
     expected, expected_stats = _local(paths)
-    assert _written(pieces) == _written(expected)
+    assert command_bytes(pieces, "jsonl") == command_bytes(expected, "jsonl")
     assert stats == expected_stats
-
-
-def _written(stream: list[Any]) -> bytes:
-    # What the command writes of records or rendered pieces (JSON Lines).
-    data = io.BytesIO()
-    out = io.TextIOWrapper(data, encoding="utf-8", errors="surrogateescape", newline="")
-    writer = JsonlWriter(out)
-    for item in stream:
-        for part in item.parts if isinstance(item, Rendered) else [item]:
-            if isinstance(part, bytes):
-                out.flush()
-                data.write(part)
-            elif isinstance(part, Url):
-                writer.write(part)
-            elif isinstance(part, UnitDefects):
-                writer.write_defects(part)
-    out.flush()
-    return data.getvalue()
 
 
 def test_a_killed_worker_loses_nothing(client: Any, inputs: dict[str, str]) -> None:

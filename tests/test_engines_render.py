@@ -21,6 +21,7 @@ from click.testing import CliRunner
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from _output import command_bytes
 from urlsift._model import MessageContext, Url
 from urlsift.cli import main
 from urlsift.engines import processes
@@ -266,25 +267,10 @@ _TEXT = st.lists(st.one_of(_ODD, st.text(max_size=3)), max_size=6).map("".join)
 def _stream_bytes(parts: list[Any], fmt: str) -> bytes | None:
     # What the command's output stream holds after these records or pieces (None: the
     # stream could not encode them, as one process could not either).
-    data = io.BytesIO()
-    out = io.TextIOWrapper(data, encoding="utf-8", errors="surrogateescape", newline="")
-    writer = make_writer(fmt, out)
-    out.flush()
-    data.seek(0)
-    data.truncate()  # the CSV header
     try:
-        for part in parts:
-            if isinstance(part, bytes):
-                out.flush()
-                data.write(part)
-            elif isinstance(part, str):
-                out.write(part)
-            elif isinstance(part, Url):
-                writer.write(part)
-        out.flush()
+        return command_bytes(parts, fmt)
     except UnicodeEncodeError:
         return None
-    return data.getvalue()
 
 
 @settings(max_examples=300, deadline=None)
