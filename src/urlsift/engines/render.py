@@ -24,7 +24,7 @@ one a single process writes.
 **Bytes.** A worker sends its text encoded as the command's output stream encodes it
 (:data:`OUTPUT_ENCODING`, :data:`OUTPUT_ERRORS`: :func:`urlsift.cli.main.utf8_stdout`), so
 the writing process copies bytes to its output: no decoding where the piece arrives, no
-encoding where it is written (a piece's text is about a sixth of the mbox it comes from).
+encoding where it is written.
 A range's text with local numbers is sent cut at them (:class:`Numbered`): the writing
 process joins the pieces around the final numbers, with no search of the text. A text that
 cannot be encoded so (a lone surrogate that is not an undecodable byte's) stays a string,
@@ -156,8 +156,8 @@ def _marked(url: Url, cache: dict[int, tuple[MessageContext, MessageContext]]) -
 
 def _replaced(obj: _R, values_of: Callable[[_R], tuple[Any, ...]], index: int, value: Any) -> _R:
     # replace(obj, field=value) by the fields' values in order, for a record class whose
-    # constructor takes them so: dataclasses.replace reads and passes each field by name,
-    # two thirds of the cost of a range's rendering.
+    # constructor takes them so (dataclasses.replace reads and passes each field by name:
+    # the larger part of a marked range's rendering; benchmarks/README.md).
     values = list(values_of(obj))
     values[index] = value
     return type(obj)(*values)
