@@ -119,21 +119,40 @@ class _Metadata:
 
 
 _RECORDS: dict[type, tuple[str, ...]] = {}  # each record class: its field names
+# each record class: its fields' values in order (a tuple), and each field's place there
+_READERS: dict[type, tuple[Callable[[Any], tuple[Any, ...]], dict[str, int]]] = {}
+
+
+def _reader(names: tuple[str, ...]) -> tuple[Callable[[Any], tuple[Any, ...]], dict[str, int]]:
+    if len(names) > 1:
+        values: Callable[[Any], tuple[Any, ...]] = attrgetter(*names)
+    else:  # attrgetter gives one name's value alone, and needs a name
+        values = lambda obj: tuple(getattr(obj, name) for name in names)  # noqa: E731
+    return values, {name: place for place, name in enumerate(names)}
 
 
 def replace(obj: _T, /, **changes: Any) -> _T:
     """``dataclasses.replace`` without importing ``dataclasses`` for a record: a new record
     with ``changes`` (by field name) and the other fields' values of ``obj``; any other
-    dataclass goes to ``dataclasses.replace``."""
-    names = _RECORDS.get(type(obj))
-    if names is None:
+    dataclass goes to ``dataclasses.replace``.
+
+    A record's fields are read in order at once and passed by place (its ``__init__``
+    takes them so): ``dataclasses.replace`` reads and passes each one by name.
+    """
+    reader = _READERS.get(type(obj))
+    if reader is None:
         import dataclasses
 
         return dataclasses.replace(obj, **changes)  # type: ignore[type-var]
-    values = {name: changes.pop(name) if name in changes else getattr(obj, name) for name in names}
-    if changes:  # as the constructor says it
-        return type(obj)(**values, **changes)
-    return type(obj)(**values)
+    values_of, places = reader
+    values = list(values_of(obj))
+    for name, value in changes.items():
+        place = places.get(name)
+        if place is None:  # as the constructor says it
+            kept = dict(zip(_RECORDS[type(obj)], values, strict=True))
+            return type(obj)(**{**kept, **changes})
+        values[place] = value
+    return type(obj)(*values)
 
 
 def _frozen_error(message: str) -> Exception:
@@ -231,6 +250,7 @@ def _make(cls: type[_T], frozen: bool) -> type[_T]:
                 method.__qualname__ = f"{cls.__qualname__}.{name}"
             type.__setattr__(made, name, method)
     _RECORDS[made] = names
+    _READERS[made] = _reader(names)
     for name in ("__dataclass_fields__", "__dataclass_params__"):
         metadata = _Metadata(defaults, frozen)
         metadata.__set_name__(made, name)

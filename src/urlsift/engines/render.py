@@ -36,12 +36,12 @@ Not rendered: ``--unique`` and ``--count`` (they need every URL in one place) an
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable
-from dataclasses import dataclass, fields, replace
-from operator import attrgetter
-from typing import Any, TextIO, TypeVar, cast
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import TextIO, cast
 
 from .._model import MessageContext, ReadFailure, Result, UnitDefects, Url
+from .._record import replace
 from ..output.formats import TextWriter, make_writer
 
 __all__ = [
@@ -63,8 +63,6 @@ OUTPUT_ENCODING = "utf-8"
 OUTPUT_ERRORS = "surrogateescape"
 """How the command's output stream encodes (:func:`urlsift.cli.main.utf8_stdout`): how a
 worker encodes the text it sends."""
-
-_R = TypeVar("_R", Url, MessageContext)
 
 _OPEN_BYTES = MARK_OPEN.encode(OUTPUT_ENCODING)
 _CLOSE_BYTES = MARK_CLOSE.encode(OUTPUT_ENCODING)
@@ -142,33 +140,9 @@ def _marked(url: Url, cache: dict[int, tuple[MessageContext, MessageContext]]) -
         return url
     found = cache.get(id(context))
     if found is None or found[0] is not context:
-        number = LocalNumber(context.message)
-        if type(context) is MessageContext:
-            marked = _replaced(context, _CONTEXT_VALUES, _CONTEXT_MESSAGE, number)
-        else:
-            marked = replace(context, message=number)
-        found = (context, marked)
+        found = (context, replace(context, message=LocalNumber(context.message)))
         cache[id(context)] = found
-    if type(url) is not Url:
-        return replace(url, context=found[1])
-    return _replaced(url, _URL_VALUES, _URL_CONTEXT, found[1])
-
-
-def _replaced(obj: _R, values_of: Callable[[_R], tuple[Any, ...]], index: int, value: Any) -> _R:
-    # replace(obj, field=value) by the fields' values in order, for a record class whose
-    # constructor takes them so (dataclasses.replace reads and passes each field by name:
-    # the larger part of a marked range's rendering; benchmarks/README.md).
-    values = list(values_of(obj))
-    values[index] = value
-    return type(obj)(*values)
-
-
-_URL_NAMES = tuple(f.name for f in fields(Url))
-_URL_VALUES = attrgetter(*_URL_NAMES)
-_URL_CONTEXT = _URL_NAMES.index("context")
-_CONTEXT_NAMES = tuple(f.name for f in fields(MessageContext))
-_CONTEXT_VALUES = attrgetter(*_CONTEXT_NAMES)
-_CONTEXT_MESSAGE = _CONTEXT_NAMES.index("message")
+    return replace(url, context=found[1])
 
 
 def render(results: Iterable[Result], spec: RenderSpec, local: bool = False) -> Rendered:
