@@ -43,6 +43,7 @@ from typing import TextIO, cast
 from .._model import MessageContext, ReadFailure, Result, UnitDefects, Url
 from .._record import replace
 from ..output.formats import TextWriter, make_writer
+from .work import shift
 
 __all__ = [
     "OUTPUT_ENCODING",
@@ -258,13 +259,6 @@ def _marked_once(text: str, number: int | None) -> bool:
     )
 
 
-def _shifted(record: Url | UnitDefects | ReadFailure, base: int) -> Url | UnitDefects | ReadFailure:
-    if isinstance(record, Url | UnitDefects) and record.context is not None:
-        context = replace(record.context, message=record.context.message + base)
-        return replace(record, context=context)
-    return record
-
-
 def finish(piece: Rendered, base: int) -> Rendered:
     """Return ``piece`` with the count of the earlier ranges' messages added to its numbers.
 
@@ -276,14 +270,13 @@ def finish(piece: Rendered, base: int) -> Rendered:
     def number(match: re.Match[str]) -> str:
         return str(int(match[1]) + base)
 
-    parts = tuple(
-        part.written(base)
-        if isinstance(part, Numbered)
-        else part
-        if isinstance(part, bytes)
-        else _MARKED.sub(number, part)
-        if isinstance(part, str)
-        else _shifted(part, base)
-        for part in piece.parts
-    )
-    return Rendered(parts, piece.urls, piece.invalid, False)
+    def finished(part: Part) -> Part:
+        if isinstance(part, Numbered):
+            return part.written(base)
+        if isinstance(part, bytes):
+            return part
+        if isinstance(part, str):  # text the output could not encode: marks searched
+            return _MARKED.sub(number, part)
+        return shift(part, base)
+
+    return Rendered(tuple(map(finished, piece.parts)), piece.urls, piece.invalid, False)
